@@ -1,0 +1,149 @@
+"""The ``cpsat`` engine: OR-Tools CP-SAT.
+
+The model is translated once into a CP-SAT proto.  Each question works on a
+copy in which the assumed literals are fixed through their variables'
+domains (cheaper and more predictable than CP-SAT's own assumptions, which
+restrict presolve).  Enumeration uses CP-SAT's ``enumerate_all_solutions``
+and reports each distinct primary projection once, so auxiliary variables
+can never inflate a count.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+from ortools.sat.python import cp_model
+
+from .engine import Engine, Enumeration, OnSolution, Session, SolveResult
+from .model import Model
+
+_OPS = {
+    "<=": lambda e, b: e <= b,
+    ">=": lambda e, b: e >= b,
+    "==": lambda e, b: e == b,
+}
+
+
+class CpSatSession(Session):
+    def __init__(self, model: Model, workers: int = 1):
+        super().__init__(model)
+        self.workers = workers
+        cp = cp_model.CpModel()
+        x = [None] + [cp.NewBoolVar(f"v{v}") for v in range(1, model.num_vars + 1)]
+        self.vars = x
+
+        def lit(l: int):
+            return x[l] if l > 0 else x[-l].Not()
+
+        for clause in model.clauses:
+            cp.AddBoolOr([lit(l) for l in clause])
+        for card in model.cardinalities:
+            lits = [lit(l) for l in card.literals]
+            if card.bound == 1 and card.op == "==":
+                cp.AddExactlyOne(lits)
+            elif card.bound == 1 and card.op == "<=":
+                cp.AddAtMostOne(lits)
+            else:
+                cp.Add(_OPS[card.op](sum(lits), card.bound))
+        for lin in model.linears:
+            expr = cp_model.LinearExpr.WeightedSum([lit(l) for l in lin.literals], list(lin.weights))
+            cp.Add(_OPS[lin.op](expr, lin.bound))
+        self.base = cp
+
+    def _with_assumptions(self, assumptions: Sequence[int]) -> cp_model.CpModel | None:
+        """A copy of the base model with the assumed literals fixed; None if they clash."""
+        fixed: dict[int, int] = {}
+        for l in assumptions:
+            value = 1 if l > 0 else 0
+            if fixed.setdefault(abs(l), value) != value:
+                return None
+        copy = self.base.clone()
+        variables = copy.proto.variables
+        for v, value in fixed.items():
+            domain = variables[v - 1].domain
+            domain[0] = domain[1] = value
+        return copy
+
+    def _solver(self, time_limit: float | None) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = self.workers
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+        return solver
+
+    def _assignment(self, value) -> list[int]:
+        """A DIMACS-style model from CP-SAT values (every variable, as CP-SAT keeps them)."""
+        return [v if value(self.vars[v]) else -v for v in range(1, self.model.num_vars + 1)]
+
+    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> SolveResult:
+        start = time.perf_counter()
+        model = self._with_assumptions(assumptions)
+        if model is None:
+            return SolveResult("unsat", None, time.perf_counter() - start)
+        solver = self._solver(time_limit)
+        status = solver.Solve(model)
+        seconds = time.perf_counter() - start
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return SolveResult("sat", self._assignment(solver.BooleanValue), seconds)
+        if status == cp_model.INFEASIBLE:
+            return SolveResult("unsat", None, seconds)
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT rejected the model: {model.Validate()}")
+        return SolveResult("unknown", None, seconds)
+
+    def enumerate(
+        self,
+        assumptions: Sequence[int] = (),
+        limit: int | None = None,
+        time_limit: float | None = None,
+        keep: int = 0,
+        on_solution: OnSolution | None = None,
+    ) -> Enumeration:
+        start = time.perf_counter()
+        model = self._with_assumptions(assumptions)
+        if model is None:
+            return Enumeration(0, True, [], time.perf_counter() - start)
+        solver = self._solver(time_limit)
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
+        primary = [self.vars[v] for v in self.model.primary]
+        session = self
+
+        class Collector(cp_model.CpSolverSolutionCallback):
+            def __init__(self):
+                super().__init__()
+                self.seen: set[tuple[bool, ...]] = set()
+                self.found: list = []
+                self.reached_limit = False
+
+            def on_solution_callback(self):
+                key = tuple(self.BooleanValue(p) for p in primary)
+                if key in self.seen:
+                    return
+                self.seen.add(key)
+                if len(self.found) < keep or on_solution is not None:
+                    assignment = session._assignment(self.BooleanValue)
+                    if len(self.found) < keep:
+                        self.found.append(assignment)
+                    if on_solution is not None:
+                        on_solution(assignment)
+                if limit is not None and len(self.seen) >= limit:
+                    self.reached_limit = True
+                    self.StopSearch()
+
+        collector = Collector()
+        status = solver.Solve(model, collector)
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.reached_limit
+        return Enumeration(len(collector.seen), complete, collector.found, time.perf_counter() - start)
+
+
+class CpSatEngine(Engine):
+    name = "cpsat"
+    description = "OR-Tools CP-SAT (1 worker: deterministic)"
+
+    def __init__(self, workers: int = 1):
+        self.workers = workers
+
+    def prepare(self, model: Model) -> CpSatSession:
+        return CpSatSession(model, self.workers)

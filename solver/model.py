@@ -1,0 +1,166 @@
+"""The engine-neutral Boolean model.
+
+A puzzle kind describes its rules here, in terms of Boolean variables and
+constraints over *literals* (DIMACS convention: variable ``v`` is the literal
+``v``, its negation is ``-v``).  Engines in :mod:`solver.engines` take such a
+model and never see the puzzle behind it.
+
+Constraint kinds:
+
+* clauses: at least one literal is true;
+* cardinality: the number of true literals is ``<=``, ``>=`` or ``==`` a bound;
+* linear: a weighted sum of literals is ``<=``, ``>=`` or ``==`` a bound;
+* choices: exactly one literal of the group is true.  A choice is a finite
+  domain variable in one-hot form; the order of choices (and of the literals
+  inside one) is the order in which a backtracking search branches.
+
+The *primary* variables define a solution: two assignments that agree on them
+are the same solution.  Enumeration and counting range over the primary
+variables only, so auxiliary variables never inflate a count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Literal, Sequence
+
+Operator = Literal["<=", ">=", "=="]
+OPERATORS: tuple[str, ...] = ("<=", ">=", "==")
+
+
+@dataclass(frozen=True)
+class Cardinality:
+    """``sum(lit is true for lit in literals) <op> bound``."""
+
+    literals: tuple[int, ...]
+    op: Operator
+    bound: int
+
+
+@dataclass(frozen=True)
+class Linear:
+    """``sum(weight * (lit is true)) <op> bound``, integer weights."""
+
+    literals: tuple[int, ...]
+    weights: tuple[int, ...]
+    op: Operator
+    bound: int
+
+
+@dataclass
+class Model:
+    """A Boolean constraint model, built up by a puzzle kind."""
+
+    num_vars: int = 0
+    clauses: list[tuple[int, ...]] = field(default_factory=list)
+    cardinalities: list[Cardinality] = field(default_factory=list)
+    linears: list[Linear] = field(default_factory=list)
+    choices: list[tuple[int, ...]] = field(default_factory=list)
+    primary: list[int] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
+
+    # -- variables ---------------------------------------------------------
+    def new_var(self, name: str | None = None, primary: bool = False) -> int:
+        """Create a variable and return it (a positive literal)."""
+        self.num_vars += 1
+        if name is not None:
+            self.names[self.num_vars] = name
+        if primary:
+            self.primary.append(self.num_vars)
+        return self.num_vars
+
+    def new_vars(self, count: int, primary: bool = False) -> list[int]:
+        return [self.new_var(primary=primary) for _ in range(count)]
+
+    # -- constraints -------------------------------------------------------
+    def add_clause(self, literals: Iterable[int]) -> None:
+        """At least one of ``literals`` is true (empty: the model is unsatisfiable)."""
+        self.clauses.append(self._checked(literals))
+
+    def add_implication(self, premise: int, conclusion: int) -> None:
+        self.add_clause((-premise, conclusion))
+
+    def add_cardinality(self, literals: Iterable[int], op: Operator, bound: int) -> None:
+        if op not in OPERATORS:
+            raise ValueError(f"unknown operator {op!r}")
+        self.cardinalities.append(Cardinality(self._checked(literals), op, int(bound)))
+
+    def add_exactly(self, literals: Iterable[int], k: int) -> None:
+        self.add_cardinality(literals, "==", k)
+
+    def add_at_most(self, literals: Iterable[int], k: int) -> None:
+        self.add_cardinality(literals, "<=", k)
+
+    def add_at_least(self, literals: Iterable[int], k: int) -> None:
+        self.add_cardinality(literals, ">=", k)
+
+    def add_linear(
+        self, literals: Sequence[int], weights: Sequence[int], op: Operator, bound: int
+    ) -> None:
+        if op not in OPERATORS:
+            raise ValueError(f"unknown operator {op!r}")
+        if len(literals) != len(weights):
+            raise ValueError("literals and weights differ in length")
+        self.linears.append(
+            Linear(self._checked(literals), tuple(int(w) for w in weights), op, int(bound))
+        )
+
+    def add_choice(self, literals: Iterable[int]) -> None:
+        """Exactly one of ``literals`` is true; also a branching point for search."""
+        group = self._checked(literals)
+        self.choices.append(group)
+        self.add_exactly(group, 1)
+
+    def add_and(self, output: int, literals: Sequence[int]) -> None:
+        """Define ``output <-> AND(literals)``, both ways, so counts stay exact."""
+        for lit in literals:
+            self.add_clause((-output, lit))
+        self.add_clause([output, *(-lit for lit in literals)])
+
+    def add_or(self, output: int, literals: Sequence[int]) -> None:
+        """Define ``output <-> OR(literals)``, both ways."""
+        for lit in literals:
+            self.add_clause((output, -lit))
+        self.add_clause([-output, *literals])
+
+    def add_xor(self, output: int, a: int, b: int) -> None:
+        """Define ``output <-> (a XOR b)``, both ways."""
+        self.add_clause((-output, a, b))
+        self.add_clause((-output, -a, -b))
+        self.add_clause((output, -a, b))
+        self.add_clause((output, a, -b))
+
+    # -- helpers -----------------------------------------------------------
+    def _checked(self, literals: Iterable[int]) -> tuple[int, ...]:
+        lits = tuple(int(lit) for lit in literals)
+        for lit in lits:
+            if lit == 0 or abs(lit) > self.num_vars:
+                raise ValueError(f"literal {lit} names no variable of this model")
+        return lits
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "variables": self.num_vars,
+            "primary": len(self.primary),
+            "clauses": len(self.clauses),
+            "cardinalities": len(self.cardinalities),
+            "linears": len(self.linears),
+            "choices": len(self.choices),
+        }
+
+
+Assignment = Sequence[int]
+"""A solution as a DIMACS model: index ``v - 1`` holds ``v`` (true) or ``-v`` (false).
+
+Engines fill every primary variable; others may be 0 (not reported)."""
+
+
+def is_true(assignment: Assignment, literal: int) -> bool:
+    """The value of ``literal`` under ``assignment``."""
+    value = assignment[abs(literal) - 1]
+    return value > 0 if literal > 0 else value < 0
+
+
+def projection(model: Model, assignment: Assignment) -> tuple[int, ...]:
+    """The primary part of an assignment: what makes one solution differ from another."""
+    return tuple(assignment[v - 1] for v in model.primary)
