@@ -1,0 +1,54 @@
+"""The ``mindgames`` command: ``mindgames KIND ACTION ...``.
+
+Each kind's subcommands live in :mod:`mindgames.commands`; this module only
+wires them together and turns every user error into a one-line message and
+exit code 2 (never a traceback).  Exit codes: 0 every input was read (an
+unsolvable puzzle is a result), 2 unusable arguments or input, 130 Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from typing import Sequence
+
+from models.errors import PuzzleError
+
+from . import __version__
+from .commands import KINDS
+from .io import UsageError, fail
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mindgames",
+        description="Solve, check, count and generate logic puzzles with real constraint engines.",
+    )
+    parser.add_argument("--version", action="version", version=f"mindgames {__version__}")
+    subparsers = parser.add_subparsers(dest="kind", metavar="KIND")
+    subparsers.required = True
+    for kind in KINDS:
+        name = f"mindgames.commands.{kind}"
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (UsageError, PuzzleError) as error:
+        return fail(str(error))
+    except KeyboardInterrupt:
+        print("mindgames: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `mindgames ... | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

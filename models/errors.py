@@ -1,0 +1,17 @@
+"""Errors a user can cause, and the one error only a bug can cause."""
+
+from __future__ import annotations
+
+
+class PuzzleError(ValueError):
+    """Input that is not a puzzle: the message names the line, cell or key and the value."""
+
+
+class VerificationError(AssertionError):
+    """An engine returned a solution that breaks the puzzle's rules: always a bug."""
+
+
+def shorten(text: str, limit: int = 24) -> str:
+    """A value fit to quote in a one-line message, however long the input was."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

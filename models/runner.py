@@ -1,0 +1,178 @@
+"""Solve, check, count and enumerate any puzzle kind on any engine.
+
+A puzzle *kind* (a module of :mod:`models`, e.g. :mod:`models.sudoku`)
+supplies five things, and this module does the rest the same way for all:
+
+``shape(puzzle)``
+    a hashable key; puzzles of one shape share one compiled model;
+``compile(shape) -> Encoding``
+    the rules as a :class:`solver.Model` (no givens), plus what decoding needs;
+``givens(encoding, puzzle) -> list[int]``
+    the puzzle's givens as literals, passed to the engine as assumptions;
+``decode(encoding, assignment)``
+    an engine's assignment as the kind's solution (e.g. a grid of ints);
+``verify(puzzle, solution) -> list[str]``
+    the rules checked directly on the solution, without the model: the
+    problems found (empty when the solution is right).
+
+and optionally ``explain_unsolvable(puzzle) -> str | None`` to say where givens
+clash.  Every solution an engine returns is verified before it is reported;
+a failed verification raises :class:`~models.errors.VerificationError`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Hashable, Protocol
+
+from solver import Assignment, Model, Session, get_engine
+
+from .errors import VerificationError
+
+
+class Encoding(Protocol):
+    model: Model
+
+
+class PuzzleKind(Protocol):
+    name: str
+
+    def shape(self, puzzle: Any) -> Hashable: ...
+    def compile(self, shape: Hashable) -> Encoding: ...
+    def givens(self, encoding: Encoding, puzzle: Any) -> list[int]: ...
+    def decode(self, encoding: Encoding, assignment: Assignment) -> Any: ...
+    def verify(self, puzzle: Any, solution: Any) -> list[str]: ...
+
+
+@dataclass
+class Result:
+    """One puzzle's answer: the fields of the ``--json`` contract."""
+
+    index: int = 0
+    status: str = "unknown"  # solved | unsolvable | unknown | invalid
+    solution: Any = None
+    uniqueness: str | None = None  # unique | multiple (check only)
+    solutions: list[Any] | None = None  # witnesses (check) or listed solutions
+    count: int | None = None
+    complete: bool | None = None
+    engine: str | None = None
+    seconds: float = 0.0
+    error: str | None = None  # for invalid input
+    message: str | None = None  # a human explanation (e.g. where givens clash)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        extra = data.pop("extra")
+        data.update(extra)
+        data["seconds"] = round(self.seconds, 6)
+        return data
+
+
+class PuzzleSolver:
+    """One engine, answering questions about puzzles of one kind.
+
+    Keeps one prepared engine session per puzzle shape, so a batch of
+    same-shaped puzzles compiles the rules once and only swaps the givens.
+    """
+
+    def __init__(self, kind: PuzzleKind, engine: str = "sat"):
+        self.kind = kind
+        self.engine_name = engine
+        self.engine = get_engine(engine)
+        self._sessions: dict[Hashable, tuple[Encoding, Session]] = {}
+
+    def session(self, puzzle: Any) -> tuple[Encoding, Session]:
+        key = self.kind.shape(puzzle)
+        if key not in self._sessions:
+            encoding = self.kind.compile(key)
+            self._sessions[key] = (encoding, self.engine.prepare(encoding.model))
+        return self._sessions[key]
+
+    def _verified(self, puzzle: Any, encoding: Encoding, assignment: Assignment) -> Any:
+        solution = self.kind.decode(encoding, assignment)
+        problems = self.kind.verify(puzzle, solution)
+        if problems:
+            raise VerificationError(
+                f"engine {self.engine_name} returned a {self.kind.name} solution that breaks "
+                f"the rules: {'; '.join(problems)}"
+            )
+        return solution
+
+    def _unsolvable(self, result: Result, puzzle: Any) -> Result:
+        result.status = "unsolvable"
+        explain = getattr(self.kind, "explain_unsolvable", None)
+        result.message = (explain(puzzle) if explain else None) or "no solution exists"
+        return result
+
+    def solve(self, puzzle: Any, time_limit: float | None = None) -> Result:
+        start = time.perf_counter()
+        encoding, session = self.session(puzzle)
+        answer = session.solve(self.kind.givens(encoding, puzzle), time_limit)
+        result = Result(engine=self.engine_name)
+        if answer.status == "sat":
+            result.status = "solved"
+            result.solution = self._verified(puzzle, encoding, answer.assignment)
+        elif answer.status == "unsat":
+            self._unsolvable(result, puzzle)
+        else:
+            result.message = "time limit reached"
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def check(self, puzzle: Any, time_limit: float | None = None) -> Result:
+        """Unique, multiple (with two distinct verified witnesses), unsolvable or unknown."""
+        start = time.perf_counter()
+        encoding, session = self.session(puzzle)
+        answer = session.check_unique(self.kind.givens(encoding, puzzle), time_limit)
+        witnesses = [self._verified(puzzle, encoding, a) for a in answer.witnesses]
+        result = Result(engine=self.engine_name, solutions=witnesses)
+        if witnesses:
+            result.status = "solved"
+            result.solution = witnesses[0]
+        if answer.status in ("unique", "multiple"):
+            result.uniqueness = answer.status
+            if answer.status == "multiple" and witnesses[0] == witnesses[1]:
+                raise VerificationError("the two witnesses of 'multiple' are the same solution")
+        elif answer.status == "unsat":
+            self._unsolvable(result, puzzle)
+        else:
+            result.message = "time limit reached before uniqueness was decided"
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def count(
+        self,
+        puzzle: Any,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        keep: int = 0,
+        on_solution: Callable[[Any], None] | None = None,
+    ) -> Result:
+        """Count (and verify) solutions up to ``limit``; ``complete`` says if that is all."""
+        start = time.perf_counter()
+        encoding, session = self.session(puzzle)
+        kept: list[Any] = []
+
+        def verify_each(assignment: Assignment) -> None:
+            solution = self._verified(puzzle, encoding, assignment)
+            if len(kept) < keep:
+                kept.append(solution)
+            if on_solution is not None:
+                on_solution(solution)
+
+        answer = session.count(
+            self.kind.givens(encoding, puzzle), limit, time_limit, on_solution=verify_each
+        )
+        result = Result(engine=self.engine_name, count=answer.count, complete=answer.complete)
+        if keep:
+            result.solutions = kept
+        if answer.count:
+            result.status = "solved"
+        elif answer.complete:
+            self._unsolvable(result, puzzle)
+        else:
+            result.message = "time limit reached"
+        result.seconds = time.perf_counter() - start
+        return result
