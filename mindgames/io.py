@@ -78,6 +78,7 @@ def progress(total: int | None, description: str) -> Iterator[Any]:
     bar = Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=Console(stderr=True), transient=True,
+        redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
     )
     with bar:
         task = bar.add_task(description, total=total)

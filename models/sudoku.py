@@ -1,0 +1,491 @@
+"""Sudoku of any box shape, X-Sudoku and jigsaw Sudoku.
+
+The rules, once, in plain words:
+
+* every cell holds exactly one symbol 1..N;
+* every unit (each row, each column, each box or jigsaw region, and with
+  ``diagonals`` both main diagonals) holds every symbol exactly once;
+* a given stays as given.
+
+This module parses puzzles, compiles the rules into a :class:`solver.Model`
+(the complete encoding: "each cell one symbol" and "each symbol once per
+unit", which lets unit propagation do most of the work), decodes an
+engine's answer into a grid, and verifies a grid against the rules directly.
+It is a *kind* for :class:`models.runner.PuzzleSolver`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Hashable, Iterator, Sequence
+
+from solver import Assignment, Model
+
+from .errors import PuzzleError, shorten
+from .grid import Unit, box_shape, boxes, cell_name, columns, diagonals, regions, rows
+from .grid import symbol_char, symbol_value
+from .runner import PuzzleSolver, Result
+
+name = "sudoku"
+
+MIN_SIZE, MAX_SIZE = 4, 35
+Grid = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Sudoku:
+    """A puzzle: ``grid[r][c]`` is a given 1..N or 0 for a blank.
+
+    ``box`` is the box shape (rows, cols); ``regions`` (jigsaw) gives each
+    cell's region number 0..N-1 instead; ``diagonals`` adds the X-Sudoku rule."""
+
+    grid: Grid
+    box: tuple[int, int] | None = (3, 3)
+    regions: Grid | None = None
+    diagonals: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.grid)
+
+    @property
+    def variant(self) -> str:
+        kind = "jigsaw" if self.regions is not None else f"{self.box[0]}x{self.box[1]} boxes"
+        return f"{self.size}x{self.size}, {kind}" + (", diagonals" if self.diagonals else "")
+
+
+# ---------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------
+Shape = tuple[int, "tuple[int, int] | None", "Grid | None", bool]
+
+
+def shape(puzzle: Sudoku) -> Shape:
+    return (puzzle.size, puzzle.box, puzzle.regions, puzzle.diagonals)
+
+
+@lru_cache(maxsize=64)
+def units(shape: Shape) -> tuple[Unit, ...]:
+    """Every group of cells that must hold each symbol once."""
+    size, box, region_grid, with_diagonals = shape
+    found = rows(size, size) + columns(size, size)
+    found += boxes(size, *box) if region_grid is None else regions(region_grid)
+    if with_diagonals:
+        found += diagonals(size)
+    return tuple(found)
+
+
+# ---------------------------------------------------------------------------
+# Compile and decode
+# ---------------------------------------------------------------------------
+@dataclass
+class Encoding:
+    model: Model
+    size: int
+
+    def var(self, row: int, col: int, value: int) -> int:
+        """The variable "cell (row, col) holds value"."""
+        return (row * self.size + col) * self.size + value
+
+
+@lru_cache(maxsize=16)
+def compile(shape: Shape) -> Encoding:
+    """The rules of this shape as a Boolean model (no givens: they come as assumptions)."""
+    size = shape[0]
+    model = Model()
+    model.new_vars(size**3, primary=True)
+    encoding = Encoding(model, size)
+    symbols = range(1, size + 1)
+    for r in range(size):
+        for c in range(size):
+            model.add_choice(encoding.var(r, c, v) for v in symbols)
+    for unit in units(shape):
+        for v in symbols:
+            model.add_exactly([encoding.var(r, c, v) for r, c in unit.cells], 1)
+    return encoding
+
+
+def givens(encoding: Encoding, puzzle: Sudoku) -> list[int]:
+    return [
+        encoding.var(r, c, v)
+        for r, row in enumerate(puzzle.grid)
+        for c, v in enumerate(row)
+        if v
+    ]
+
+
+def decode(encoding: Encoding, assignment: Assignment) -> list[list[int]]:
+    size = encoding.size
+    grid = []
+    for r in range(size):
+        row = []
+        for c in range(size):
+            base = (r * size + c) * size  # variable of value v is base + v
+            row.append(next((v for v in range(1, size + 1) if assignment[base + v - 1] > 0), 0))
+        grid.append(row)
+    return grid
+
+
+# ---------------------------------------------------------------------------
+# Verify: the rules checked on the grid itself, no model involved
+# ---------------------------------------------------------------------------
+def verify(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
+    """The rules ``solution`` breaks (empty when it is a correct solution of ``puzzle``)."""
+    size = puzzle.size
+    if len(solution) != size or any(len(row) != size for row in solution):
+        return [f"the solution is not a {size}x{size} grid"]
+    problems = []
+    for r in range(size):
+        for c in range(size):
+            value, given = solution[r][c], puzzle.grid[r][c]
+            if not isinstance(value, int) or not 1 <= value <= size:
+                problems.append(f"{cell_name((r, c))} holds {value!r}, not a symbol 1..{size}")
+            elif given and value != given:
+                problems.append(f"{cell_name((r, c))} holds {value}, but the given is {given}")
+    for unit in units(shape(puzzle)):
+        values = [solution[r][c] for r, c in unit.cells]
+        if len(set(values)) != size:
+            twice = next(v for v in values if values.count(v) > 1)
+            problems.append(f"{unit.name} holds {twice} more than once")
+    return problems
+
+
+def explain_unsolvable(puzzle: Sudoku) -> str:
+    """Where the givens clash, if two equal givens share a unit; else a plain statement."""
+    for unit in units(shape(puzzle)):
+        first_at: dict[int, tuple[int, int]] = {}
+        for cell in unit.cells:
+            value = puzzle.grid[cell[0]][cell[1]]
+            if value and value in first_at:
+                return (
+                    f"givens clash: {symbol_char(value)} appears twice in {unit.name} "
+                    f"({cell_name(first_at[value])} and {cell_name(cell)})"
+                )
+            first_at.setdefault(value, cell)
+    return "no solution: the givens admit no completion (proved by the engine)"
+
+
+def clashing_cells(puzzle: Sudoku) -> list[tuple[int, int]]:
+    """Cells whose given repeats a given of a shared unit (for highlighting)."""
+    clashing = set()
+    for unit in units(shape(puzzle)):
+        by_value: dict[int, list[tuple[int, int]]] = {}
+        for r, c in unit.cells:
+            if puzzle.grid[r][c]:
+                by_value.setdefault(puzzle.grid[r][c], []).append((r, c))
+        for cells in by_value.values():
+            if len(cells) > 1:
+                clashing.update(cells)
+    return sorted(clashing)
+
+
+# ---------------------------------------------------------------------------
+# Parse
+# ---------------------------------------------------------------------------
+def make_puzzle(
+    grid: Sequence[Sequence[int]],
+    box: Sequence[int] | None = None,
+    region_labels: Sequence[Sequence[Hashable]] | None = None,
+    with_diagonals: bool = False,
+    where: str = "",
+) -> Sudoku:
+    """A checked :class:`Sudoku` from a grid of ints (0 blank); errors name the cell."""
+    at = f"{where}: " if where else ""
+    size = len(grid)
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise PuzzleError(f"{at}a Sudoku has {MIN_SIZE} to {MAX_SIZE} rows, not {size}")
+    for r, row in enumerate(grid):
+        if len(row) != size:
+            raise PuzzleError(f"{at}row {r + 1} has {len(row)} cells, a {size}x{size} Sudoku needs {size}")
+        for c, value in enumerate(row):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= size:
+                raise PuzzleError(
+                    f"{at}{cell_name((r, c))}: value {shorten(repr(value))} is out of range "
+                    f"(1..{size}, or 0 for a blank)"
+                )
+    region_grid = None
+    if region_labels is not None:
+        region_grid = _region_grid(region_labels, size, at)
+        box_tuple = None
+    elif box is not None:
+        if (
+            len(box) != 2
+            or not all(isinstance(b, int) and not isinstance(b, bool) for b in box)
+            or box[0] * box[1] != size
+            or min(box) < 1
+        ):
+            raise PuzzleError(f"{at}box {shorten(list(box))} does not tile a {size}x{size} grid (rows x cols must be {size})")
+        box_tuple = (box[0], box[1])
+    else:
+        box_tuple = box_shape(size)
+        if box_tuple is None:
+            raise PuzzleError(f"{at}size {size} has no box shape (it is prime): give jigsaw regions")
+    return Sudoku(
+        tuple(tuple(row) for row in grid), box_tuple, region_grid, bool(with_diagonals)
+    )
+
+
+def _region_grid(labels: Sequence[Sequence[Hashable]], size: int, at: str) -> Grid:
+    if len(labels) != size or any(len(row) != size for row in labels):
+        raise PuzzleError(f"{at}regions must be a {size}x{size} grid of labels")
+    number: dict[Hashable, int] = {}
+    cells: dict[Hashable, int] = {}
+    for row in labels:
+        for label in row:
+            if not isinstance(label, (int, str)) or isinstance(label, bool):
+                raise PuzzleError(f"{at}region label {shorten(repr(label))} is not a number or text")
+            number.setdefault(label, len(number))
+            cells[label] = cells.get(label, 0) + 1
+    if len(number) != size:
+        raise PuzzleError(f"{at}a {size}x{size} jigsaw needs {size} regions, found {len(number)}")
+    for label, count in cells.items():
+        if count != size:
+            raise PuzzleError(f"{at}region {label} has {count} cells, it needs {size}")
+    return tuple(tuple(number[label] for label in row) for row in labels)
+
+
+def _cells_of_text(text: str, where: str) -> list[int]:
+    """Values of a run of symbols ('.' or '0' blank, 1-9, A-Z)."""
+    values = []
+    for i, char in enumerate(text):
+        value = symbol_value(char)
+        if value is None:
+            raise PuzzleError(f"{where}, character {i + 1}: unknown symbol {char!r}")
+        values.append(value)
+    return values
+
+
+def _square(values: list[int], where: str) -> list[list[int]]:
+    size = round(len(values) ** 0.5)
+    if size * size != len(values):
+        raise PuzzleError(
+            f"{where}: {len(values)} cells do not make a square grid (81 for 9x9, 16 for 4x4, 256 for 16x16)"
+        )
+    return [values[r * size : (r + 1) * size] for r in range(size)]
+
+
+def _check_range(grid: list[list[int]], where: str) -> None:
+    size = len(grid)
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if value > size:
+                raise PuzzleError(
+                    f"{where}, {cell_name((r, c))}: {symbol_char(value)!r} is out of range for a "
+                    f"{size}x{size} Sudoku (1..{symbol_char(size)})"
+                )
+
+
+def parse_line(line: str, where: str = "line 1") -> Sudoku:
+    """One puzzle on one line: N*N symbols, optionally followed by N*N region labels (jigsaw)."""
+    fields = line.split()
+    if len(fields) not in (1, 2):
+        raise PuzzleError(f"{where}: expected a puzzle and optional region labels, found {len(fields)} fields")
+    if len(fields[0]) > 35 * 35:
+        raise PuzzleError(f"{where}: {len(fields[0])} characters is too long for a puzzle (at most 35x35)")
+    grid = _square(_cells_of_text(fields[0], where), where)
+    _check_range(grid, where)
+    labels = None
+    if len(fields) == 2:
+        if len(fields[1]) != len(fields[0]):
+            raise PuzzleError(f"{where}: {len(fields[1])} region labels for {len(fields[0])} cells")
+        size = len(grid)
+        labels = [list(fields[1][r * size : (r + 1) * size]) for r in range(size)]
+    return make_puzzle(grid, region_labels=labels, where=where)
+
+
+_SEPARATOR_CHARS = set("-+=|_ \t")
+
+
+def _is_separator(line: str) -> bool:
+    return bool(line.strip()) and set(line) <= _SEPARATOR_CHARS and any(ch in "-+=" for ch in line)
+
+
+def _row_cells(line: str, where: str) -> list[int]:
+    """A grid row: symbols with optional '|' and spaces, or space-separated numbers (10, 11, ...)."""
+    tokens = line.replace("|", " ").split()
+    if len(tokens) > 1 and any(len(t) > 1 for t in tokens):
+        values = []
+        for i, token in enumerate(tokens):
+            if token in (".", "_"):
+                values.append(0)
+            elif token.isdigit():
+                values.append(int(token))
+            else:
+                raise PuzzleError(f"{where}, column {i + 1}: {shorten(token)!r} is not a number")
+        return values
+    return _cells_of_text("".join(tokens), where)
+
+
+def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]]) -> Sudoku:
+    """A puzzle drawn as a grid, one row per line, separators (| - +) allowed."""
+    first = numbered_lines[0][0]
+    grid = [_row_cells(text, f"line {n}") for n, text in numbered_lines if not _is_separator(text)]
+    where = f"lines {first}-{numbered_lines[-1][0]}"
+    for i, row in enumerate(grid):
+        if len(row) != len(grid):
+            raise PuzzleError(
+                f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows"
+            )
+    _check_range(grid, where)
+    return make_puzzle(grid, where=where)
+
+
+_JSON_KEYS = {"grid", "box", "diagonals", "regions"}
+
+
+def parse_json_value(value: Any, where: str = "JSON") -> Sudoku:
+    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}``."""
+    if isinstance(value, list):
+        return make_puzzle(_json_grid(value, where), where=where)
+    if isinstance(value, str):
+        return parse_line(value, where)
+    if not isinstance(value, dict):
+        raise PuzzleError(f"{where}: a puzzle is a list of rows or an object with a \"grid\"")
+    unknown = sorted(set(value) - _JSON_KEYS)
+    if unknown:
+        raise PuzzleError(f"{where}: unknown key {shorten(unknown[0])!r} (known: box, diagonals, grid, regions)")
+    if "grid" not in value:
+        raise PuzzleError(f"{where}: the object has no \"grid\"")
+    raw = value["grid"]
+    if isinstance(raw, str):
+        grid = _square(_cells_of_text(raw, where), where)
+        _check_range(grid, where)
+    else:
+        grid = _json_grid(raw, where)
+    labels = value.get("regions")
+    if isinstance(labels, str):
+        size = len(grid)
+        if len(labels) != size * size:
+            raise PuzzleError(f"{where}: {len(labels)} region labels for {size * size} cells")
+        labels = [list(labels[r * size : (r + 1) * size]) for r in range(size)]
+    elif labels is not None and not (isinstance(labels, list) and all(isinstance(r, list) for r in labels)):
+        raise PuzzleError(f"{where}: \"regions\" must be a grid (list of rows) of labels")
+    diag = value.get("diagonals", False)
+    if not isinstance(diag, bool):
+        raise PuzzleError(f"{where}: \"diagonals\" must be true or false, not {shorten(repr(diag))}")
+    box = value.get("box")
+    if box is not None and not isinstance(box, list):
+        raise PuzzleError(f"{where}: \"box\" must be [rows, cols], not {shorten(repr(box))}")
+    return make_puzzle(grid, box, labels, diag, where)
+
+
+def _json_grid(rows_value: Any, where: str) -> list[list[int]]:
+    if not isinstance(rows_value, list) or not all(isinstance(row, list) for row in rows_value):
+        raise PuzzleError(f"{where}: \"grid\" must be a list of rows")
+    return [[0 if v is None else v for v in row] for row in rows_value]
+
+
+def parse(text: str) -> Sudoku:
+    """Exactly one puzzle from text in any accepted format."""
+    puzzles = list(read_puzzles(text))
+    if not puzzles:
+        raise PuzzleError("no puzzle found")
+    if len(puzzles) > 1:
+        raise PuzzleError(f"expected one puzzle, found {len(puzzles)}")
+    if isinstance(puzzles[0], PuzzleError):
+        raise puzzles[0]
+    return puzzles[0]
+
+
+def read_puzzles(text: str) -> Iterator[Sudoku | PuzzleError]:
+    """Every puzzle in a text, in order; a puzzle that does not parse yields its error.
+
+    Accepts a whole-text JSON value (one puzzle, or a list of puzzles), JSON
+    Lines, one puzzle per line, or grids drawn over several lines (separated by
+    blank lines).  Lines starting with ``#`` are comments."""
+    stripped = text.strip()
+    if stripped[:1] in "[{":
+        try:
+            value = json.loads(stripped)
+        except (json.JSONDecodeError, RecursionError):
+            value = None  # perhaps JSON Lines: read line by line below
+        else:
+            if isinstance(value, list) and value and not _looks_like_rows(value):
+                for i, item in enumerate(value):
+                    yield _attempt(parse_json_value, item, f"puzzle {i + 1}")
+            else:
+                yield _attempt(parse_json_value, value, "JSON")
+            return
+    block: list[tuple[int, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.strip()
+        if content.startswith("#"):
+            continue
+        if content:
+            block.append((number, content))
+            continue
+        yield from _read_block(block)
+        block = []
+    yield from _read_block(block)
+
+
+def _looks_like_rows(value: list) -> bool:
+    return all(isinstance(row, list) and all(not isinstance(v, (list, dict)) for v in row) for row in value)
+
+
+def _read_block(block: list[tuple[int, str]]) -> Iterator[Sudoku | PuzzleError]:
+    if not block:
+        return
+    if len(block) > 1 and _is_grid_block(block):
+        yield _attempt(parse_grid_lines, block)
+        return
+    for number, content in block:
+        where = f"line {number}"
+        if content[:1] in "[{":
+            try:
+                value = json.loads(content)
+            except (json.JSONDecodeError, RecursionError) as error:
+                yield PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})")
+                continue
+            yield _attempt(parse_json_value, value, where)
+        else:
+            yield _attempt(parse_line, content, where)
+
+
+def _is_grid_block(block: list[tuple[int, str]]) -> bool:
+    """Several lines that draw one square grid (as many cells per row as rows)?"""
+    content = [text for _, text in block if not _is_separator(text)]
+    if len(content) < MIN_SIZE or any(text[:1] in "[{" for text in content):
+        return False
+    try:
+        return all(len(_row_cells(text, "")) == len(content) for text in content)
+    except PuzzleError:
+        return any(_is_separator(text) for _, text in block) or len(content[0]) < 16
+
+
+def _attempt(parser, *args) -> Sudoku | PuzzleError:
+    try:
+        return parser(*args)
+    except PuzzleError as error:
+        return error
+
+
+def to_line(grid: Sequence[Sequence[int]]) -> str:
+    """A grid as one line of symbols ('.' for a blank)."""
+    return "".join(symbol_char(v) for row in grid for v in row)
+
+
+# ---------------------------------------------------------------------------
+# The library in a few calls
+# ---------------------------------------------------------------------------
+def solver(engine: str = "sat") -> PuzzleSolver:
+    """A reusable solver: keep it for a batch, it compiles each shape once."""
+    import sys
+
+    return PuzzleSolver(sys.modules[__name__], engine)
+
+
+def solve(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) -> Result:
+    return solver(engine).solve(puzzle, time_limit)
+
+
+def check(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) -> Result:
+    return solver(engine).check(puzzle, time_limit)
+
+
+def count(
+    puzzle: Sudoku, engine: str = "sat", limit: int | None = None, time_limit: float | None = None
+) -> Result:
+    return solver(engine).count(puzzle, limit, time_limit)
