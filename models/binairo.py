@@ -1,0 +1,527 @@
+"""Binairo (Takuzu): fill a grid with 0s and 1s.
+
+The rules, stated once (:data:`RULES`), for an ``rows x cols`` grid, both even:
+
+* ``balance``  every row and every column has as many 0s as 1s;
+* ``triples``  no three equal cells next to each other in a row or column;
+* ``distinct`` no two rows are equal and no two columns are equal
+  (``takuzu`` rules only: Simon Tatham's ``unruly`` drops it).
+
+:func:`compile` turns them into a :class:`solver.Model`; :func:`verify`
+checks a finished grid against them directly, without the model, so an
+engine's answer is always judged by independent code.  :func:`generate` and
+:func:`minimize` make puzzles with one solution from which no given can be
+removed, on one incremental SAT session (no rebuild per uniqueness check).
+
+A puzzle is a :class:`Puzzle`: ``cells[r][c]`` is 0, 1 or None (blank).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Sequence
+
+from solver import Assignment, Model, get_engine, is_true
+
+from .errors import PuzzleError, shorten
+
+name = "binairo"
+RULE_SETS = ("takuzu", "unruly")
+RULES = {
+    "balance": "every row and column has as many 0s as 1s",
+    "triples": "no three equal cells next to each other in a row or column",
+    "distinct": "no two rows and no two columns are equal (takuzu only)",
+}
+BLANK = "."
+MAX_SIDE = 64
+
+Grid = tuple[tuple[int | None, ...], ...]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A grid of 0, 1 and None, and the rule set it is to be solved under."""
+
+    cells: Grid
+    rules: str = "takuzu"
+
+    @property
+    def rows(self) -> int:
+        return len(self.cells)
+
+    @property
+    def cols(self) -> int:
+        return len(self.cells[0]) if self.cells else 0
+
+    @property
+    def givens(self) -> int:
+        return sum(v is not None for row in self.cells for v in row)
+
+    def text(self) -> str:
+        return "\n".join("".join(BLANK if v is None else str(v) for v in row) for row in self.cells)
+
+    def line(self) -> str:
+        return self.text().replace("\n", "")
+
+
+# -- lines of the grid: what every rule speaks about ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """A row or a column, named for messages (1-based), with its cells in order."""
+
+    name: str
+    cells: tuple[tuple[int, int], ...]
+
+
+def row_lines(rows: int, cols: int) -> list[Line]:
+    return [Line(f"row {r + 1}", tuple((r, c) for c in range(cols))) for r in range(rows)]
+
+
+def column_lines(rows: int, cols: int) -> list[Line]:
+    return [Line(f"column {c + 1}", tuple((r, c) for r in range(rows))) for c in range(cols)]
+
+
+def lines(rows: int, cols: int) -> list[Line]:
+    return row_lines(rows, cols) + column_lines(rows, cols)
+
+
+def families(rows: int, cols: int) -> list[list[Line]]:
+    """The groups whose members must differ pairwise: all rows; all columns."""
+    return [row_lines(rows, cols), column_lines(rows, cols)]
+
+
+def check_rules_set(rules: str) -> str:
+    if rules not in RULE_SETS:
+        raise PuzzleError(f"unknown rule set {rules!r}; choose {' or '.join(RULE_SETS)}")
+    return rules
+
+
+def check_size(rows: int, cols: int) -> None:
+    for what, n in (("rows", rows), ("columns", cols)):
+        if n < 2 or n % 2 or n > MAX_SIDE:
+            raise PuzzleError(
+                f"a binairo grid needs an even number of {what} from 2 to {MAX_SIDE}, not {n}"
+            )
+
+
+# -- the model ------------------------------------------------------------------------------
+
+
+@dataclass
+class Encoding:
+    model: Model
+    rows: int
+    cols: int
+    rules: str
+    x: list[list[int]]  # x[r][c] is true when the cell holds 1
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def shape(puzzle: Puzzle) -> tuple[int, int, str]:
+    return (puzzle.rows, puzzle.cols, puzzle.rules)
+
+
+def compile(key: tuple[int, int, str]) -> Encoding:  # noqa: A001 - the runner's protocol name
+    """The rules as a Boolean model over one primary variable per cell."""
+    rows, cols, rules = key
+    check_size(rows, cols)
+    model = Model()
+    x = [[model.new_var(f"r{r + 1}c{c + 1}", primary=True) for c in range(cols)] for r in range(rows)]
+    for row in x:
+        for var in row:
+            # Each cell is a choice tried 0 first, then 1: the seed's order for backtracking.
+            model.choices.append((-var, var))
+    for line in lines(rows, cols):
+        lits = [x[r][c] for r, c in line.cells]
+        model.add_exactly(lits, len(lits) // 2)  # balance
+        for a, b, c in zip(lits, lits[1:], lits[2:]):  # triples: not all 1, not all 0
+            model.add_clause((-a, -b, -c))
+            model.add_clause((a, b, c))
+    if rules == "takuzu":
+        for family in families(rows, cols):
+            for i, first in enumerate(family):
+                for second in family[i + 1 :]:
+                    _add_different(model, x, first, second)
+    return Encoding(model, rows, cols, rules, x)
+
+
+def _add_different(model: Model, x: list[list[int]], first: Line, second: Line) -> None:
+    """Two lines differ somewhere.  Each ``d_k <-> (a_k XOR b_k)`` is defined both ways,
+    so every cell assignment has exactly one extension: counts over cells stay exact."""
+    diffs = []
+    for (r1, c1), (r2, c2) in zip(first.cells, second.cells):
+        d = model.new_var()
+        model.add_xor(d, x[r1][c1], x[r2][c2])
+        diffs.append(d)
+    model.add_clause(diffs)
+
+
+def givens(encoding: Encoding, puzzle: Puzzle) -> list[int]:
+    return [
+        encoding.x[r][c] if v else -encoding.x[r][c]
+        for r, row in enumerate(puzzle.cells)
+        for c, v in enumerate(row)
+        if v is not None
+    ]
+
+
+def decode(encoding: Encoding, assignment: Assignment) -> list[list[int]]:
+    return [[int(is_true(assignment, v)) for v in row] for row in encoding.x]
+
+
+# -- independent verification --------------------------------------------------------------
+
+
+def _runs(values: Sequence[int | None]) -> Iterator[tuple[int, int]]:
+    """(start, value) of every three equal, filled cells in a row."""
+    for i in range(len(values) - 2):
+        a, b, c = values[i : i + 3]
+        if a is not None and a == b == c:
+            yield i, a
+
+
+def _cells_text(line: Line, start: int, length: int) -> str:
+    (r0, c0), (r1, c1) = line.cells[start], line.cells[start + length - 1]
+    if line.name.startswith("row"):
+        return f"{line.name}, columns {c0 + 1}-{c1 + 1}"
+    return f"{line.name}, rows {r0 + 1}-{r1 + 1}"
+
+
+def grid_problems(
+    cells: Sequence[Sequence[int | None]], rules: str, complete: bool
+) -> list[str]:
+    """Every broken rule in a grid, named with where it breaks.
+
+    ``complete=False`` judges a partial grid: only what the filled cells
+    already break (a line with more than half 1s, three equal in a row, two
+    *full* lines equal)."""
+    rows, cols = len(cells), len(cells[0])
+    problems: list[str] = []
+    for line in lines(rows, cols):
+        values = [cells[r][c] for r, c in line.cells]
+        ones, zeros, half = values.count(1), values.count(0), len(values) // 2
+        if (complete and ones != half) or ones > half or zeros > half:
+            problems.append(
+                f"balance: {line.name} has {ones} ones and {zeros} zeros (each must be {half})"
+            )
+        for start, value in _runs(values):
+            problems.append(f"triples: {_cells_text(line, start, 3)} are three {value}s in a line")
+    if rules == "takuzu":
+        for family in families(rows, cols):
+            seen: dict[tuple, str] = {}
+            for line in family:
+                values = tuple(cells[r][c] for r, c in line.cells)
+                if None in values:
+                    continue
+                if values in seen:
+                    problems.append(f"distinct: {seen[values]} and {line.name} are equal")
+                else:
+                    seen[values] = line.name
+    return problems
+
+
+def verify(puzzle: Puzzle, solution: Sequence[Sequence[int]]) -> list[str]:
+    """The problems of ``solution`` as an answer to ``puzzle`` (empty: it is right)."""
+    if len(solution) != puzzle.rows or any(len(row) != puzzle.cols for row in solution):
+        return [f"the solution is not a {puzzle.rows}x{puzzle.cols} grid"]
+    problems = [
+        f"r{r + 1}c{c + 1} is {v!r}, not 0 or 1"
+        for r, row in enumerate(solution)
+        for c, v in enumerate(row)
+        if v not in (0, 1)
+    ]
+    if problems:
+        return problems
+    problems += [
+        f"given: r{r + 1}c{c + 1} was given as {g} but the solution has {solution[r][c]}"
+        for r, row in enumerate(puzzle.cells)
+        for c, g in enumerate(row)
+        if g is not None and g != solution[r][c]
+    ]
+    return problems + grid_problems(solution, puzzle.rules, complete=True)
+
+
+def explain_unsolvable(puzzle: Puzzle) -> str | None:
+    """Where the givens alone already break a rule, if they do."""
+    problems = grid_problems(puzzle.cells, puzzle.rules, complete=False)
+    if problems:
+        return "the givens break the rules: " + "; ".join(problems)
+    return f"no grid satisfies the {puzzle.rules} rules with these givens"
+
+
+# -- parsing -------------------------------------------------------------------------------
+
+_CELL = {"0": 0, "1": 1, ".": None}
+
+
+@dataclass
+class Parsed:
+    """One puzzle of a collection, or the error that makes it unusable."""
+
+    puzzle: Puzzle | None
+    error: str | None = None
+    source: str = ""
+
+
+def _row(text: str, where: str) -> tuple[int | None, ...]:
+    cells = []
+    for i, ch in enumerate(text):
+        if ch not in _CELL:
+            raise PuzzleError(f"{where}, character {i + 1}: {shorten(repr(ch))} is not 0, 1 or '.'")
+        cells.append(_CELL[ch])
+    return tuple(cells)
+
+
+def make_puzzle(cells: Sequence[Sequence[int | None]], rules: str = "takuzu") -> Puzzle:
+    """A checked :class:`Puzzle` (rectangular, even sides, values 0/1/None)."""
+    check_rules_set(rules)
+    if not cells or not cells[0]:
+        raise PuzzleError("the grid is empty")
+    width = len(cells[0])
+    for r, row in enumerate(cells):
+        if len(row) != width:
+            raise PuzzleError(f"row {r + 1} has {len(row)} cells, row 1 has {width}")
+    check_size(len(cells), width)
+    return Puzzle(tuple(tuple(row) for row in cells), rules)
+
+
+def _side(length: int) -> int | None:
+    side = int(round(length**0.5))
+    return side if side * side == length and side % 2 == 0 else None
+
+
+def _parse_text(text: str, rules: str) -> list[Parsed]:
+    """Grids (one row per line, blank line between puzzles) or one puzzle per line.
+
+    A line-per-puzzle line holds n*n cells, optionally followed by a known
+    solution (the format of the shared data sets), which is ignored here."""
+    found: list[Parsed] = []
+    block: list[tuple[int, str]] = []
+
+    def flush() -> None:
+        if not block:
+            return
+        tokens = [(n, line.split()) for n, line in block]
+        one_per_line = all(
+            _side(len(t[0])) and (len(t) == 2 or len(block) == 1 or len(block) != len(t[0]))
+            for _, t in tokens
+        ) and all(len(t) <= 2 for _, t in tokens)
+        if one_per_line:
+            for number, t in tokens:
+                where = f"line {number}"
+                try:
+                    side = _side(len(t[0])) or 0
+                    flat = _row(t[0], where)
+                    cells = [flat[i : i + side] for i in range(0, len(flat), side)]
+                    found.append(Parsed(make_puzzle(cells, rules), source=where))
+                except PuzzleError as error:
+                    message = str(error) if str(error).startswith("line") else f"{where}: {error}"
+                    found.append(Parsed(None, message, where))
+        else:
+            first = block[0][0]
+            where = f"puzzle at line {first}"
+            try:
+                cells = [_row("".join(line.split()), f"line {n}") for n, line in block]
+                found.append(Parsed(make_puzzle(cells, rules), source=where))
+            except PuzzleError as error:
+                found.append(Parsed(None, f"{where}: {error}", where))
+        block.clear()
+
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            flush()
+        else:
+            block.append((number, stripped))
+    flush()
+    return found
+
+
+def _json_cell(value: Any, where: str) -> int | None:
+    if value is None or value == -1 or value == ".":
+        return None
+    if value in (0, 1) and not isinstance(value, bool) or value in ("0", "1"):
+        return int(value)
+    raise PuzzleError(f"{where}: {shorten(json.dumps(value))} is not 0, 1, null or -1")
+
+
+def _parse_json_item(item: Any, index: int, rules: str) -> Parsed:
+    where = f"puzzle {index + 1}"
+    try:
+        grid = item.get("grid") if isinstance(item, dict) else item
+        if isinstance(item, dict) and "grid" not in item:
+            raise PuzzleError("no \"grid\" key")
+        item_rules = item.get("rules", rules) if isinstance(item, dict) else rules
+        if isinstance(grid, str):
+            return _parse_text(grid, item_rules)[0]
+        if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
+            raise PuzzleError("\"grid\" must be a list of rows")
+        cells = [
+            [_json_cell(v, f"row {r + 1}, column {c + 1}") for c, v in enumerate(row)]
+            for r, row in enumerate(grid)
+        ]
+        return Parsed(make_puzzle(cells, item_rules), source=where)
+    except PuzzleError as error:
+        return Parsed(None, f"{where}: {error}", where)
+
+
+def _is_grid(data: list) -> bool:
+    """A bare grid (a list of rows of cells), rather than a list of puzzles."""
+    return bool(data) and isinstance(data[0], list) and not any(
+        isinstance(v, (list, dict)) for v in data[0]
+    )
+
+
+def parse(text: str, rules: str = "takuzu") -> list[Parsed]:
+    """Every puzzle in ``text``; a bad puzzle becomes a :class:`Parsed` with an error.
+
+    Raises :class:`PuzzleError` only when the text as a whole is unusable."""
+    check_rules_set(rules)
+    stripped = text.strip()
+    if stripped[:1] in "{[":
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as error:
+            raise PuzzleError(f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+        if isinstance(data, dict) and "puzzles" in data:
+            data = data["puzzles"]
+        items = data if isinstance(data, list) and not _is_grid(data) else [data]
+        if not items:
+            raise PuzzleError("the JSON holds no puzzle")
+        return [_parse_json_item(item, i, rules) for i, item in enumerate(items)]
+    found = _parse_text(text, rules)
+    if not found:
+        raise PuzzleError("no puzzle found")
+    return found
+
+
+def parse_one(text: str, rules: str = "takuzu") -> Puzzle:
+    """Exactly one puzzle, or PuzzleError."""
+    found = parse(text, rules)
+    if found[0].puzzle is None:
+        raise PuzzleError(found[0].error or "not a puzzle")
+    return found[0].puzzle
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``N`` (square) or ``RxC`` (rows x columns) -> (rows, cols), both even."""
+    match = re.fullmatch(r"\s*(\d+)\s*(?:[xX*]\s*(\d+))?\s*", text)
+    if not match:
+        raise PuzzleError(f"size {shorten(repr(text))} is not N or ROWSxCOLS (e.g. 10 or 6x8)")
+    rows = int(match.group(1))
+    cols = int(match.group(2) or rows)
+    check_size(rows, cols)
+    return rows, cols
+
+
+# -- generation and minimization -----------------------------------------------------------
+
+
+class Generator:
+    """Makes and minimizes puzzles of one shape on one incremental SAT session.
+
+    The rules are compiled once.  A candidate set of givens is tested for
+    uniqueness by one call: solve under the givens plus "differ from the
+    known solution somewhere", a clause guarded by an activation literal that
+    is retired when that puzzle is done.  UNSAT means unique."""
+
+    def __init__(self, rows: int, cols: int, rules: str = "takuzu"):
+        self.encoding = compile((rows, cols, rules))
+        self.session = get_engine("sat").prepare(self.encoding.model)
+        self.rows, self.cols, self.rules = rows, cols, rules
+        self.checks = 0
+
+    def _cells(self) -> list[int]:
+        return [v for row in self.encoding.x for v in row]
+
+    def random_solution(self, rng: random.Random) -> list[int]:
+        """A random complete grid as literals: cells fixed in random order to random values,
+        each kept if the rest can still be completed (one solve only when the current model
+        disagrees)."""
+        first = self.session.solve()
+        if first.status != "sat":
+            raise PuzzleError(f"no {self.rows}x{self.cols} grid exists under the {self.rules} rules")
+        model = first.assignment
+        fixed: list[int] = []
+        cells = self._cells()
+        rng.shuffle(cells)
+        for var in cells:
+            want = var if rng.random() < 0.5 else -var
+            if is_true(model, want):
+                fixed.append(want)
+                continue
+            answer = self.session.solve(fixed + [want])
+            if answer.status == "sat":
+                model = answer.assignment
+                fixed.append(want)
+            else:
+                fixed.append(-want)
+        return [v if is_true(model, v) else -v for v in self._cells()]
+
+    def minimize(
+        self, solution: list[int], keep: Sequence[int], rng: random.Random,
+        deadline: float | None = None,
+    ) -> tuple[list[int], bool]:
+        """Remove givens one at a time (random order) while the solution stays unique.
+
+        One pass is enough for minimality: a given that could not be removed
+        from a larger set cannot be removed from a smaller one either (fewer
+        givens never remove solutions).  Returns (givens, finished)."""
+        activation = self.session.new_activation()
+        self.session.solver.add_clause([-activation, *(-lit for lit in solution)])
+        current = list(keep)
+        order = list(current)
+        rng.shuffle(order)
+        finished = True
+        try:
+            for lit in order:
+                if deadline is not None and time.perf_counter() > deadline:
+                    finished = False
+                    break
+                trial = [g for g in current if g != lit]
+                self.checks += 1
+                if not self.session.solver.solve(assumptions=trial + [activation]):
+                    current = trial
+        finally:
+            self.session.solver.add_clause([-activation])
+        return current, finished
+
+    def is_unique(self, solution: list[int], given: Sequence[int]) -> bool:
+        activation = self.session.new_activation()
+        self.session.solver.add_clause([-activation, *(-lit for lit in solution)])
+        try:
+            self.checks += 1
+            return not self.session.solver.solve(assumptions=list(given) + [activation])
+        finally:
+            self.session.solver.add_clause([-activation])
+
+    def to_puzzle(self, given: Sequence[int]) -> Puzzle:
+        values = {abs(lit): int(lit > 0) for lit in given}
+        return Puzzle(
+            tuple(tuple(values.get(v) for v in row) for row in self.encoding.x), self.rules
+        )
+
+    def to_grid(self, solution: Sequence[int]) -> list[list[int]]:
+        values = {abs(lit): int(lit > 0) for lit in solution}
+        return [[values[v] for v in row] for row in self.encoding.x]
+
+    def literals(self, puzzle: Puzzle) -> list[int]:
+        return givens(self.encoding, puzzle)
+
+
+def generate(
+    rows: int, cols: int, rules: str = "takuzu", seed: int | None = None, count: int = 1
+) -> Iterator[tuple[Puzzle, list[list[int]]]]:
+    """``count`` minimal puzzles with exactly one solution, reproducible from ``seed``."""
+    rng = random.Random(seed)
+    generator = Generator(rows, cols, rules)
+    for _ in range(count):
+        solution = generator.random_solution(rng)
+        given, _ = generator.minimize(solution, solution, rng)
+        yield generator.to_puzzle(given), generator.to_grid(solution)
