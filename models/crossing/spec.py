@@ -1,0 +1,290 @@
+"""The crossing puzzle format: a TOML (or JSON) document checked into a :class:`Spec`.
+
+Input: the parsed document (a dict).  Output: an immutable :class:`Spec`, or a
+:class:`~models.errors.PuzzleError` whose message names the offending key and
+value.  Nothing in a puzzle file is ever evaluated: names, numbers and flags only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from models.errors import PuzzleError, shorten
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+PLACES = ("banks", "boat")
+RULE_KINDS = ("not_together", "not_outnumbered")
+TOP_KEYS = {"name", "description", "boat", "pulley", "actors", "rules"}
+BOAT_KEYS = {"capacity", "return_capacity", "min_load"}
+PULLEY_KEYS = {"max_difference", "capacity"}
+ACTOR_KEYS = {"name", "count", "groups", "rows", "weight", "cargo", "must_cross"}
+RULE_KEYS = {
+    "not_together": {"kind", "who", "with_any", "unless_any", "where"},
+    "not_outnumbered": {"kind", "protect", "by", "where"},
+}
+
+
+@dataclass(frozen=True)
+class Actor:
+    name: str
+    count: int = 1
+    groups: tuple[str, ...] = ()
+    rows: bool = False
+    weight: int = 0
+    cargo: bool = False
+    must_cross: bool = True
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule; the name lists hold actor names and ``@group`` references as written."""
+
+    kind: str
+    where: tuple[str, ...] = PLACES
+    who: tuple[str, ...] = ()
+    with_any: tuple[str, ...] = ()
+    unless_any: tuple[str, ...] = ()
+    protect: tuple[str, ...] = ()
+    by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A checked crossing puzzle.
+
+    ``vehicle`` is ``"boat"`` (a river: sides left/right) or ``"pulley"``
+    (sides top/ground).  ``capacity`` bounds a trip's load (for the pulley: each
+    basket's, ``None`` = unbounded), ``return_capacity`` the trips back."""
+
+    name: str
+    vehicle: str
+    actors: tuple[Actor, ...]
+    rules: tuple[Rule, ...] = ()
+    capacity: int | None = 2
+    return_capacity: int | None = None
+    min_load: int = 1
+    max_difference: int = 0
+    description: str = ""
+    document: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # -- derived facts ----------------------------------------------------
+    @property
+    def is_river(self) -> bool:
+        return self.vehicle == "boat"
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return ("left", "right") if self.is_river else ("top", "ground")
+
+    def actor(self, name: str) -> Actor:
+        return next(a for a in self.actors if a.name == name)
+
+    def capacity_towards(self, far: bool) -> int | None:
+        """The most aboard on a trip towards the far side (``far``) or back."""
+        if far or self.return_capacity is None:
+            return self.capacity
+        return self.return_capacity
+
+    def rowers(self) -> frozenset[str]:
+        """Who may operate the boat: the ``rows`` actors, or every person if none rows."""
+        marked = {a.name for a in self.actors if a.rows}
+        return frozenset(marked or {a.name for a in self.actors if not a.cargo})
+
+    def members(self, reference: str) -> frozenset[str]:
+        """The actors a rule name stands for: the actor itself, or a ``@group``'s members."""
+        if reference.startswith("@"):
+            group = reference[1:]
+            return frozenset(a.name for a in self.actors if group in a.groups)
+        return frozenset((reference,))
+
+    def total_copies(self) -> int:
+        return sum(a.count for a in self.actors)
+
+
+# -- parsing -----------------------------------------------------------------
+def parse_text(text: str, source: str = "puzzle") -> Spec:
+    """A spec from TOML or JSON text (JSON when the text starts with ``{``)."""
+    stripped = text.lstrip()
+    try:
+        if stripped.startswith("{"):
+            document = json.loads(text)
+        else:
+            document = tomllib.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"{source}: not valid JSON (line {error.lineno}: {error.msg})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise PuzzleError(f"{source}: not valid TOML ({error})") from None
+    if not isinstance(document, dict):
+        raise PuzzleError(f"{source}: a puzzle is a table of keys, not {type(document).__name__}")
+    return parse_document(document)
+
+
+def parse_document(document: dict[str, Any]) -> Spec:
+    """Check a parsed puzzle document and return its :class:`Spec`."""
+    _no_unknown_keys(document, TOP_KEYS, "")
+    name = _string(document.get("name", "crossing puzzle"), "name")
+    description = _string(document.get("description", ""), "description")
+    if ("boat" in document) == ("pulley" in document):
+        raise PuzzleError("a puzzle has exactly one of [boat] or [pulley]")
+    actors = _actors(document.get("actors"), pulley="pulley" in document)
+    known = {a.name for a in actors}
+    groups = {g for a in actors for g in a.groups}
+    rules = tuple(
+        _rule(raw, f"rules[{i}]", known, groups)
+        for i, raw in enumerate(_list(document.get("rules", []), "rules"))
+    )
+    if "boat" in document:
+        boat = _table(document["boat"], "boat")
+        _no_unknown_keys(boat, BOAT_KEYS, "boat.")
+        if "capacity" not in boat:
+            raise PuzzleError("boat.capacity is missing")
+        capacity = _integer(boat["capacity"], "boat.capacity", minimum=1)
+        back = boat.get("return_capacity")
+        back = None if back is None else _integer(back, "boat.return_capacity", minimum=1)
+        min_load = _integer(boat.get("min_load", 1), "boat.min_load", minimum=1)
+        for key, limit in (("capacity", capacity), ("return_capacity", back)):
+            if limit is not None and min_load > limit:
+                raise PuzzleError(f"boat.min_load = {min_load} is above boat.{key} = {limit}")
+        spec = Spec(name, "boat", actors, rules, capacity, back, min_load, 0, description, document)
+        if not spec.rowers():
+            raise PuzzleError("actors: nobody can row (every actor is cargo)")
+        for a in actors:
+            if a.weight:
+                raise PuzzleError(f"actors: weight = {a.weight} of {a.name!r} is for [pulley] puzzles")
+        return spec
+    pulley = _table(document["pulley"], "pulley")
+    _no_unknown_keys(pulley, PULLEY_KEYS, "pulley.")
+    if "max_difference" not in pulley:
+        raise PuzzleError("pulley.max_difference is missing")
+    difference = _integer(pulley["max_difference"], "pulley.max_difference", minimum=0)
+    capacity = pulley.get("capacity")
+    capacity = None if capacity is None else _integer(capacity, "pulley.capacity", minimum=1)
+    return Spec(name, "pulley", actors, rules, capacity, None, 1, difference, description, document)
+
+
+def _actors(raw: Any, pulley: bool) -> tuple[Actor, ...]:
+    items = _list(raw if raw is not None else [], "actors")
+    if not items:
+        raise PuzzleError("actors: a puzzle needs at least one [[actors]] entry")
+    actors: list[Actor] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        where = f"actors[{i}]"
+        table = _table(item, where)
+        _no_unknown_keys(table, ACTOR_KEYS, f"{where}.")
+        if "name" not in table:
+            raise PuzzleError(f"{where}.name is missing")
+        name = _name(table["name"], f"{where}.name")
+        if name in seen:
+            raise PuzzleError(f"{where}.name = {name!r}: two actors have this name")
+        seen.add(name)
+        groups = tuple(_name(g, f"{where}.groups") for g in _list(table.get("groups", []), f"{where}.groups"))
+        cargo = _bool(table.get("cargo", False), f"{where}.cargo")
+        rows = _bool(table.get("rows", False), f"{where}.rows")
+        if cargo and rows:
+            raise PuzzleError(f"{where}.rows = true: {name!r} is cargo and cannot row")
+        if pulley and "weight" not in table:
+            raise PuzzleError(f"{where}.weight is missing (every actor of a pulley has a weight)")
+        actors.append(Actor(
+            name=name,
+            count=_integer(table.get("count", 1), f"{where}.count", minimum=1),
+            groups=groups,
+            rows=rows,
+            weight=_integer(table.get("weight", 0), f"{where}.weight", minimum=0),
+            cargo=cargo,
+            must_cross=_bool(table.get("must_cross", True), f"{where}.must_cross"),
+        ))
+    return tuple(actors)
+
+
+def _rule(raw: Any, where: str, known: set[str], groups: set[str]) -> Rule:
+    table = _table(raw, where)
+    kind = table.get("kind")
+    if kind not in RULE_KINDS:
+        raise PuzzleError(f"{where}.kind = {shorten(repr(kind))}: choose one of {', '.join(RULE_KINDS)}")
+    _no_unknown_keys(table, RULE_KEYS[kind], f"{where}.")
+
+    def names(key: str, required: bool) -> tuple[str, ...]:
+        if key not in table:
+            if required:
+                raise PuzzleError(f"{where}.{key} is missing")
+            return ()
+        value = table[key]
+        values = [value] if isinstance(value, str) else _list(value, f"{where}.{key}")
+        out = []
+        for v in values:
+            ref = _string(v, f"{where}.{key}")
+            if ref.startswith("@") and ref[1:] not in groups:
+                raise PuzzleError(f"{where}.{key}: unknown group {shorten(repr(ref))}")
+            if not ref.startswith("@") and ref not in known:
+                raise PuzzleError(f"{where}.{key}: unknown actor {shorten(repr(ref))}")
+            out.append(ref)
+        if required and not out:
+            raise PuzzleError(f"{where}.{key} is empty")
+        return tuple(out)
+
+    raw_places = table.get("where", list(PLACES))
+    places = [raw_places] if isinstance(raw_places, str) else _list(raw_places, f"{where}.where")
+    for p in places:
+        if p not in PLACES:
+            raise PuzzleError(f"{where}.where: unknown place {shorten(repr(p))} (use banks, boat)")
+    if not places:
+        raise PuzzleError(f"{where}.where is empty")
+    if kind == "not_together":
+        return Rule(kind, tuple(places), who=names("who", True),
+                    with_any=names("with_any", True), unless_any=names("unless_any", False))
+    return Rule(kind, tuple(places), protect=names("protect", True), by=names("by", True))
+
+
+# -- small checkers ----------------------------------------------------------
+def _no_unknown_keys(table: dict, allowed: set[str], prefix: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise PuzzleError(
+                f"unknown key {prefix}{shorten(str(key))} (allowed: {', '.join(sorted(allowed))})"
+            )
+
+
+def _table(value: Any, key: str) -> dict:
+    if not isinstance(value, dict):
+        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a table")
+    return value
+
+
+def _list(value: Any, key: str) -> list:
+    if not isinstance(value, list):
+        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a list")
+    return value
+
+
+def _string(value: Any, key: str) -> str:
+    if not isinstance(value, str):
+        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a string")
+    return value
+
+
+def _name(value: Any, key: str) -> str:
+    text = _string(value, key)
+    if not text or text.startswith("@") or text != text.strip():
+        raise PuzzleError(f"{key} = {shorten(repr(text))}: not a usable name")
+    return text
+
+
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected true or false")
+    return value
+
+
+def _integer(value: Any, key: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a whole number")
+    if value < minimum:
+        raise PuzzleError(f"{key} = {value}: must be at least {minimum}")
+    return value

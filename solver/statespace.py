@@ -1,0 +1,128 @@
+"""Search over an explicit state space given by a successor function.
+
+Puzzle-agnostic helpers for kinds whose answers are paths (e.g. crossing
+puzzles): the explicit graph (networkx), shortest path lengths with path
+counts, and depth-first enumeration of simple paths (the textbook
+backtracking that never revisits a state on the current path).  States are
+any hashable values; ``neighbours(state)`` yields the states one step away.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Hashable, Iterable
+
+import networkx as nx
+
+Neighbours = Callable[[Hashable], Iterable[Hashable]]
+
+
+class TooLarge(Exception):
+    """The graph has more states than allowed, or building it ran out of time."""
+
+
+def build_graph(
+    start: Hashable, neighbours: Neighbours, max_states: int, time_limit: float | None = None
+) -> nx.DiGraph:
+    """The graph of every state reachable from ``start`` (breadth first).
+
+    Raises :class:`TooLarge` past ``max_states`` states or ``time_limit`` seconds."""
+    end = None if time_limit is None else time.perf_counter() + time_limit
+    graph = nx.DiGraph()
+    graph.add_node(start)
+    frontier = [start]
+    while frontier:
+        following = []
+        for state in frontier:
+            if end is not None and time.perf_counter() > end:
+                raise TooLarge(f"building the graph took over {time_limit:g} s")
+            for nxt in neighbours(state):
+                if nxt not in graph:
+                    if graph.number_of_nodes() >= max_states:
+                        raise TooLarge(f"more than {max_states} states")
+                    following.append(nxt)
+                    graph.add_node(nxt)
+                graph.add_edge(state, nxt)
+        frontier = following
+    return graph
+
+
+def shortest_paths(graph: nx.DiGraph, start: Hashable, is_goal: Callable[[Hashable], bool]):
+    """``(length, count, path)`` of the shortest paths from ``start`` to a goal
+    state, by networkx BFS; count is the number of distinct shortest paths
+    (a layered count: paths into a state sum over its predecessors one layer up).
+    ``(None, 0, None)`` when no goal is reachable."""
+    distance = nx.single_source_shortest_path_length(graph, start)
+    goals = [s for s in distance if is_goal(s)]
+    if not goals:
+        return None, 0, None
+    length = min(distance[g] for g in goals)
+    ways: dict[Hashable, int] = {start: 1}
+    for state in sorted(distance, key=distance.__getitem__):
+        if distance[state] == 0:
+            continue
+        ways[state] = sum(
+            ways[p] for p in graph.predecessors(state) if distance.get(p) == distance[state] - 1
+        )
+    count = sum(ways[g] for g in goals if distance[g] == length)
+    target = next(g for g in goals if distance[g] == length)
+    return length, count, nx.shortest_path(graph, start, target)
+
+
+@dataclass
+class SimplePaths:
+    """Goal-reaching paths that never repeat a state: how many of each length."""
+
+    count: int = 0
+    histogram: dict[int, int] = field(default_factory=dict)
+    complete: bool = True
+    shortest: list | None = None
+
+
+def simple_paths(
+    start: Hashable,
+    neighbours: Neighbours,
+    is_goal: Callable[[Hashable], bool],
+    time_limit: float | None = None,
+) -> SimplePaths:
+    """Depth-first enumeration of simple paths from ``start`` that end at their
+    first goal state (the seeds' backtracking); stops early (``complete=False``)
+    at the time limit.  Also keeps the shortest path met (the baseline solver)."""
+    end = None if time_limit is None else time.perf_counter() + time_limit
+    result = SimplePaths()
+    path = [start]
+    on_path = {start}
+    # An explicit stack of iterators: Python's recursion limit would cap the depth.
+    stack = [iter(neighbours(start))]
+    if is_goal(start):
+        result.count, result.histogram, result.shortest = 1, {0: 1}, [start]
+        return result
+    checks = 0
+    while stack:
+        checks += 1
+        if end is not None and checks % 256 == 0 and time.perf_counter() > end:
+            result.complete = False
+            break
+        nxt = next(stack[-1], None)
+        if nxt is None:
+            stack.pop()
+            on_path.discard(path.pop())
+            continue
+        if nxt in on_path:
+            continue
+        if is_goal(nxt):
+            length = len(path)
+            result.count += 1
+            result.histogram[length] = result.histogram.get(length, 0) + 1
+            if result.shortest is None or length < len(result.shortest) - 1:
+                result.shortest = [*path, nxt]
+            continue
+        path.append(nxt)
+        on_path.add(nxt)
+        stack.append(iter(neighbours(nxt)))
+    result.histogram = dict(sorted(result.histogram.items()))
+    return result
+
+
+__all__ = ["SimplePaths", "TooLarge", "build_graph", "shortest_paths", "simple_paths"]
