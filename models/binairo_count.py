@@ -205,6 +205,29 @@ def _collect(first, before, free, bits, spread, eqpairs, words, takuzu, mask):
 
 
 @njit(cache=True)
+def _join_group(T, B, i, i2, j, j2, width):
+    """Pairs (top x, bottom y) of one key group with no conflict in any word."""
+    found = 0
+    if width == 3:  # 10 columns and fewer (the common case), unrolled
+        for x in range(i, i2):
+            t0 = T[x, 0]
+            t1 = T[x, 1]
+            t2 = T[x, 2]
+            for y in range(j, j2):
+                if ((t0 & B[y, 0]) | (t1 & B[y, 1]) | (t2 & B[y, 2])) == 0:
+                    found += 1
+        return found
+    for x in range(i, i2):
+        for y in range(j, j2):
+            acc = np.int64(0)
+            for w in range(width):
+                acc |= T[x, w] & B[y, w]
+            if acc == 0:
+                found += 1
+    return found
+
+
+@njit(cache=True)
 def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field):
     """Grids whose middle rows are ``a`` (row h-1) and ``b`` (row h)."""
     h = rows // 2
@@ -218,43 +241,48 @@ def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field):
         bk[i] = full - bk[i]  # the top key that completes this bottom half
     to = np.argsort(tk)
     bo = np.argsort(bk)
+    tks = tk[to]
+    bks = bk[bo]
+    # The join's inner loop tests "no conflict" as AND == 0 on a few words per half: the
+    # column pairs equal in the half (one word up to 11 columns), then the rows it uses.
+    # They are gathered into contiguous rows in sorted order: the loop then streams memory.
+    pw = 1 if cols <= 11 else 2
+    width = pw + words
+    T = np.empty((tk.shape[0], width), np.int64)
+    B = np.empty((bk.shape[0], width), np.int64)
+    for i in range(tk.shape[0]):
+        for w in range(pw):
+            T[i, w] = tp[to[i], w]
+        for w in range(words):
+            T[i, pw + w] = tu[to[i], w]
+    for i in range(bk.shape[0]):
+        for w in range(pw):
+            B[i, w] = bp[bo[i], w]
+        for w in range(words):
+            B[i, pw + w] = bu[bo[i], w]
     i = 0
     j = 0
     total = np.int64(0)
-    nt = tk.shape[0]
-    nb = bk.shape[0]
+    nt = tks.shape[0]
+    nb = bks.shape[0]
     while i < nt and j < nb:
-        ki = tk[to[i]]
-        kj = bk[bo[j]]
+        ki = tks[i]
+        kj = bks[j]
         if ki < kj:
             i += 1
         elif ki > kj:
             j += 1
         else:
             i2 = i
-            while i2 < nt and tk[to[i2]] == ki:
+            while i2 < nt and tks[i2] == ki:
                 i2 += 1
             j2 = j
-            while j2 < nb and bk[bo[j2]] == ki:
+            while j2 < nb and bks[j2] == ki:
                 j2 += 1
             if not takuzu:
                 total += (i2 - i) * (j2 - j)
             else:
-                for x in range(i, i2):
-                    t = to[x]
-                    p0 = tp[t, 0]
-                    p1 = tp[t, 1]
-                    for y in range(j, j2):
-                        u = bo[y]
-                        if (p0 & bp[u, 0]) != 0 or (p1 & bp[u, 1]) != 0:
-                            continue
-                        clash = False
-                        for w in range(words):
-                            if tu[t, w] & bu[u, w]:
-                                clash = True
-                                break
-                        if not clash:
-                            total += 1
+                total += _join_group(T, B, i, i2, j, j2, width)
             i = i2
             j = j2
     return total
