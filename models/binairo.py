@@ -292,15 +292,21 @@ def make_puzzle(cells: Sequence[Sequence[int | None]], rules: str = "takuzu") ->
 
 
 def _side(length: int) -> int | None:
+    """The side of a square puzzle written on one line of ``length`` cells (4x4 and up).
+
+    A line of 4 cells is read as a grid row (of a grid 4 wide), not as a 2x2 puzzle."""
     side = int(round(length**0.5))
-    return side if side * side == length and side % 2 == 0 else None
+    return side if side * side == length and side % 2 == 0 and side >= 4 else None
 
 
 def _parse_text(text: str, rules: str) -> list[Parsed]:
     """Grids (one row per line, blank line between puzzles) or one puzzle per line.
 
     A line-per-puzzle line holds n*n cells, optionally followed by a known
-    solution (the format of the shared data sets), which is ignored here."""
+    solution (the format of the shared data sets), which is ignored here.
+    Ambiguity: lines of 16, 36, 64... cells are one puzzle each, unless the
+    block has exactly as many lines as a line has cells (then it is one grid);
+    write a rectangle such as 6 rows of 16 cells as JSON."""
     found: list[Parsed] = []
     block: list[tuple[int, str]] = []
 

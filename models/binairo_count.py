@@ -538,10 +538,9 @@ def count_grids(
     header = {"rows": r, "cols": c, "rules": rules, "method": method, "cubes": len(todo)}
     store = Checkpoint(checkpoint, header)
     pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(todo) if i not in store.done]
-    jobs = max(1, jobs or os.cpu_count() or 1)
-    # Small jobs stay in this process: starting workers costs more than the count.
-    if len(pending) < 64 or r * c <= 64:
-        jobs = 1
+    if jobs is None:
+        # Small jobs stay in this process: starting workers costs more than the count.
+        jobs = 1 if len(pending) < 64 or r * c <= 64 else (os.cpu_count() or 1)
     backend = "ray" if ray_address else ("local" if jobs == 1 else f"{jobs} processes")
     result = CountResult(rows, cols, rules, method, None, False, len(todo), len(store.done),
                          0.0, f"{r}x{c}", jobs, backend, checkpoint=checkpoint)
