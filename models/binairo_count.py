@@ -228,8 +228,11 @@ def _join_group(T, B, i, i2, j, j2, width):
 
 
 @njit(cache=True)
-def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field):
-    """Grids whose middle rows are ``a`` (row h-1) and ``b`` (row h)."""
+def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field, work_only=False):
+    """Grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).
+
+    ``work_only``: return instead the number of (top, bottom) pairs the join
+    would test (the pairs whose column counts fit), to estimate big jobs."""
     h = rows // 2
     mask = (np.int64(1) << cols) - 1
     tk, tp, tu = _collect(a, b, h - 1, bits, spread, eqpairs, words, takuzu, mask)
@@ -279,7 +282,7 @@ def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field):
             j2 = j
             while j2 < nb and bks[j2] == ki:
                 j2 += 1
-            if not takuzu:
+            if not takuzu or work_only:
                 total += (i2 - i) * (j2 - j)
             else:
                 total += _join_group(T, B, i, i2, j, j2, width)
@@ -627,6 +630,13 @@ def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0) ->
             raise AssertionError(f"cube {cube.rows}: mitm {a} != dfs {b}")
         notes.append(f"cube {cube.rows}: {a}")
     return notes
+
+
+def join_work(t: Tables, cube: Cube) -> int:
+    """The pairs of halves a mitm cube's join tests (its cost, for estimates)."""
+    a, b = cube.rows
+    return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words, t.takuzu,
+                         t.field, True))
 
 
 def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,

@@ -59,6 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              help="run the cubes on a Ray cluster (ADDRESS, or 'local')")
             sub.add_argument("--cross-check", type=nonnegative_int, default=2, metavar="K",
                              help="recount K random mitm cubes with dfs (default 2)")
+            sub.add_argument("--estimate", type=positive_int, metavar="K",
+                             help="do not count: time K random cubes and estimate the whole job")
         if action in ("generate", "minimize"):
             sub.add_argument("--seed", type=int, help="random seed: same seed, same puzzles")
         if action == "generate":
@@ -286,6 +288,19 @@ def run_count_all(args: argparse.Namespace) -> int:
             f"{rows}x{cols} {args.rules} grids: {result.count}"
             f"{'' if result.complete else ' or more (stopped early)'} "
             f"(engine {args.engine}, {result.seconds:.2f} s)")
+        return 0
+    if args.estimate:
+        r, c = binairo_count.orient(rows, cols, args.method)
+        guess = binairo_count.estimate(r, c, args.rules, args.method, args.estimate,
+                                       jobs=args.jobs or os.cpu_count() or 1)
+        guess.update(rows=rows, cols=cols, rules=args.rules, method=args.method)
+        if args.json:
+            emit_json(guess)
+        else:
+            print(f"{rows}x{cols} {args.rules} [{args.method}]: {guess['cubes']} cubes; "
+                  f"{guess['sampled']} took {guess['seconds_sampled']} s; whole job about "
+                  f"{guess['estimated_seconds']:,.0f} s on {args.jobs or os.cpu_count()} cores; "
+                  f"count about {guess['estimated_count']:.3e}")
         return 0
     if args.ray and args.jobs:
         raise UsageError("--ray and --jobs exclude each other (Ray decides where cubes run)")
