@@ -492,6 +492,11 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(rows: int, cols: int, rules: str, method: str) -> None:
+    import signal
+
+    # Ctrl-C reaches every process of the terminal's group; only the parent handles it
+    # (it keeps the checkpoint and stops the pool), workers would just print tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["tables"] = tables(rows, cols, rules)
     _WORKER["method"] = method
 
@@ -578,8 +583,11 @@ def count_grids(
 def _run_processes(jobs, r, c, rules, method, pending, finished) -> None:
     import multiprocessing
 
-    # Big cubes first: the pool then ends with small ones and no core idles at the end.
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    fork = hasattr(os, "fork")
+    if fork:  # compile (or load) the kernels once here; forked workers inherit them
+        small = tables(4, 4, rules)
+        count_cube(small, method, cubes(small, method)[0])
+    context = multiprocessing.get_context("fork" if fork else "spawn")
     pool = context.Pool(jobs, initializer=_worker_init, initargs=(r, c, rules, method))
     try:
         for index, count in pool.imap_unordered(_worker_run, pending, chunksize=1):
