@@ -32,6 +32,7 @@ class Compiled:
     moves: list[list[dict[Pattern, Units]]] = field(default_factory=list)  # [t][type][pattern]
     act: list[int] = field(default_factory=list)
     boat: list[int] = field(default_factory=list)  # river: true = boat on the far side
+    unary: bool = True
     _cache: dict = field(default_factory=dict)
     _true: int = 0
 
@@ -58,9 +59,13 @@ class Compiled:
         return states, moves
 
 
-def compile_model(layout: Layout, horizon: int) -> Compiled:
-    """The model of plans of at most ``horizon`` crossings (see the module text)."""
-    cm = Compiled(layout, horizon)
+def compile_model(layout: Layout, horizon: int, unary: bool = True) -> Compiled:
+    """The model of plans of at most ``horizon`` crossings (see the module text).
+
+    ``unary``: state the count arithmetic as clauses between unary sums (best for
+    CNF engines) rather than as linear equations (best for CP-SAT, which
+    reasons on integers natively)."""
+    cm = Compiled(layout, horizon, unary=unary)
     m = cm.model
     cm._true = m.new_var("true")
     m.add_clause([cm._true])
@@ -123,30 +128,79 @@ def _step(cm: Compiled, t: int) -> None:
         for (c, s), units in table.items():
             m.add_implication(units[0], act)
         for c in layout.configs(ty):
-            # count after = count before - blocks leaving c + blocks arriving in c
-            lits = list(after[c]) + list(before[c])
-            weights = [1] * len(after[c]) + [-1] * len(before[c])
-            for (cc, s), units in table.items():
-                if cc == c:
-                    lits += units
-                    weights += [1] * len(units)
-                if cc ^ s == c:
-                    lits += units
-                    weights += [-1] * len(units)
-            m.add_linear(lits, weights, "==", 0)
-            # no more blocks leave c than are in c
-            leaving = [u for (cc, s), units in table.items() if cc == c for u in units]
-            m.add_linear(leaving + list(before[c]), [1] * len(leaving) + [-1] * len(before[c]), "<=", 0)
+            leaving = [units for (cc, s), units in table.items() if cc == c]
+            arriving = [units for (cc, s), units in table.items() if cc ^ s == c]
+            if cm.unary:
+                # count after + blocks leaving c == count before + blocks arriving in c,
+                # as clauses between unary sums (arc consistent, unlike a generic
+                # pseudo-Boolean equation)
+                size = layout.types[ty].size
+                _equal(m, _unary_sum(m, [after[c], *leaving], size),
+                       _unary_sum(m, [before[c], *arriving], size))
+                # no more blocks leave c than are in c
+                out = _unary_sum(m, leaving, size)
+                for j, u in enumerate(out):
+                    m.add_clause([-u, before[c][j]] if j < len(before[c]) else [-u])
+                continue
+            # the same two facts as linear constraints
+            gone = [u for units in leaving for u in units]
+            come = [u for units in arriving for u in units]
+            m.add_linear([*after[c], *gone, *before[c], *come],
+                         [1] * (len(after[c]) + len(gone)) + [-1] * (len(before[c]) + len(come)), "==", 0)
+            m.add_linear([*gone, *before[c]], [1] * len(gone) + [-1] * len(before[c]), "<=", 0)
     if spec.is_river:
         _river_step(cm, t)
     else:
         _pulley_step(cm, t)
 
 
+def _unary_sum(m: Model, counts: list[Units], cap: int) -> Units:
+    """The sum of order-encoded counts, order encoded (a totalizer: pairwise
+    merges, each output unit defined both ways).  The sum may not exceed
+    ``cap`` (counts of distinct blocks of one type never exceed their number),
+    which keeps every merge small."""
+    counts = [c for c in counts if c]
+    if not counts:
+        return []
+    while len(counts) > 1:
+        merged = [_merge(m, a, b, cap) for a, b in zip(counts[::2], counts[1::2])]
+        counts = merged + ([counts[-1]] if len(counts) % 2 else [])
+    return counts[0]
+
+
+def _merge(m: Model, a: Units, b: Units, cap: int) -> Units:
+    out = m.new_vars(min(len(a) + len(b), cap))
+    for i in range(len(a) + 1):
+        for j in range(len(b) + 1):
+            # a >= i and b >= j  ->  out >= i + j  (beyond the cap: impossible)
+            if i + j:
+                head = [*([-a[i - 1]] if i else []), *([-b[j - 1]] if j else [])]
+                if i + j <= len(out):
+                    m.add_clause([*head, out[i + j - 1]])
+                elif i + j == len(out) + 1 or not i or not j:
+                    m.add_clause(head)
+            # a <= i and b <= j  ->  out <= i + j
+            if i + j < len(out):
+                m.add_clause([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []), -out[i + j]])
+    return out
+
+
+def _equal(m: Model, left: Units, right: Units) -> None:
+    for j in range(max(len(left), len(right))):
+        if j < len(left) and j < len(right):
+            m.add_clause([-left[j], right[j]])
+            m.add_clause([left[j], -right[j]])
+        else:
+            m.add_clause([-(left[j] if j < len(left) else right[j])])
+
+
 def _river_step(cm: Compiled, t: int) -> None:
     m, layout, spec = cm.model, cm.layout, cm.layout.spec
     act, here = cm.act[t], cm.boat[t]
     m.add_xor(cm.boat[t + 1], here, act)  # the boat crosses on every active step
+    # Redundant but a great help to propagation: active steps come first, so
+    # after an active step t the boat is on the far side exactly when t is even.
+    m.add_clause([-act, cm.boat[t + 1] if t % 2 == 0 else -cm.boat[t + 1]])
     rowers = spec.rowers()
     load_lits, load_weights, rowing = [], [], []
     for ty, table in enumerate(cm.moves[t]):

@@ -138,10 +138,11 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
     proven = -1  # no plan has at most `proven` crossings
     while True:
         report(f"horizon {horizon}: building the model")
-        cm = compile_model(layout, horizon)
+        cm = compile_model(layout, horizon, unary=options.engine != "cpsat")
         session = engine.prepare(cm.model)
         report(f"horizon {horizon}: any plan of at most {horizon} crossings?")
         answer = session.solve((), clock.left())
+        _trace(f"H={horizon} any: {answer.status} {answer.seconds:.2f}s")
         if answer.status == "unknown":
             outcome.proof = f"time limit: no plan with at most {proven} crossings, the rest unknown"
             return
@@ -163,6 +164,7 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
             T = proven + 1
             report(f"horizon {T}: proving no plan is that short")
             answer = session.solve([-cm.act[T]] if T < horizon else [], clock.left())
+            _trace(f"T={T}: {answer.status} {answer.seconds:.2f}s")
             if answer.status == "unknown":
                 _found(spec, layout, cm, best, outcome)
                 outcome.status = "unknown"
@@ -185,6 +187,12 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
             report("counting the shortest plans")
             _count(layout, cm, session, length, options, clock, outcome)
         return
+
+
+def _trace(text: str) -> None:
+    import os, sys
+    if os.environ.get("CROSSING_TRACE"):
+        print(text, file=sys.stderr)
 
 
 def _found(spec, layout, cm, assignment, outcome) -> None:
