@@ -115,8 +115,7 @@ def solve(spec: Spec, options: Options | None = None, report: Report | None = No
         _cross_check(spec, options, clock, outcome)
     if options.simple_paths:
         report("enumerating simple paths")
-        found = simple_paths(start_state(spec), lambda s: (n for _, n in successors(spec, s)),
-                             lambda s: is_goal(spec, s), clock.left())
+        found = simple_paths(start_state(spec), _neighbours(spec), lambda s: is_goal(spec, s), clock.left())
         outcome.simple_paths = {"count": found.count, "histogram": found.histogram,
                                 "complete": found.complete}
     outcome.seconds = clock.elapsed()
@@ -225,6 +224,19 @@ def _count(layout, cm, session, length, options, clock, outcome) -> None:
     outcome.shortest_plans = {"count": total, "counted_plans": counted, "complete": found.complete}
 
 
+def _neighbours(spec: Spec):
+    """The successor function as ``state -> next states``, each state's list
+    computed once (the depth-first enumeration meets states again and again)."""
+    memo: dict = {}
+
+    def neighbours(state):
+        if state not in memo:
+            memo[state] = [nxt for _, nxt in successors(spec, state)]
+        return memo[state]
+
+    return neighbours
+
+
 def _cross_check(spec, options, clock, outcome) -> None:
     size = state_space_size(spec)
     if size > options.graph_limit:
@@ -235,8 +247,7 @@ def _cross_check(spec, options, clock, outcome) -> None:
         }
         return
     try:
-        graph = build_graph(start_state(spec), lambda s: (n for _, n in successors(spec, s)),
-                            options.graph_limit, clock.left())
+        graph = build_graph(start_state(spec), _neighbours(spec), options.graph_limit, clock.left())
     except TooLarge as error:
         outcome.cross_check = {"graph_crossings": None, "graph_states": None, "agrees": None,
                                "note": f"explicit state graph not built: {error}"}

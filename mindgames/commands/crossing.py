@@ -1,0 +1,220 @@
+"""``mindgames crossing list|solve|export``: river-crossing and pulley puzzles.
+
+A puzzle is a built-in name (see ``list``) or a TOML/JSON file (``-`` reads
+standard input).  ``--set key=value`` sets a built-in puzzle's parameter, or,
+for a file, a dotted key of the document (``--set boat.capacity=3``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from models.crossing import Options, parse_document, presets, solve
+from models.crossing.spec import tomllib
+from models.crossing.svg import storyboard
+from models.crossing.toml_writer import to_toml
+from models.errors import PuzzleError, shorten
+
+from ..io import UsageError, emit_json, progress, read_text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "crossing", help="river-crossing and pulley puzzles: proven shortest plans",
+        description="Crossing puzzles: shortest plans proven on a time-expanded model.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+
+    show = actions.add_parser("list", help="the built-in puzzles and their parameters")
+    show.add_argument("--json", action="store_true", help="one JSON object")
+    show.set_defaults(func=run_list)
+
+    solver = actions.add_parser("solve", help="the proven shortest plan, or a proof there is none")
+    _puzzle_arguments(solver)
+    solver.add_argument("--engine", choices=("sat", "cpsat"), default="sat",
+                        help="sat: CaDiCaL via python-sat (default); cpsat: OR-Tools CP-SAT")
+    solver.add_argument("--json", action="store_true", help="the result as one JSON object")
+    solver.add_argument("--time-limit", type=float, metavar="SECONDS",
+                        help="give up (status unknown) after this long")
+    solver.add_argument("--count-shortest", action="store_true",
+                        help="also count the distinct shortest plans")
+    solver.add_argument("--simple-paths", action="store_true",
+                        help="also count the plans that never repeat a state (with a length histogram)")
+    solver.add_argument("--svg", metavar="FILE", help="write a storyboard picture of the plan")
+    solver.add_argument("--no-cross-check", action="store_true",
+                        help="skip the explicit state graph cross-check")
+    solver.add_argument("--no-symmetry", action="store_true",
+                        help="track every actor one by one (no counting of symmetric actors)")
+    solver.set_defaults(func=run_solve)
+
+    export = actions.add_parser("export", help="print a puzzle as a TOML puzzle file")
+    _puzzle_arguments(export)
+    export.add_argument("--json", action="store_true", help="JSON instead of TOML")
+    export.set_defaults(func=run_export)
+
+
+def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzle", metavar="PUZZLE", help="a built-in name, a .toml/.json file, or -")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="set a parameter (repeatable)")
+
+
+# -- actions -----------------------------------------------------------------
+def run_list(args: argparse.Namespace) -> int:
+    table = {name: presets.parameters(name) for name in presets.PRESETS}
+    if args.json:
+        emit_json({"puzzles": table})
+        return 0
+    for name, params in table.items():
+        shown = ", ".join(f"{k}={v}" for k, v in params.items()) or "-"
+        doc = " ".join((presets.PRESETS[name].__doc__ or "").split())
+        print(f"{name:24} {shown}")
+        print(f"{'':24} {doc}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    document = load_document(args.puzzle, args.set)
+    parse_document(document)  # only valid puzzles are exported
+    if args.json:
+        print(json.dumps(document, indent=2))
+    else:
+        sys.stdout.write(to_toml(document))
+    return 0
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError(f"--time-limit {args.time_limit:g}: must be positive")
+    spec = parse_document(load_document(args.puzzle, args.set))
+    options = Options(
+        engine=args.engine, time_limit=args.time_limit, count_shortest=args.count_shortest,
+        simple_paths=args.simple_paths, cross_check=not args.no_cross_check,
+        use_symmetry=not args.no_symmetry,
+    )
+    with progress(None, "solving") as bar:
+        outcome = solve(spec, options, report=lambda text: bar.update(description=text))
+    if args.svg:
+        if outcome.plan is None:
+            print("mindgames: no plan, so no picture written", file=sys.stderr)
+        else:
+            picture = storyboard(spec.name, spec.is_river, outcome.banks, outcome.plan)
+            try:
+                Path(args.svg).write_text(picture, encoding="utf-8")
+            except OSError as error:
+                raise UsageError(f"{args.svg}: cannot write ({error.strerror or error})") from None
+    if args.json:
+        emit_json(outcome.as_json())
+    else:
+        print_outcome(outcome)
+    return 0
+
+
+# -- reading puzzles -----------------------------------------------------------
+def load_document(source: str, settings: list[str]) -> dict[str, Any]:
+    """The document of a built-in puzzle or a file, with ``--set`` applied."""
+    pairs = [_setting(text) for text in settings]
+    if source != "-" and not os.path.exists(source) and source in presets.PRESETS:
+        return presets.build(source, dict(pairs))
+    if source != "-" and not os.path.exists(source):
+        raise UsageError(
+            f"{shorten(source, 60)}: no such file and no built-in puzzle "
+            f"(built-in: {', '.join(presets.PRESETS)})"
+        )
+    text = read_text(source)
+    name = "standard input" if source == "-" else source
+    stripped = text.lstrip()
+    try:
+        document = json.loads(text) if stripped.startswith("{") else tomllib.loads(text)
+    except json.JSONDecodeError as error:
+        raise PuzzleError(f"{name}: not valid JSON (line {error.lineno}: {error.msg})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise PuzzleError(f"{name}: not valid TOML ({error})") from None
+    if not isinstance(document, dict):
+        raise PuzzleError(f"{name}: a puzzle is a table of keys")
+    for key, value in pairs:
+        _set_dotted(document, key, value)
+    return document
+
+
+def _setting(text: str) -> tuple[str, Any]:
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise UsageError(f"--set {shorten(text)}: expected KEY=VALUE")
+    try:  # a TOML value (number, true/false, "string", [list]); never evaluated as code
+        value = tomllib.loads(f"v = {raw.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = raw.strip()
+    return key, value
+
+
+def _set_dotted(document: dict, key: str, value: Any) -> None:
+    *path, last = key.split(".")
+    table = document
+    for part in path:
+        table = table.setdefault(part, {})
+        if not isinstance(table, dict):
+            raise PuzzleError(f"--set {shorten(key)}: {part} is not a table")
+    table[last] = value
+
+
+# -- text output -----------------------------------------------------------------
+def _who(content: dict[str, int]) -> str:
+    parts = [name if n == 1 else f"{name} x{n}" for name, n in content.items()]
+    return ", ".join(parts) if parts else "-"
+
+
+def _load(names: tuple[str, ...]) -> str:
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n] = counts.get(n, 0) + 1
+    return _who(counts)
+
+
+def print_outcome(outcome) -> None:
+    spec = outcome.spec
+    near, far = spec.sides
+    if outcome.status == "solved":
+        print(f"{outcome.name}: solved in {outcome.crossings} crossings (proven shortest)")
+    elif outcome.status == "unsolvable":
+        print(f"{outcome.name}: unsolvable (proven)")
+    else:
+        print(f"{outcome.name}: unknown")
+    if outcome.plan:
+        width = len(str(len(outcome.plan)))
+        for step, (move, bank) in enumerate(zip(outcome.plan, outcome.banks[1:]), start=1):
+            if spec.is_river:
+                direction = "->" if move.to_far else "<-"
+                text = f"{_load(move.to_far or move.to_near)} {direction} {far if move.to_far else near}"
+            else:
+                text = f"down: {_load(move.to_far)}; up: {_load(move.to_near)}"
+            print(f"  {step:>{width}}. {text}")
+            print(f"  {'':>{width}}  {near}: {_who(bank['near'])} | {far}: {_who(bank['far'])}")
+    print(f"proof: {outcome.proof}")
+    check = outcome.cross_check
+    if check:
+        if check.get("agrees") is None:
+            print(f"cross-check: {check.get('note', 'not available')}")
+        else:
+            found = (f"shortest {check['graph_crossings']}, {check['graph_shortest_plans']} shortest plans"
+                     if check["graph_crossings"] is not None else "the goal is unreachable")
+            print(f"cross-check: state graph of {check['graph_states']} reachable states, {found}: "
+                  f"{'agrees' if check['agrees'] else 'DISAGREES'}")
+    if outcome.shortest_plans is not None:
+        sp = outcome.shortest_plans
+        print(f"shortest plans: {sp['count']}{'' if sp['complete'] else ' (incomplete)'}")
+    if outcome.simple_paths is not None:
+        sp = outcome.simple_paths
+        hist = ", ".join(f"{k}: {v}" for k, v in sp["histogram"].items())
+        print(f"simple paths: {sp['count']}{'' if sp['complete'] else ' (incomplete)'} ({hist})")
+    blocks = [b for b in outcome.abstraction.get("blocks", []) if "~" in b or " x " in b]
+    if blocks:
+        print(f"counted as interchangeable: {'; '.join(blocks)}")
+    print(f"engine: {outcome.engine}, {outcome.seconds:.2f} s")
