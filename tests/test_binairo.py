@@ -78,14 +78,17 @@ def test_equal_rows_break_takuzu_but_not_unruly():
 
 
 def test_equal_columns_are_named():
-    grid = [[0, 0, 1, 1], [1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 0, 1]]
-    assert "distinct: column 1 and column 2 are equal" not in verify(blank_puzzle_of(grid), grid)
-    grid = [[0, 1, 0, 1], [0, 1, 1, 0], [1, 0, 0, 1], [1, 0, 1, 0]]
-    assert "distinct: column 1 and column 3 are equal" not in verify(blank_puzzle_of(grid), grid)
-    grid = [[0, 0, 1, 1], [1, 1, 0, 0], [0, 0, 1, 1], [1, 1, 0, 0]]
-    problems = verify(blank_puzzle_of(grid), grid)
-    assert "distinct: column 1 and column 2 are equal" in problems
-    assert "distinct: row 1 and row 3 are equal" in problems
+    # distinct rows, balanced, no triples: only columns 1 and 4 repeat
+    grid = [
+        [0, 0, 1, 0, 1, 1],
+        [1, 0, 0, 1, 0, 1],
+        [0, 1, 1, 0, 1, 0],
+        [0, 1, 0, 0, 1, 1],
+        [1, 0, 1, 1, 0, 0],
+        [1, 1, 0, 1, 0, 0],
+    ]
+    assert verify(blank_puzzle_of(grid), grid) == ["distinct: column 1 and column 4 are equal"]
+    assert verify(blank_puzzle_of(grid, "unruly"), grid) == []
 
 
 def test_a_solution_must_keep_the_givens():

@@ -11,7 +11,7 @@ import sys
 import time
 from typing import Any
 
-from models import binairo, binairo_count
+from models import binairo
 from models.binairo import Puzzle
 from models.errors import PuzzleError
 from models.runner import PuzzleSolver, Result
@@ -275,6 +275,9 @@ def run_minimize(args: argparse.Namespace, parsed: list[binairo.Parsed]) -> int:
 
 
 def run_count_all(args: argparse.Namespace) -> int:
+    # Imported here: numba takes a second or more to import, and only this needs it.
+    from models import binairo_count
+
     rows, cols = binairo.parse_size(args.size)
     if args.method == "engine":
         empty = Puzzle(tuple((None,) * cols for _ in range(rows)), args.rules)
