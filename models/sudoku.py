@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Hashable, Iterator, Sequence
+from operator import itemgetter
+from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from solver import Assignment, Model
 
@@ -108,16 +109,26 @@ def compile(shape: Shape) -> Encoding:
 
 
 def givens(encoding: Encoding, puzzle: Sudoku) -> list[int]:
-    return [
-        encoding.var(r, c, v)
-        for r, row in enumerate(puzzle.grid)
-        for c, v in enumerate(row)
-        if v
-    ]
+    """The givens as literals "cell holds value", for the engine's assumptions."""
+    size = encoding.size
+    # var(r, c, v) == (r * size + c) * size + v == cell * size + v, cells row-major.
+    flat = [v for row in puzzle.grid for v in row]
+    return [cell * size + v for cell, v in enumerate(flat) if v]
 
 
 def decode(encoding: Encoding, assignment: Assignment) -> list[list[int]]:
+    """An engine's assignment as a grid of values (0 where no value is true)."""
     size = encoding.size
+    cells = size * size
+    # Hot path (run for every solution): the cell variables are 1..size**3, so
+    # the true ones, in order, are one per cell when the assignment is well
+    # formed; check that they are, and read each cell's value off its number.
+    true_vars = [lit - 1 for lit in assignment[: cells * size] if lit > 0]
+    if len(true_vars) == cells and [t // size for t in true_vars] == _cell_range(cells):
+        flat = [t % size + 1 for t in true_vars]
+        return [flat[i : i + size] for i in range(0, cells, size)]
+    # Anything else (a cell with no or several true values): cell by cell,
+    # the smallest true value, 0 for none.
     grid = []
     for r in range(size):
         row = []
@@ -128,14 +139,55 @@ def decode(encoding: Encoding, assignment: Assignment) -> list[list[int]]:
     return grid
 
 
+@lru_cache(maxsize=16)
+def _cell_range(cells: int) -> list[int]:
+    # Never mutated by callers: only compared against.
+    return list(range(cells))
+
+
 # ---------------------------------------------------------------------------
 # Verify: the rules checked on the grid itself, no model involved
 # ---------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _unit_getters(shape: Shape) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
+    """For each unit, a function picking its cells' values out of a row-major flat grid."""
+    size = shape[0]
+    return tuple(
+        itemgetter(*(r * size + c for r, c in unit.cells)) for unit in units(shape)
+    )
+
+
+@lru_cache(maxsize=64)
+def _symbols(size: int) -> frozenset[int]:
+    return frozenset(range(1, size + 1))
+
+
 def verify(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
-    """The rules ``solution`` breaks (empty when it is a correct solution of ``puzzle``)."""
+    """The rules ``solution`` breaks (empty when it is a correct solution of ``puzzle``).
+
+    The rules are read off the puzzle (its units, its givens), never off a
+    compiled model, so a wrong encoding or a wrong engine cannot hide here."""
     size = puzzle.size
     if len(solution) != size or any(len(row) != size for row in solution):
         return [f"the solution is not a {size}x{size} grid"]
+    # Fast acceptance, run for every solution an engine returns: plain ints in
+    # 1..size, the givens kept, every unit holding `size` distinct values.
+    # Whatever fails it is examined again below, which names the problems.
+    flat = [v for row in solution for v in row]
+    given = [v for row in puzzle.grid for v in row]
+    if (
+        set(map(type, flat)) == {int}
+        and _symbols(size).issuperset(flat)
+        and all(v == g for v, g in zip(flat, given) if g)
+        and all(len(set(cells(flat))) == size for cells in _unit_getters(shape(puzzle)))
+    ):
+        return []
+    return _problems(puzzle, solution)
+
+
+def _problems(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
+    """Every broken rule of a ``size x size`` grid, in words."""
+    size = puzzle.size
     problems = []
     for r in range(size):
         for c in range(size):
