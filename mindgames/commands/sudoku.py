@@ -11,6 +11,7 @@ from models.runner import Result
 from solver import ENGINE_NAMES
 
 from ..io import UsageError, emit_json, progress, read_text, stdout_is_terminal
+from ..options import positive_float, positive_int
 from ..render import grid_lines, side_by_side
 
 
@@ -31,26 +32,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         if action == "count":
             sub.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
         sub.set_defaults(func=run, action=action)
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
-    return value
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
