@@ -541,3 +541,51 @@ def count(
     puzzle: Sudoku, engine: str = "sat", limit: int | None = None, time_limit: float | None = None
 ) -> Result:
     return solver(engine).count(puzzle, limit, time_limit)
+
+
+# ---------------------------------------------------------------------------
+# Generate: a random full grid, then every given that can go, goes
+# ---------------------------------------------------------------------------
+def random_solution(empty: Sudoku, rng: "random.Random", solver: PuzzleSolver) -> list[list[int]]:
+    """A random complete grid of ``empty``'s shape (random first row and a few random seeds)."""
+    size = empty.size
+    while True:
+        grid = [list(row) for row in empty.grid]
+        grid[0] = rng.sample(range(1, size + 1), size)
+        for _ in range(size // 2):
+            grid[rng.randrange(1, size)][rng.randrange(size)] = rng.randrange(1, size + 1)
+        seeded = Sudoku(tuple(map(tuple, grid)), empty.box, empty.regions, empty.diagonals)
+        result = solver.solve(seeded)
+        if result.status == "solved":
+            return result.solution
+
+
+def minimize(puzzle: Sudoku, rng: "random.Random", solver: PuzzleSolver) -> Sudoku:
+    """Remove givens in random order while the solution stays unique.
+
+    One pass is enough for minimality: a given that could not be removed
+    earlier cannot be removed later either, since removing more givens only
+    adds solutions."""
+    grid = [list(row) for row in puzzle.grid]
+    cells = [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if grid[r][c]]
+    rng.shuffle(cells)
+    for r, c in cells:
+        kept, grid[r][c] = grid[r][c], 0
+        candidate = Sudoku(tuple(map(tuple, grid)), puzzle.box, puzzle.regions, puzzle.diagonals)
+        if solver.check(candidate).uniqueness != "unique":
+            grid[r][c] = kept
+    return Sudoku(tuple(map(tuple, grid)), puzzle.box, puzzle.regions, puzzle.diagonals)
+
+
+def generate(empty: Sudoku, seed: int | None = None, engine: str = "sat") -> tuple[Sudoku, list[list[int]]]:
+    """A puzzle of ``empty``'s shape with exactly one solution and no removable given.
+
+    Reproducible for a given ``seed``.  Uniqueness checks run on one
+    incremental session (the givens are assumptions), never a rebuilt solver."""
+    import random
+
+    rng = random.Random(seed)
+    solver_ = solver(engine)
+    full = random_solution(empty, rng, solver_)
+    start = Sudoku(tuple(map(tuple, full)), empty.box, empty.regions, empty.diagonals)
+    return minimize(start, rng, solver_), full

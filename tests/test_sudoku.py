@@ -265,3 +265,25 @@ def test_bad_puzzles_are_errors_that_name_the_problem(text, message):
     with pytest.raises(PuzzleError, match=None) as caught:
         sudoku.parse(text)
     assert message in str(caught.value)
+
+
+# --- generation ----------------------------------------------------------------
+@pytest.mark.parametrize("box, diagonals", [((2, 2), False), ((2, 3), False), ((3, 3), False), ((3, 3), True)])
+def test_generated_puzzles_are_unique_and_minimal(box, diagonals):
+    size = box[0] * box[1]
+    empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(box), None, diagonals)
+    puzzle, solution = sudoku.generate(empty, seed=11)
+    checker = sudoku.solver("cpsat")  # a different engine than the generator's
+    assert checker.check(puzzle).uniqueness == "unique"
+    assert checker.check(puzzle).solution == solution
+    for r, c in [(r, c) for r in range(size) for c in range(size) if puzzle.grid[r][c]]:
+        fewer = [list(row) for row in puzzle.grid]
+        fewer[r][c] = 0
+        weaker = sudoku.Sudoku(tuple(map(tuple, fewer)), puzzle.box, puzzle.regions, puzzle.diagonals)
+        assert checker.check(weaker).uniqueness == "multiple", f"r{r + 1}c{c + 1} was removable"
+
+
+def test_generation_is_reproducible_with_a_seed():
+    empty = sudoku.parse("." * 81)
+    assert sudoku.generate(empty, seed=5)[0] == sudoku.generate(empty, seed=5)[0]
+    assert sudoku.generate(empty, seed=5)[0] != sudoku.generate(empty, seed=6)[0]

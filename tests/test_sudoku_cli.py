@@ -115,3 +115,12 @@ def test_the_installed_command_never_shows_a_traceback(tmp_path):
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "line 1" in done.stderr
+
+
+def test_generate_writes_a_collection_that_check_reads_back(tmp_path, capsys):
+    code, out, _ = run(capsys, "sudoku", "generate", "--box", "2x3", "--count", "3", "--seed", "1")
+    assert code == 0
+    source = tmp_path / "generated.txt"
+    source.write_text(out)
+    _, out, _ = run(capsys, "sudoku", "check", str(source), "--json")
+    assert [r["uniqueness"] for r in json_lines(out)] == ["unique"] * 3

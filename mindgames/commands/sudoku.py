@@ -33,6 +33,53 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             sub.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
         sub.set_defaults(func=run, action=action)
 
+    sub = actions.add_parser(
+        "generate", help="puzzles with exactly one solution and no removable given"
+    )
+    sub.add_argument("--box", type=box_shape, default=(3, 3), metavar="RxC", help="box shape (default 3x3)")
+    sub.add_argument("--diagonals", action="store_true", help="X-Sudoku: both diagonals too")
+    sub.add_argument("--seed", type=int, default=None, help="make the output reproducible")
+    sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many puzzles")
+    sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+    sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    sub.set_defaults(func=run_generate)
+
+
+def box_shape(text: str) -> tuple[int, int]:
+    """``RxC`` with R, C >= 1 and 4 <= R*C <= 35."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a box shape like 3x3 or 2x3")
+    rows, cols = int(parts[0]), int(parts[1])
+    if min(rows, cols) < 1 or not sudoku.MIN_SIZE <= rows * cols <= sudoku.MAX_SIZE:
+        raise argparse.ArgumentTypeError(
+            f"box {text} makes a {rows * cols}x{rows * cols} grid; sizes {sudoku.MIN_SIZE}..{sudoku.MAX_SIZE} are supported"
+        )
+    return rows, cols
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    size = args.box[0] * args.box[1]
+    empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(args.box), None, args.diagonals)
+    base_seed = args.seed
+    with progress(args.count, "sudoku generate") as bar:
+        for index in range(args.count):
+            seed = None if base_seed is None else base_seed + index
+            puzzle, solution = sudoku.generate(empty, seed, args.engine)
+            givens = sum(1 for row in puzzle.grid for v in row if v)
+            if args.json:
+                emit_json({
+                    "index": index, "status": "generated", "puzzle": sudoku.to_line(puzzle.grid),
+                    "grid": [list(row) for row in puzzle.grid], "box": list(args.box),
+                    "diagonals": args.diagonals, "givens": givens, "uniqueness": "unique",
+                    "minimal": True, "solution": solution, "seed": seed, "engine": args.engine,
+                })
+            else:
+                print(f"# {puzzle.variant}: {givens} givens, unique, minimal (seed {seed})")
+                print(sudoku.to_line(puzzle.grid))
+            bar.advance()
+    return 0
+
 
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.file)
