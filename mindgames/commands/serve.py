@@ -1,0 +1,89 @@
+"""``mindgames serve``: the HTTP API and the web page (see :mod:`mindgames.service`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..io import UsageError, fail
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="the HTTP API and the web page (http://127.0.0.1:8000)",
+        description="Serve the API (/docs) and the web page (/). Binds to 127.0.0.1 unless "
+        "--host says otherwise; any other address needs --token-file.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="default 8000")
+    parser.add_argument("--token-file", metavar="FILE",
+                        help="a file holding the bearer token clients must send (required off loopback)")
+    parser.add_argument("--db", metavar="PATH",
+                        help="the jobs database (default: $MINDGAMES_DB or ~/.local/share/mindgames/jobs.sqlite3)")
+    parser.add_argument("--max-body-bytes", type=int, default=1_000_000, metavar="N",
+                        help="largest request body (default 1000000)")
+    parser.add_argument("--max-puzzles", type=int, default=1000, metavar="N",
+                        help="most puzzles per request or job (default 1000)")
+    parser.add_argument("--max-seconds", type=float, default=10.0, metavar="S",
+                        help="hard cap on one request's solving time (default 10)")
+    parser.add_argument("--max-jobs", type=int, default=32, metavar="N",
+                        help="most jobs queued or running at once (default 32)")
+    parser.add_argument("--job-workers", type=int, default=2, metavar="N",
+                        help="jobs running at once, one process each (default 2)")
+    parser.add_argument("--max-job-seconds", type=float, default=3600.0, metavar="S",
+                        help="a job running longer is stopped (default 3600)")
+    parser.add_argument("--solver-workers", type=int, metavar="N",
+                        help="processes answering requests (default: cores, at most 4)")
+    parser.add_argument("--resume-jobs", action="store_true",
+                        help="after a restart, continue the jobs the last server left running "
+                             "(default: mark them interrupted, keeping their results)")
+    parser.add_argument("--log-level", default="warning",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    parser.set_defaults(func=run)
+
+
+def read_token(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            token = handle.read().strip()
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read the token file ({error.strerror or error})") from None
+    if len(token) < 16:
+        raise UsageError(f"{path}: the token is too short (at least 16 characters)")
+    return token
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..service.settings import Settings, default_db, is_loopback
+
+    token = read_token(args.token_file) if args.token_file else None
+    if not is_loopback(args.host) and token is None:
+        return fail(
+            f"refusing to listen on {args.host}: it is not a loopback address, so anyone who can "
+            f"reach it could use the server; give --token-file FILE (clients then send "
+            f"'Authorization: Bearer TOKEN'), or bind to 127.0.0.1"
+        )
+    for name in ("max_body_bytes", "max_puzzles", "max_jobs", "job_workers", "port"):
+        if getattr(args, name) < (0 if name == "port" else 1):
+            raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
+    if not 0 < args.max_seconds <= 3600 or not args.max_job_seconds > 0:
+        raise UsageError("--max-seconds must be in (0, 3600] and --max-job-seconds positive")
+    settings = Settings(
+        db=args.db or default_db(), token=token, max_body_bytes=args.max_body_bytes,
+        max_puzzles=args.max_puzzles, max_seconds=args.max_seconds, max_jobs=args.max_jobs,
+        job_workers=args.job_workers, max_job_seconds=args.max_job_seconds,
+        resume_jobs=args.resume_jobs,
+    )
+    if args.solver_workers:
+        settings.solver_workers = args.solver_workers
+
+    import uvicorn
+
+    from ..service import create_app
+
+    app = create_app(settings)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"mindgames: serving http://{shown}:{args.port}/ (jobs in {settings.db})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
+                access_log=args.log_level in ("info", "debug"))
+    return 0

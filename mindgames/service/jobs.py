@@ -1,0 +1,321 @@
+"""Long work as jobs: kept in SQLite, each run in its own process.
+
+A job row holds its request, its status (``queued`` | ``running`` | ``done`` |
+``failed`` | ``cancelled`` | ``interrupted``), its progress and every result
+found so far.  The job's process writes its results into the row as it goes,
+so nothing finished is lost if the server dies; its writes are guarded by a
+run token, so a process orphaned by a killed server cannot overwrite what the
+restarted server decided.  On start the server marks the jobs it finds
+``running`` as ``interrupted`` (keeping their results), or, with
+``resume_jobs``, queues them again to continue after their last result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import os
+import signal
+import sqlite3
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from .kinds import Answerer, TaskError, execute
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    action TEXT NOT NULL,
+    request TEXT NOT NULL,
+    status TEXT NOT NULL,
+    run TEXT,
+    progress TEXT NOT NULL DEFAULT '{}',
+    results TEXT NOT NULL DEFAULT '[]',
+    result TEXT,
+    error TEXT,
+    message TEXT,
+    created REAL NOT NULL,
+    started REAL,
+    finished REAL
+);
+CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, created);
+"""
+ACTIVE = ("queued", "running")
+
+
+def connect(path: str) -> sqlite3.Connection:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.executescript(SCHEMA)
+    return conn
+
+
+class JobStore:
+    """The jobs table, used from the API process (one connection, one lock)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.conn = connect(path)
+        self.lock = threading.Lock()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _exec(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+        with self.lock:
+            return self.conn.execute(sql, args)
+
+    def create(self, kind: str, action: str, request: dict) -> str:
+        job_id = uuid.uuid4().hex[:16]
+        total = len(request.get("puzzles") or []) or None
+        self._exec(
+            "INSERT INTO jobs (id, kind, action, request, status, progress, created) VALUES (?,?,?,?,?,?,?)",
+            (job_id, kind, action, json.dumps(request), "queued",
+             json.dumps({"done": 0, "total": total}), time.time()),
+        )
+        return job_id
+
+    def active_count(self) -> int:
+        return self._exec("SELECT COUNT(*) FROM jobs WHERE status IN ('queued','running')").fetchone()[0]
+
+    def get(self, job_id: str, with_results: bool = True) -> dict | None:
+        row = self._exec(
+            "SELECT id, kind, action, status, progress, results, result, error, message, created, "
+            "started, finished FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        if row is None:
+            return None
+        keys = ("id", "kind", "action", "status", "progress", "results", "result", "error",
+                "message", "created", "started", "finished")
+        job = dict(zip(keys, row))
+        job["progress"] = json.loads(job["progress"])
+        job["results"] = json.loads(job["results"]) if with_results else None
+        job["result"] = json.loads(job["result"]) if job["result"] else None
+        return job
+
+    def list(self, limit: int = 50) -> list[dict]:
+        rows = self._exec("SELECT id FROM jobs ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
+        return [self.get(r[0], with_results=False) for r in rows]
+
+    def request(self, job_id: str) -> dict:
+        return json.loads(self._exec("SELECT request FROM jobs WHERE id = ?", (job_id,)).fetchone()[0])
+
+    def next_queued(self) -> str | None:
+        row = self._exec("SELECT id FROM jobs WHERE status = 'queued' ORDER BY created LIMIT 1").fetchone()
+        return row[0] if row else None
+
+    def claim(self, job_id: str, run: str) -> bool:
+        cursor = self._exec(
+            "UPDATE jobs SET status='running', run=?, started=COALESCE(started, ?) "
+            "WHERE id=? AND status='queued'", (run, time.time(), job_id))
+        return cursor.rowcount == 1
+
+    def finish(self, job_id: str, status: str, from_status: tuple[str, ...] = ACTIVE,
+               error: str | None = None, message: str | None = None) -> bool:
+        marks = ",".join("?" * len(from_status))
+        cursor = self._exec(
+            f"UPDATE jobs SET status=?, run=NULL, finished=?, error=COALESCE(?, error), "
+            f"message=COALESCE(?, message) WHERE id=? AND status IN ({marks})",
+            (status, time.time(), error, message, job_id, *from_status))
+        return cursor.rowcount == 1
+
+    def recover(self, resume: bool) -> int:
+        """After a restart: jobs left ``running`` by a server that died."""
+        if resume:
+            cursor = self._exec(
+                "UPDATE jobs SET status='queued', run=NULL, "
+                "message='resumed after a server restart' WHERE status='running'")
+        else:
+            cursor = self._exec(
+                "UPDATE jobs SET status='interrupted', run=NULL, finished=?, "
+                "message='the server stopped while this job ran; the results found so far are kept' "
+                "WHERE status='running'", (time.time(),))
+        return cursor.rowcount
+
+
+# ---------------------------------------------------------------------------
+# The job process
+# ---------------------------------------------------------------------------
+class _Writer:
+    """The job process's guarded writes: only while the row still belongs to this run."""
+
+    def __init__(self, path: str, job_id: str, run: str):
+        self.conn = connect(path)
+        self.job_id, self.run = job_id, run
+
+    def update(self, **fields: Any) -> bool:
+        sets = ", ".join(f"{key}=?" for key in fields)
+        values = [json.dumps(v) if key in ("progress", "results", "result") else v
+                  for key, v in fields.items()]
+        cursor = self.conn.execute(
+            f"UPDATE jobs SET {sets} WHERE id=? AND run=? AND status='running'",
+            (*values, self.job_id, self.run))
+        return cursor.rowcount == 1
+
+
+def _watch_parent(parent: int) -> None:
+    """Exit when the server that started this job is gone (killed, even by SIGKILL)."""
+    while True:
+        time.sleep(0.2)
+        if os.getppid() != parent:
+            os._exit(3)
+
+
+def job_main(path: str, job_id: str, run: str, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    writer = _Writer(path, job_id, run)
+    row = writer.conn.execute("SELECT request, results FROM jobs WHERE id=?", (job_id,)).fetchone()
+    request, results = json.loads(row[0]), json.loads(row[1])
+    try:
+        if request.get("action") == "count_grids":
+            _count_grids(writer, request, path)
+        else:
+            _batch(writer, request, results)
+    except TaskError as error:
+        writer.update(status="failed", error=error.message, finished=time.time(), run=None)
+    except Exception as error:  # a library bug: the job fails, saying why
+        writer.update(status="failed", error=f"{type(error).__name__}: {error}",
+                      finished=time.time(), run=None)
+
+
+def _batch(writer: _Writer, request: dict, results: list) -> None:
+    total = len(request["puzzles"])
+    last = [0.0]
+    progress = {"done": len(results), "total": total}
+
+    def emit(index: int, record: dict) -> None:
+        results.append(record)
+        progress.update(done=len(results), solutions=None)
+        writer.update(results=results, progress=progress)
+
+    def counted(n: int) -> None:  # inside a count: how many solutions so far, written twice a second
+        now = time.monotonic()
+        if now - last[0] >= 0.5:
+            last[0] = now
+            progress.update(solutions=n, limit=request.get("limit"))
+            writer.update(progress=progress)
+
+    execute(request, emit, Answerer(), start=len(results),
+            on_count=counted if request["action"] == "count" else None)
+    writer.update(status="done", finished=time.time(), run=None)
+
+
+def _count_grids(writer: _Writer, request: dict, path: str) -> None:
+    from models import binairo, binairo_count
+    from models.errors import PuzzleError
+
+    try:
+        rows, cols = binairo.parse_size(str(request.get("size")))
+        rules = binairo.check_rules_set(request.get("rules") or "takuzu")
+    except PuzzleError as error:
+        raise TaskError(422, str(error)) from None
+    checkpoint = f"{path}.{writer.job_id}.checkpoint.jsonl"  # so a resumed job keeps its cubes
+    last = [0.0]
+
+    def on_progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.3 or done == total:
+            last[0] = now
+            writer.update(progress={"done": done, "total": total, "unit": "cubes"})
+
+    result = binairo_count.count_grids(rows, cols, rules, request.get("method") or "mitm",
+                                       jobs=1, checkpoint=checkpoint, on_progress=on_progress)
+    record = result.to_json()
+    record["checkpoint"] = None
+    writer.update(result=record, status="done", finished=time.time(), run=None)
+    try:
+        os.remove(checkpoint)
+    except OSError:
+        pass
+
+
+# ---------------------------------------------------------------------------
+# The runner, in the API process
+# ---------------------------------------------------------------------------
+class JobRunner:
+    """Starts queued jobs (at most ``workers`` at once), stops those past their time
+    limit or cancelled, and notices processes that died."""
+
+    def __init__(self, store: JobStore, workers: int, max_seconds: float):
+        self.store = store
+        self.workers = workers
+        self.max_seconds = max_seconds
+        self.context = multiprocessing.get_context("spawn")
+        self.running: dict[str, tuple[Any, float]] = {}
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        self.task = asyncio.create_task(self._loop())
+
+    async def close(self) -> None:
+        if self.task:
+            self.task.cancel()
+        for job_id, (process, _) in list(self.running.items()):
+            process.kill()
+            process.join(timeout=2)
+            self.store.finish(job_id, "interrupted", ("running",),
+                              message="the server stopped while this job ran; the results found so far are kept")
+        self.running.clear()
+
+    def poke(self) -> None:
+        self.wake.set()
+
+    def cancel(self, job_id: str) -> bool:
+        """Cancel a queued or running job (its results so far are kept)."""
+        entry = self.running.pop(job_id, None)
+        done = self.store.finish(job_id, "cancelled", message="cancelled")
+        if entry is not None:
+            entry[0].kill()
+            entry[0].join(timeout=2)
+        return done
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                self._reap()
+                self._launch()
+            except Exception as error:  # keep the runner alive whatever happens
+                print(f"mindgames: job runner: {type(error).__name__}: {error}", flush=True)
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), 0.2)
+            except asyncio.TimeoutError:
+                pass
+
+    def _reap(self) -> None:
+        now = time.monotonic()
+        for job_id, (process, started) in list(self.running.items()):
+            if not process.is_alive():
+                process.join()
+                del self.running[job_id]
+                self.store.finish(job_id, "failed", ("running",),
+                                  error=f"the job's process died (exit code {process.exitcode})")
+            elif now - started > self.max_seconds:
+                process.kill()
+                process.join(timeout=2)
+                del self.running[job_id]
+                self.store.finish(job_id, "failed", ("running",),
+                                  error=f"stopped: the job ran longer than max_job_seconds "
+                                        f"({self.max_seconds:g} s); the results so far are kept")
+
+    def _launch(self) -> None:
+        while len(self.running) < self.workers:
+            job_id = self.store.next_queued()
+            if job_id is None:
+                return
+            run = uuid.uuid4().hex
+            if not self.store.claim(job_id, run):
+                continue
+            process = self.context.Process(
+                target=job_main, args=(self.store.path, job_id, run, os.getpid()),
+                daemon=True, name=f"mindgames-job-{job_id}")
+            process.start()
+            self.running[job_id] = (process, time.monotonic())

@@ -1,0 +1,341 @@
+"""What the service can be asked, per puzzle kind: a thin adapter over :mod:`models`.
+
+Nothing here knows a puzzle's rules.  Each kind turns one request value into
+a puzzle with the library's own parser (so a bad puzzle gets the library's
+message, the same one the CLI prints), and answers it with the library's
+solver, whose every solution is verified before it is returned.  The answer
+for a puzzle is the very object the CLI prints as a ``--json`` line.
+
+:func:`execute` runs a whole task (one request, or one job) and is what the
+worker processes call; it imports neither FastAPI nor anything of the server.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Callable
+
+from models.errors import PuzzleError, shorten
+
+ACTIONS = ("solve", "check", "count")
+
+
+class TaskError(Exception):
+    """A request that cannot be answered at all: ``status`` is the HTTP code."""
+
+    def __init__(self, status: int, message: str, limit: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.limit = status, message, limit
+
+
+# ---------------------------------------------------------------------------
+# What GET /v1/kinds says
+# ---------------------------------------------------------------------------
+def describe() -> list[dict[str, Any]]:
+    from models import binairo
+    from models.crossing import presets
+    from solver import ENGINE_NAMES
+
+    return [
+        {
+            "kind": "sudoku",
+            "actions": list(ACTIONS),
+            "engines": list(ENGINE_NAMES),
+            "formats": [
+                "a line of N*N symbols ('.' or '0' blank, 1-9, A-Z), optionally followed by N*N jigsaw region labels",
+                "a grid drawn over several lines (separators | - + allowed)",
+                "a list of rows of numbers (0 blank)",
+                'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
+            ],
+            "options": {"time_limit": "seconds per puzzle", "limit": "count: stop at N"},
+            "sizes": "4x4 to 35x35; any box shape, X-Sudoku (diagonals), jigsaw (regions)",
+        },
+        {
+            "kind": "binairo",
+            "actions": list(ACTIONS) + ["count_grids (jobs only)"],
+            "engines": list(ENGINE_NAMES),
+            "formats": [
+                "one row per line of 0, 1 and '.' (a string with newlines)",
+                "one puzzle on one line (N*N cells)",
+                "a list of rows of 0, 1, null (or -1) for a blank",
+                'an object {"grid": ..., "rules": "takuzu" | "unruly"}',
+            ],
+            "options": {
+                "rules": f"{' or '.join(binairo.RULE_SETS)} (default takuzu)",
+                "time_limit": "seconds per puzzle",
+                "limit": "count: stop at N",
+                "size": "count_grids job: N or RxC, count every grid of that size",
+            },
+        },
+        {
+            "kind": "crossing",
+            "actions": ["solve"],
+            "engines": ["sat", "cpsat"],
+            "formats": [
+                "a built-in puzzle name with \"params\" (see /v1/crossing/presets)",
+                "a puzzle document (the TOML/JSON puzzle file as an object, or its text)",
+                '{"preset": NAME, "params": {...}} (in a batch)',
+            ],
+            "options": {
+                "params": "parameters of a built-in puzzle",
+                "count_shortest": "also count the distinct shortest plans",
+                "simple_paths": "also count the plans that never repeat a state",
+                "cross_check": "cross-check with the explicit state graph (default true)",
+                "time_limit": "seconds per puzzle",
+            },
+            "presets": list(presets.PRESETS),
+        },
+    ]
+
+
+def crossing_presets() -> dict[str, Any]:
+    from models.crossing import presets
+
+    return {
+        name: {
+            "parameters": presets.parameters(name),
+            "description": " ".join((presets.PRESETS[name].__doc__ or "").split()),
+            "name": presets.PRESETS[name]().get("name", name),
+        }
+        for name in presets.PRESETS
+    }
+
+
+# ---------------------------------------------------------------------------
+# Parsing: one request value -> one puzzle, or PuzzleError
+# ---------------------------------------------------------------------------
+def _parse_sudoku(value: Any, task: dict) -> Any:
+    from models import sudoku
+
+    if isinstance(value, str):
+        return sudoku.parse(value)
+    return sudoku.parse_json_value(value, "puzzle")
+
+
+def _parse_binairo(value: Any, task: dict) -> Any:
+    from models import binairo
+
+    rules = task.get("rules") or "takuzu"
+    text = value if isinstance(value, str) else json.dumps(value)
+    found = binairo.parse(text, rules)
+    if len(found) != 1:
+        raise PuzzleError(f"expected one puzzle, found {len(found)}")
+    if found[0].puzzle is None:
+        raise PuzzleError(found[0].error or "not a puzzle")
+    return found[0].puzzle
+
+
+def _parse_crossing(value: Any, task: dict) -> Any:
+    from models.crossing import parse_document, presets
+    from models.crossing.spec import parse_text
+
+    params = task.get("params") or {}
+    if isinstance(value, dict) and "preset" in value:
+        unknown = sorted(set(value) - {"preset", "params"})
+        if unknown:
+            raise PuzzleError(f"unknown key {shorten(unknown[0])!r} next to \"preset\" (known: preset, params)")
+        name, params = value["preset"], value.get("params") or {}
+        if not isinstance(name, str):
+            raise PuzzleError(f"\"preset\" must be a built-in puzzle name, not {shorten(repr(name))}")
+        if not isinstance(params, dict):
+            raise PuzzleError("\"params\" must be an object of parameter values")
+        value = name
+    if isinstance(value, str) and value.strip() in presets.PRESETS:
+        return parse_document(presets.build(value.strip(), params))
+    if params:
+        raise PuzzleError("\"params\" apply to built-in puzzles only; "
+                          f"built-in: {', '.join(presets.PRESETS)}")
+    if isinstance(value, str):
+        if "=" not in value and "{" not in value and "\n" not in value.strip():
+            raise PuzzleError(f"{shorten(repr(value), 60)}: no built-in puzzle of that name "
+                              f"(built-in: {', '.join(presets.PRESETS)})")
+        return parse_text(value, "puzzle")
+    if isinstance(value, dict):
+        return parse_document(value)
+    raise PuzzleError("a crossing puzzle is a built-in name, a puzzle document (object) or its text")
+
+
+PARSERS: dict[str, Callable[[Any, dict], Any]] = {
+    "sudoku": _parse_sudoku,
+    "binairo": _parse_binairo,
+    "crossing": _parse_crossing,
+}
+KIND_NAMES = tuple(PARSERS)
+
+
+def parse_one(kind: str, value: Any, task: dict) -> Any:
+    try:
+        return PARSERS[kind](value, task)
+    except PuzzleError:
+        raise
+    except RecursionError:
+        raise PuzzleError("the puzzle is nested too deeply") from None
+    except (TypeError, ValueError, KeyError, AttributeError) as error:
+        # A value of a shape no parser expected (e.g. a number where rows belong).
+        raise PuzzleError(f"not a {kind} puzzle ({shorten(str(error), 80)})") from None
+
+
+# ---------------------------------------------------------------------------
+# Answering
+# ---------------------------------------------------------------------------
+class Answerer:
+    """Keeps one library solver per (kind, engine, rules), so a worker that answers many
+    same-shaped puzzles compiles their rules once (the library's own fast path)."""
+
+    def __init__(self) -> None:
+        self._solvers: dict[tuple, Any] = {}
+
+    def solver(self, kind: str, engine: str) -> Any:
+        key = (kind, engine)
+        if key not in self._solvers:
+            from models.runner import PuzzleSolver
+
+            module = __import__(f"models.{kind}", fromlist=["name"])
+            self._solvers[key] = PuzzleSolver(module, engine)
+        return self._solvers[key]
+
+    def answer(
+        self, task: dict, index: int, puzzle: Any, time_limit: float | None,
+        on_solution: Callable[[Any], None] | None = None,
+    ) -> dict[str, Any]:
+        kind, action, engine = task["kind"], task["action"], task.get("engine") or "sat"
+        if kind == "crossing":
+            return self._crossing(task, puzzle, time_limit)
+        solver = self.solver(kind, engine)
+        if action == "solve":
+            result = solver.solve(puzzle, time_limit)
+        elif action == "check":
+            result = solver.check(puzzle, time_limit)
+        else:
+            result = solver.count(puzzle, task.get("limit"), time_limit, on_solution=on_solution)
+        result.index = index
+        if kind == "binairo":
+            result.extra["rules"] = puzzle.rules
+        record = result.to_json()
+        if task.get("explain") and record["status"] == "unsolvable":
+            record["clashing_cells"] = clashing_cells(kind, puzzle)
+        return record
+
+    def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
+        from models.crossing import Options, solve
+
+        options = Options(
+            engine=task.get("engine") or "sat", time_limit=time_limit,
+            count_shortest=bool(task.get("count_shortest")),
+            simple_paths=bool(task.get("simple_paths")),
+            cross_check=task.get("cross_check", True) is not False,
+        )
+        outcome = solve(spec, options)
+        record = outcome.as_json()
+        if task.get("explain"):
+            # For the page's animation: the checker's replay (bank contents after each step).
+            record["sides"] = list(spec.sides)
+            record["river"] = spec.is_river
+            record["banks"] = outcome.banks
+            record["actors"] = [{"name": a.name, "count": a.count, "weight": a.weight,
+                                 "cargo": a.cargo} for a in spec.actors]
+        return record
+
+
+def clashing_cells(kind: str, puzzle: Any) -> list[list[int]]:
+    """Cells (row, column, 0-based) whose givens already break a rule, for highlighting."""
+    if kind == "sudoku":
+        from models.sudoku import clashing_cells as sudoku_clashes
+
+        return [list(cell) for cell in sudoku_clashes(puzzle)]
+    if kind == "binairo":
+        return _binairo_clashes(puzzle)
+    return []
+
+
+def _binairo_clashes(puzzle: Any) -> list[list[int]]:
+    # Adapter: models.binairo names the broken rules in words only; find their cells here.
+    from models.binairo import families, lines
+
+    cells = puzzle.cells
+    found: set[tuple[int, int]] = set()
+    for line in lines(puzzle.rows, puzzle.cols):
+        values = [cells[r][c] for r, c in line.cells]
+        half = len(values) // 2
+        for v in (0, 1):
+            if values.count(v) > half:
+                found.update(cell for cell, x in zip(line.cells, values) if x == v)
+        for i in range(len(values) - 2):
+            if values[i] is not None and values[i] == values[i + 1] == values[i + 2]:
+                found.update(line.cells[i : i + 3])
+    if puzzle.rules == "takuzu":
+        for family in families(puzzle.rows, puzzle.cols):
+            seen: dict[tuple, Any] = {}
+            for line in family:
+                values = tuple(cells[r][c] for r, c in line.cells)
+                if None in values:
+                    continue
+                if values in seen:
+                    found.update(seen[values].cells)
+                    found.update(line.cells)
+                seen.setdefault(values, line)
+    return [list(cell) for cell in sorted(found)]
+
+
+def _unanswered(task: dict, index: int, message: str) -> dict[str, Any]:
+    if task["kind"] == "crossing":
+        return {"index": index, "status": "unknown", "message": message}
+    from models.runner import Result
+
+    return Result(index=index, status="unknown", engine=task.get("engine") or "sat",
+                  message=message).to_json()
+
+
+def _invalid(task: dict, index: int, error: str) -> dict[str, Any]:
+    from models.runner import Result
+
+    record = Result(index=index, status="invalid", engine=task.get("engine") or "sat",
+                    error=error).to_json()
+    if task["kind"] == "binairo":
+        record["rules"] = task.get("rules") or "takuzu"
+    return record
+
+
+def execute(
+    task: dict,
+    emit: Callable[[int, dict], None],
+    answerer: Answerer | None = None,
+    deadline: float | None = None,
+    start: int = 0,
+    on_count: Callable[[int], None] | None = None,
+) -> None:
+    """Answer every puzzle of ``task`` in order, calling ``emit(index, record)`` for each.
+
+    ``task``: ``kind``, ``action``, ``puzzles`` (a list), ``single`` (one puzzle:
+    an unparsable one raises :class:`TaskError` 422 instead of an ``invalid``
+    record), ``engine``, ``time_limit`` (per puzzle), ``limit`` and the kind's
+    options.  ``deadline`` (a ``time.monotonic()`` value) bounds the whole task:
+    each puzzle gets at most the time left, and puzzles not reached get an
+    ``unknown`` record.  ``start`` skips puzzles already answered (a resumed job)."""
+    answerer = answerer or Answerer()
+    kind = task["kind"]
+    puzzles = task["puzzles"]
+    for index in range(start, len(puzzles)):
+        try:
+            puzzle = parse_one(kind, puzzles[index], task)
+        except PuzzleError as error:
+            if task.get("single"):
+                raise TaskError(422, str(error)) from None
+            emit(index, _invalid(task, index, str(error)))
+            continue
+        limit = task.get("time_limit")
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0.01:
+                emit(index, _unanswered(task, index, "not attempted: the request's time limit was reached"))
+                continue
+            limit = left if limit is None else min(limit, left)
+        counted = [0]
+
+        def seen(_solution: Any) -> None:
+            counted[0] += 1
+            if on_count is not None:
+                on_count(counted[0])
+
+        emit(index, answerer.answer(task, index, puzzle, limit, seen if on_count else None))

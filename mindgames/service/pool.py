@@ -1,0 +1,145 @@
+"""Solver worker processes for requests answered at once (``/v1/{kind}/solve`` ...).
+
+Each worker is a separate process holding the library's compiled models, so
+the API's event loop never solves anything itself.  A request takes an idle
+worker, sends it the task over a pipe and reads the records it streams back.
+A worker still busy a grace period after the request's deadline is killed and
+replaced, so no request can hold a worker forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .kinds import Answerer, TaskError, execute
+
+
+def worker_main(conn: Connection) -> None:
+    """A worker: answer tasks from ``conn`` until it closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    answerer = Answerer()
+    parent = os.getppid()
+    while True:
+        try:
+            if not conn.poll(1.0):
+                if os.getppid() != parent:  # the server died: do not outlive it
+                    return
+                continue
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        records: list[tuple[int, dict]] = []
+        try:
+            execute(task, lambda i, r: records.append((i, r)), answerer,
+                    deadline=time.monotonic() + task["seconds"])
+            reply: tuple = ("done", records)
+        except TaskError as error:
+            reply = ("error", error.status, error.message, error.limit)
+        except Exception as error:  # a library bug: report it, keep serving
+            reply = ("crash", records, f"{type(error).__name__}: {error}")
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return
+
+
+@dataclass(eq=False)
+class Worker:
+    process: Any
+    conn: Connection
+    started: float = field(default_factory=time.monotonic)
+
+
+class TimedOut(Exception):
+    pass
+
+
+class SolverPool:
+    def __init__(self, size: int, grace: float = 2.0):
+        self.size = size
+        self.grace = grace
+        self.context = multiprocessing.get_context("spawn")
+        self.idle: asyncio.Queue[Worker] = asyncio.Queue()
+        self.workers: set[Worker] = set()
+        self.closed = False
+
+    def _spawn(self) -> Worker:
+        here, there = self.context.Pipe()
+        process = self.context.Process(target=worker_main, args=(there,), daemon=True,
+                                       name="mindgames-solver")
+        process.start()
+        there.close()
+        worker = Worker(process, here)
+        self.workers.add(worker)
+        return worker
+
+    async def start(self) -> None:
+        for _ in range(self.size):
+            self.idle.put_nowait(self._spawn())
+
+    async def close(self) -> None:
+        self.closed = True
+        for worker in list(self.workers):
+            self._kill(worker)
+
+    def _kill(self, worker: Worker) -> None:
+        self.workers.discard(worker)
+        try:
+            worker.conn.close()
+        except OSError:
+            pass
+        if worker.process.is_alive():
+            worker.process.kill()
+        worker.process.join(timeout=1)
+
+    def _replace(self, worker: Worker) -> None:
+        self._kill(worker)
+        if not self.closed:
+            self.idle.put_nowait(self._spawn())
+
+    async def run(self, task: dict, seconds: float) -> tuple:
+        """The worker's reply to ``task`` (``("done", records)``, ``("error", ...)``, ...);
+        ``("timeout", [])`` when it overran ``seconds`` plus the grace period."""
+        task = dict(task, seconds=seconds)
+        worker = await self.idle.get()
+        loop = asyncio.get_running_loop()
+        ready = asyncio.Event()
+        fd = worker.conn.fileno()
+        returned = False
+        try:
+            worker.conn.send(task)
+            loop.add_reader(fd, ready.set)
+            try:
+                await asyncio.wait_for(ready.wait(), seconds + self.grace)
+            finally:
+                loop.remove_reader(fd)
+            try:
+                reply = worker.conn.recv()
+            except (EOFError, OSError):
+                self._replace(worker)
+                returned = True
+                return ("crash", [], "the solver process died")
+            self.idle.put_nowait(worker)
+            returned = True
+            return reply
+        except asyncio.TimeoutError:
+            self._replace(worker)
+            returned = True
+            return ("timeout", [])
+        finally:
+            if not returned:  # cancelled (client gone) or a send failed: the worker's state is unknown
+                self._replace(worker)
+
+
+def reply_records(reply: tuple) -> list[dict]:
+    return list(dict(reply[1]).values()) if reply[0] in ("done", "crash", "timeout") else []
+
+
+__all__ = ["SolverPool", "TaskError", "TimedOut", "reply_records"]

@@ -1,0 +1,51 @@
+"""The service's settings and limits (all configurable, from ``mindgames serve`` options)."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def default_db() -> str:
+    """``MINDGAMES_DB``, else ``$XDG_DATA_HOME/mindgames/jobs.sqlite3``."""
+    if os.environ.get("MINDGAMES_DB"):
+        return os.environ["MINDGAMES_DB"]
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return os.path.join(base, "mindgames", "jobs.sqlite3")
+
+
+@dataclass
+class Settings:
+    db: str = field(default_factory=default_db)
+    token: str | None = None
+    # Limits: exceeding one is a 413 / 422 / 429 whose JSON names the limit.
+    max_body_bytes: int = 1_000_000  # request body (413 max_body_bytes)
+    max_puzzles: int = 1000  # puzzles in one request or job (413 max_puzzles)
+    max_seconds: float = 10.0  # hard cap on one request's solving time (422 if time_limit asks more)
+    max_jobs: int = 32  # jobs queued or running at once (429 max_jobs)
+    job_workers: int = 2  # jobs running at once, each in its own process
+    max_job_seconds: float = 3600.0  # a job still running after this is stopped
+    solver_workers: int = field(default_factory=lambda: max(1, min(4, os.cpu_count() or 1)))
+    resume_jobs: bool = False  # after a restart: re-queue interrupted jobs (else mark them interrupted)
+    grace_seconds: float = 2.0  # a worker this late past a deadline is killed and replaced
+
+    def limits(self) -> dict[str, float | int]:
+        return {
+            "max_body_bytes": self.max_body_bytes,
+            "max_puzzles": self.max_puzzles,
+            "max_seconds": self.max_seconds,
+            "max_jobs": self.max_jobs,
+            "job_workers": self.job_workers,
+            "max_job_seconds": self.max_job_seconds,
+        }
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
