@@ -252,17 +252,10 @@ def norvig_for(item: Item) -> norvig.NorvigSolver:
 
 
 def dlx_solve(item: Item) -> Grid:
-    """dlxsudoku on one puzzle: singles, then Dancing Links (which also looks for a 2nd solution).
-
-    Its parser reads one decimal digit per cell, so grids beyond 9x9 are set
-    into its matrix directly (no parsing counted for them)."""
+    """dlxsudoku on one 9x9 puzzle: singles, then Dancing Links (which also looks for a 2nd solution)."""
     import dlxsudoku
 
-    if item.puzzle.size <= 9:
-        s = dlxsudoku.Sudoku(item.text)
-    else:
-        s = dlxsudoku.Sudoku("0" * len(item.text))
-        s._matrix = [list(row) for row in item.puzzle.grid]
+    s = dlxsudoku.Sudoku(item.text)
     s.solve()
     return s._matrix
 
@@ -274,10 +267,8 @@ def run_peer(
     """A peer solver, timed per puzzle; None when it cannot take this set's puzzles."""
     first = items[indices[0]].puzzle
     if name == "dlxsudoku":
-        if first.regions is not None:
-            return None  # boxes only
-        box = first.box
-        if box[0] != box[1]:
+        if first.regions is not None or first.size != 9:
+            # No regions; and its box_iter() hard-codes 3x3 boxes, so 16x16 fails.
             return None
         solve_one: Callable[[Item], Grid | None] = dlx_solve
     else:
@@ -446,6 +437,24 @@ def load_average() -> str:
         return "?"
 
 
+def profile(engine: str, items: list[Item], indices: list[int], top: int = 14) -> None:
+    """Where the time of ``solve`` and ``check`` goes, end to end (runner, engine, decode, verify)."""
+    import cProfile
+    import pstats
+
+    for mode in ("solve", "check"):
+        solver = PuzzleSolver(sudoku, engine)
+        solver.session(items[indices[0]].puzzle)
+        call = solver.solve if mode == "solve" else solver.check
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for i in indices:
+            call(items[i].puzzle)
+        profiler.disable()
+        print(f"\n## {engine} {mode}, {len(indices)} puzzles (cProfile adds overhead to Python calls)")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
+
+
 # ---------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------
@@ -461,6 +470,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--peers", nargs="+", default=["norvig", "dlxsudoku"])
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=None, help="markdown file to write the tables into")
+    parser.add_argument(
+        "--profile", metavar="ENGINE", default=None,
+        help="instead of the benchmark: cProfile ENGINE's solve and check on the first set's sample",
+    )
     args = parser.parse_args(argv)
 
     needs_data = [s for s in args.sets if SETS[s].file is not None]
@@ -470,6 +483,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.sets:
             return 0
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))  # Norvig's recursive propagation
+    if args.profile:
+        items = load(SETS[args.sets[0]])
+        profile(args.profile, items, sample(len(items), args.sample, args.seed))
+        return 0
     meta = {
         "command": "python3 -m benchmarks.sudoku " + " ".join(sys.argv[1:] if argv is None else argv),
         "machine": machine(),
