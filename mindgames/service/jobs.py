@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import os
 import signal
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
+from .settings import child_env
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -247,7 +249,6 @@ class JobRunner:
         self.store = store
         self.workers = workers
         self.max_seconds = max_seconds
-        self.context = multiprocessing.get_context("spawn")
         self.running: dict[str, tuple[Any, float]] = {}
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -259,8 +260,7 @@ class JobRunner:
         if self.task:
             self.task.cancel()
         for job_id, (process, _) in list(self.running.items()):
-            process.kill()
-            process.join(timeout=2)
+            _stop(process)
             self.store.finish(job_id, "interrupted", ("running",),
                               message="the server stopped while this job ran; the results found so far are kept")
         self.running.clear()
@@ -273,8 +273,7 @@ class JobRunner:
         entry = self.running.pop(job_id, None)
         done = self.store.finish(job_id, "cancelled", message="cancelled")
         if entry is not None:
-            entry[0].kill()
-            entry[0].join(timeout=2)
+            _stop(entry[0])
         return done
 
     async def _loop(self) -> None:
@@ -293,14 +292,12 @@ class JobRunner:
     def _reap(self) -> None:
         now = time.monotonic()
         for job_id, (process, started) in list(self.running.items()):
-            if not process.is_alive():
-                process.join()
+            if process.poll() is not None:
                 del self.running[job_id]
                 self.store.finish(job_id, "failed", ("running",),
-                                  error=f"the job's process died (exit code {process.exitcode})")
+                                  error=f"the job's process died (exit code {process.returncode})")
             elif now - started > self.max_seconds:
-                process.kill()
-                process.join(timeout=2)
+                _stop(process)
                 del self.running[job_id]
                 self.store.finish(job_id, "failed", ("running",),
                                   error=f"stopped: the job ran longer than max_job_seconds "
@@ -314,8 +311,20 @@ class JobRunner:
             run = uuid.uuid4().hex
             if not self.store.claim(job_id, run):
                 continue
-            process = self.context.Process(
-                target=job_main, args=(self.store.path, job_id, run, os.getpid()),
-                daemon=True, name=f"mindgames-job-{job_id}")
-            process.start()
+            process = subprocess.Popen(
+                [sys.executable, "-m", "mindgames.service.jobs", self.store.path, job_id, run,
+                 str(os.getpid())], stdin=subprocess.DEVNULL, env=child_env())
             self.running[job_id] = (process, time.monotonic())
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.kill()
+    try:
+        process.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+if __name__ == "__main__":
+    job_main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]))

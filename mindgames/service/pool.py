@@ -10,15 +10,18 @@ replaced, so no request can hold a worker forever.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 import os
 import signal
+import socket
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
+from .settings import child_env
 
 
 def worker_main(conn: Connection) -> None:
@@ -65,18 +68,20 @@ class SolverPool:
     def __init__(self, size: int, grace: float = 2.0):
         self.size = size
         self.grace = grace
-        self.context = multiprocessing.get_context("spawn")
         self.idle: asyncio.Queue[Worker] = asyncio.Queue()
         self.workers: set[Worker] = set()
         self.closed = False
 
     def _spawn(self) -> Worker:
-        here, there = self.context.Pipe()
-        process = self.context.Process(target=worker_main, args=(there,), daemon=True,
-                                       name="mindgames-solver")
-        process.start()
+        # A fresh interpreter running this module (not a fork of the server, and no
+        # re-import of whatever __main__ is), talking over a socket pair.
+        here, there = socket.socketpair()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mindgames.service.pool", str(there.fileno())],
+            pass_fds=[there.fileno()], stdin=subprocess.DEVNULL, env=child_env(),
+        )
         there.close()
-        worker = Worker(process, here)
+        worker = Worker(process, Connection(here.detach()))
         self.workers.add(worker)
         return worker
 
@@ -95,9 +100,12 @@ class SolverPool:
             worker.conn.close()
         except OSError:
             pass
-        if worker.process.is_alive():
+        if worker.process.poll() is None:
             worker.process.kill()
-        worker.process.join(timeout=1)
+        try:
+            worker.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
 
     def _replace(self, worker: Worker) -> None:
         self._kill(worker)
@@ -143,3 +151,7 @@ def reply_records(reply: tuple) -> list[dict]:
 
 
 __all__ = ["SolverPool", "TaskError", "TimedOut", "reply_records"]
+
+
+if __name__ == "__main__":
+    worker_main(Connection(int(sys.argv[1])))

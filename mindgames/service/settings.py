@@ -49,3 +49,12 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def child_env() -> dict[str, str]:
+    """The environment of worker processes: ours, plus the directory this package is
+    imported from, so ``python -m mindgames.service...`` finds the same code."""
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env

@@ -1,0 +1,633 @@
+// mindgames web page: plain JavaScript, no build step, no CDN.  Everything the page
+// knows about puzzles comes from the API; it only draws grids and sends them.
+"use strict";
+
+const SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const $ = (id) => document.getElementById(id);
+
+// -- the API ------------------------------------------------------------------------------------
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  const token = $("token").value || localStorage.getItem("mindgames-token");
+  if (token) headers["Authorization"] = "Bearer " + token;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    return { ok: false, status: 0, data: { error: "the server cannot be reached (" + err.message + ")" } };
+  }
+  let data = null;
+  try { data = await response.json(); } catch (err) { data = { error: "the server sent no JSON (HTTP " + response.status + ")" }; }
+  if (response.status === 401) {
+    $("token-box").hidden = false;
+    $("token").focus();
+  }
+  return { ok: response.ok, status: response.status, data };
+}
+
+function say(id, text, tone) {
+  const el = $(id);
+  el.textContent = text;
+  el.className = "message " + (tone || "info");
+}
+
+function ms(seconds) {
+  return seconds < 1 ? (seconds * 1000).toFixed(1) + " ms" : seconds.toFixed(2) + " s";
+}
+
+// -- tabs ------------------------------------------------------------------------------------------
+document.querySelectorAll("#tabs button").forEach((button) => {
+  button.addEventListener("click", () => {
+    document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b === button));
+    document.querySelectorAll(".panel").forEach((p) => p.classList.toggle("active", p.id === button.dataset.panel));
+    if (button.dataset.panel === "jobs") refreshJobs();
+  });
+});
+$("token").addEventListener("change", () => localStorage.setItem("mindgames-token", $("token").value));
+document.querySelectorAll("select.engine").forEach((select) => {
+  for (const name of ["sat", "cpsat", "backtrack"]) select.add(new Option(name, name));
+});
+
+// -- a grid of cells you can click or type into -------------------------------------------------------
+// spec: rows, cols, values (the givens: 0/null = blank), cycle (value -> next value),
+// fromKey (key -> value | undefined), show (value -> text), borders (r, c) -> [right, bottom]
+class Board {
+  constructor(element, spec) {
+    this.el = element;
+    this.spec = spec;
+    this.solution = null;
+    this.marks = {};   // index -> css class
+    this.focus = 0;
+    this.el.addEventListener("keydown", (event) => this.key(event));
+  }
+  get size() { return this.spec.rows * this.spec.cols; }
+  clearResult() { this.solution = null; this.marks = {}; }
+  render() {
+    const { rows, cols } = this.spec;
+    this.el.style.gridTemplateColumns = `repeat(${cols}, auto)`;
+    this.el.classList.toggle("small", cols > 12);
+    this.el.replaceChildren();
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const i = r * cols + c;
+        const cell = document.createElement("div");
+        cell.className = "cell";
+        cell.tabIndex = i === this.focus ? 0 : -1;
+        cell.dataset.row = r; cell.dataset.col = c; cell.dataset.index = i;
+        const given = this.spec.values[i];
+        const empty = (v) => v === null || v === undefined || v === this.spec.blank;
+        let value = given;
+        if (!empty(given)) cell.classList.add("given");
+        else if (this.solution) { value = this.solution[r][c]; cell.classList.add("solved"); }
+        cell.textContent = empty(value) ? "" : this.spec.show(value);
+        if (!empty(value)) cell.classList.add("v" + value);
+        const [right, bottom] = this.spec.borders(r, c);
+        if (right) cell.classList.add("bR");
+        if (bottom) cell.classList.add("bB");
+        if (c === cols - 1) cell.classList.add("lastC");
+        if (r === rows - 1) cell.classList.add("lastR");
+        if (this.spec.shade && this.spec.shade(r, c)) cell.classList.add("diag");
+        if (this.marks[i]) cell.classList.add(this.marks[i]);
+        cell.addEventListener("click", () => { this.focus = i; this.set(i, this.spec.cycle(this.spec.values[i]), false); });
+        this.el.appendChild(cell);
+      }
+    }
+  }
+  set(i, value, advance) {
+    this.spec.values[i] = value;
+    this.clearResult();
+    if (this.spec.changed) this.spec.changed();
+    if (advance) this.focus = Math.min(this.size - 1, i + 1);
+    this.render();
+    this.el.children[this.focus].focus();
+  }
+  move(delta) {
+    this.focus = Math.max(0, Math.min(this.size - 1, this.focus + delta));
+    this.render();
+    this.el.children[this.focus].focus();
+  }
+  key(event) {
+    const target = event.target.closest(".cell");
+    if (!target) return;
+    this.focus = Number(target.dataset.index);
+    const cols = this.spec.cols;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -cols, ArrowDown: cols };
+    if (event.key in moves) { event.preventDefault(); this.move(moves[event.key]); return; }
+    if (event.key === "Backspace" || event.key === "Delete") {
+      event.preventDefault();
+      this.set(this.focus, this.spec.blank, false);
+      if (event.key === "Backspace") this.move(-1);
+      return;
+    }
+    if (event.key.length !== 1) return;
+    const value = this.spec.fromKey(event.key);
+    if (value !== undefined) { event.preventDefault(); this.set(this.focus, value, true); }
+  }
+}
+
+// -- Sudoku ----------------------------------------------------------------------------------------------
+function boxShape(size) {
+  let best = null;
+  for (let r = 2; r * r <= size; r++) if (size % r === 0) best = [r, size / r];
+  return best;
+}
+
+const sudoku = {
+  size: 9, box: [3, 3], regions: null, diagonals: false, values: new Array(81).fill(0),
+};
+const sudokuBoard = new Board($("sudoku-grid"), {
+  get rows() { return sudoku.size; },
+  get cols() { return sudoku.size; },
+  get values() { return sudoku.values; },
+  blank: 0,
+  cycle: (v) => (v + 1) % (sudoku.size + 1),
+  fromKey: (key) => {
+    if (".0_ ".includes(key)) return 0;
+    const v = SYMBOLS.indexOf(key.toUpperCase()) + 1;
+    return v >= 1 && v <= sudoku.size ? v : undefined;
+  },
+  show: (v) => SYMBOLS[v - 1],
+  borders: (r, c) => {
+    const n = sudoku.size;
+    if (sudoku.regions) {
+      const at = (rr, cc) => sudoku.regions[rr * n + cc];
+      return [c < n - 1 && at(r, c) !== at(r, c + 1), r < n - 1 && at(r, c) !== at(r + 1, c)];
+    }
+    if (!sudoku.box) return [false, false];
+    return [(c + 1) % sudoku.box[1] === 0 && c < n - 1, (r + 1) % sudoku.box[0] === 0 && r < n - 1];
+  },
+  shade: (r, c) => sudoku.diagonals && (r === c || r + c === sudoku.size - 1),
+});
+
+function sudokuReset(size) {
+  sudoku.size = size;
+  sudoku.box = boxShape(size);
+  sudoku.regions = null;
+  sudoku.values = new Array(size * size).fill(0);
+  sudokuBoard.focus = 0;
+  sudokuBoard.clearResult();
+  sudokuBoard.render();
+}
+
+function ensureSizeOption(select, size, label) {
+  if (![...select.options].some((o) => o.value === String(size))) select.add(new Option(label, String(size)));
+  select.value = String(size);
+}
+
+$("sudoku-size").addEventListener("change", () => { sudokuReset(Number($("sudoku-size").value)); say("sudoku-message", ""); });
+$("sudoku-diagonals").addEventListener("change", () => {
+  sudoku.diagonals = $("sudoku-diagonals").checked; sudokuBoard.clearResult(); sudokuBoard.render();
+});
+$("sudoku-clear").addEventListener("click", () => { sudokuReset(sudoku.size); say("sudoku-message", ""); });
+$("sudoku-clear-solution").addEventListener("click", () => { sudokuBoard.clearResult(); sudokuBoard.render(); say("sudoku-message", ""); });
+
+$("sudoku-load").addEventListener("click", () => {
+  const fields = $("sudoku-paste").value.trim().split(/\s+/);
+  const line = fields[0] || "";
+  const size = Math.round(Math.sqrt(line.length));
+  if (!line || size * size !== line.length || size < 4 || size > 35) {
+    say("sudoku-message", `A puzzle line has N*N symbols (81 for 9x9); this one has ${line.length}.`, "bad");
+    return;
+  }
+  const values = [];
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (".0_".includes(ch)) { values.push(0); continue; }
+    const v = SYMBOLS.indexOf(ch.toUpperCase()) + 1;
+    if (v < 1 || v > size) { say("sudoku-message", `Character ${i + 1}: '${ch}' is not a symbol of a ${size}x${size} Sudoku.`, "bad"); return; }
+    values.push(v);
+  }
+  ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
+  sudokuReset(size);
+  sudoku.values = values;
+  if (fields.length > 1) {
+    if (fields[1].length !== line.length) { say("sudoku-message", `${fields[1].length} region labels for ${line.length} cells.`, "bad"); return; }
+    sudoku.regions = fields[1].split("");
+  }
+  sudokuBoard.render();
+  say("sudoku-message", `Loaded a ${size}x${size} puzzle${sudoku.regions ? " (jigsaw)" : ""}.`, "info");
+});
+
+function sudokuPuzzle() {
+  const n = sudoku.size;
+  const grid = [];
+  for (let r = 0; r < n; r++) grid.push(sudoku.values.slice(r * n, (r + 1) * n));
+  const puzzle = { grid, diagonals: sudoku.diagonals };
+  if (sudoku.regions) puzzle.regions = sudoku.regions.join("");
+  else if (sudoku.box) puzzle.box = sudoku.box;
+  return puzzle;
+}
+
+// Show an answer (the CLI's JSON object) on a board.
+function showResult(board, messageId, action, reply, cols) {
+  const result = reply.data;
+  board.clearResult();
+  if (!reply.ok) {
+    say(messageId, "Invalid: " + (result.error || "HTTP " + reply.status), "bad");
+    board.render();
+    return;
+  }
+  const took = ` (${ms(result.seconds)}, ${result.engine})`;
+  if (result.status === "invalid") {
+    say(messageId, "Invalid: " + result.error, "bad");
+  } else if (result.status === "unsolvable") {
+    for (const [r, c] of result.clashing_cells || []) board.marks[r * cols + c] = "clash";
+    say(messageId, "Unsolvable: " + result.message + took, "bad");
+  } else if (action === "count") {
+    const n = result.count;
+    const more = result.complete ? "" : " or more (stopped: " + (result.message || "time limit") + ")";
+    say(messageId, `${n}${more} solution${n === 1 ? "" : "s"}${took}`, result.complete ? "ok" : "info");
+  } else if (result.status === "solved") {
+    board.solution = result.solution;
+    if (action === "check" && result.uniqueness === "multiple") {
+      const [a, b] = result.solutions;
+      a.forEach((row, r) => row.forEach((v, c) => { if (v !== b[r][c]) board.marks[r * cols + c] = "differs"; }));
+      say(messageId, "Multiple solutions: one is shown; the yellow cells differ in another" + took, "info");
+    } else if (action === "check") {
+      say(messageId, "Unique solution" + took, "ok");
+    } else {
+      say(messageId, "Solved" + took, "ok");
+    }
+  } else {
+    say(messageId, "Unknown: " + (result.message || "no answer") + took, "info");
+  }
+  board.render();
+}
+
+async function sudokuAsk(action) {
+  say("sudoku-message", "Working...", "info");
+  const body = { puzzle: sudokuPuzzle(), engine: $("sudoku-engine").value };
+  if (action === "count") { body.limit = 100000; body.time_limit = 5; }
+  const reply = await api("POST", `/v1/sudoku/${action}?explain=true`, body);
+  showResult(sudokuBoard, "sudoku-message", action, reply, sudoku.size);
+}
+for (const action of ["solve", "check", "count"]) $("sudoku-" + action).addEventListener("click", () => sudokuAsk(action));
+
+// -- Binairo ----------------------------------------------------------------------------------------------
+const binairo = { rows: 6, cols: 6, values: new Array(36).fill(null) };
+const binairoBoard = new Board($("binairo-grid"), {
+  get rows() { return binairo.rows; },
+  get cols() { return binairo.cols; },
+  get values() { return binairo.values; },
+  blank: null,
+  cycle: (v) => (v === null ? 0 : v === 0 ? 1 : null),
+  fromKey: (key) => (key === "0" ? 0 : key === "1" ? 1 : ". _".includes(key) ? null : undefined),
+  show: (v) => String(v),
+  borders: () => [false, false],
+});
+for (const id of ["binairo-rows", "binairo-cols"]) {
+  for (let n = 4; n <= 16; n += 2) $(id).add(new Option(String(n), String(n)));
+  $(id).value = "6";
+  $(id).addEventListener("change", () => binairoReset(Number($("binairo-rows").value), Number($("binairo-cols").value)));
+}
+function binairoReset(rows, cols) {
+  Object.assign(binairo, { rows, cols, values: new Array(rows * cols).fill(null) });
+  binairoBoard.focus = 0;
+  binairoBoard.clearResult();
+  binairoBoard.render();
+  say("binairo-message", "");
+}
+$("binairo-clear").addEventListener("click", () => binairoReset(binairo.rows, binairo.cols));
+$("binairo-clear-solution").addEventListener("click", () => { binairoBoard.clearResult(); binairoBoard.render(); say("binairo-message", ""); });
+$("binairo-rules").addEventListener("change", () => { binairoBoard.clearResult(); binairoBoard.render(); });
+$("binairo-load").addEventListener("click", () => {
+  const text = $("binairo-paste").value.trim();
+  let rows = text.includes("/") || text.includes("\n") ? text.split(/[\/\n]+/).map((s) => s.replace(/\s+/g, "")) : null;
+  if (!rows) {
+    const flat = text.replace(/\s+/g, "");
+    const n = Math.round(Math.sqrt(flat.length));
+    if (n * n !== flat.length) { say("binairo-message", `A one-line puzzle has N*N cells; this one has ${flat.length}.`, "bad"); return; }
+    rows = [];
+    for (let r = 0; r < n; r++) rows.push(flat.slice(r * n, (r + 1) * n));
+  }
+  const cols = rows[0].length;
+  if (rows.some((row) => row.length !== cols) || /[^01.]/.test(rows.join(""))) {
+    say("binairo-message", "Rows must be equally long and hold only 0, 1 and '.'.", "bad");
+    return;
+  }
+  ensureSizeOption($("binairo-rows"), rows.length, String(rows.length));
+  ensureSizeOption($("binairo-cols"), cols, String(cols));
+  binairoReset(rows.length, cols);
+  binairo.values = rows.join("").split("").map((ch) => (ch === "." ? null : Number(ch)));
+  binairoBoard.render();
+  say("binairo-message", `Loaded a ${rows.length}x${cols} puzzle.`, "info");
+});
+async function binairoAsk(action) {
+  say("binairo-message", "Working...", "info");
+  const grid = [];
+  for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
+  const body = { puzzle: grid, rules: $("binairo-rules").value, engine: $("binairo-engine").value };
+  if (action === "count") { body.limit = 100000; body.time_limit = 5; }
+  const reply = await api("POST", `/v1/binairo/${action}?explain=true`, body);
+  showResult(binairoBoard, "binairo-message", action, reply, binairo.cols);
+}
+for (const action of ["solve", "check", "count"]) $("binairo-" + action).addEventListener("click", () => binairoAsk(action));
+
+// -- Crossing ---------------------------------------------------------------------------------------------
+let presets = {};
+const player = { result: null, step: 0, timer: null, busy: false };
+
+async function loadPresets() {
+  const reply = await api("GET", "/v1/crossing/presets");
+  if (!reply.ok) { say("crossing-message", reply.data.error, "bad"); return; }
+  presets = reply.data.presets;
+  const select = $("crossing-preset");
+  select.replaceChildren();
+  for (const [name, info] of Object.entries(presets)) select.add(new Option(info.name, name));
+  showParams();
+}
+function showParams() {
+  const info = presets[$("crossing-preset").value];
+  const box = $("crossing-params");
+  box.replaceChildren();
+  if (!info) return;
+  for (const [key, value] of Object.entries(info.parameters)) {
+    const label = document.createElement("label");
+    label.textContent = key.replace(/_/g, " ") + " ";
+    const input = document.createElement("input");
+    input.type = "number"; input.value = value; input.dataset.param = key; input.style.width = "4.5em";
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+  $("crossing-description").textContent = info.description;
+}
+$("crossing-preset").addEventListener("change", () => {
+  document.querySelector('input[name="crossing-source"][value="preset"]').checked = true;
+  showParams();
+});
+$("crossing-file").addEventListener("input", () => {
+  document.querySelector('input[name="crossing-source"][value="file"]').checked = true;
+});
+
+$("crossing-solve").addEventListener("click", async () => {
+  stopPlay();
+  const source = document.querySelector('input[name="crossing-source"]:checked').value;
+  const body = { engine: $("crossing-engine").value, count_shortest: $("crossing-count").checked };
+  if (source === "preset") {
+    body.puzzle = $("crossing-preset").value;
+    body.params = {};
+    for (const input of document.querySelectorAll("#crossing-params input")) body.params[input.dataset.param] = Number(input.value);
+  } else {
+    const text = $("crossing-file").value.trim();
+    if (!text) { say("crossing-message", "Paste a puzzle file first.", "bad"); return; }
+    body.puzzle = text;
+  }
+  say("crossing-message", "Solving...", "info");
+  $("crossing-player").hidden = true;
+  const reply = await api("POST", "/v1/crossing/solve?explain=true", body);
+  const r = reply.data;
+  if (!reply.ok) { say("crossing-message", "Invalid: " + r.error, "bad"); return; }
+  if (r.status === "solved") {
+    const counted = r.shortest_plans ? `; ${r.shortest_plans.count} shortest plans` : "";
+    say("crossing-message", `${r.name}: ${r.crossings} crossings, proven shortest${counted} (${ms(r.seconds)}, ${r.engine})`, "ok");
+    player.result = r;
+    player.step = 0;
+    $("crossing-player").hidden = false;
+    drawPlan();
+    drawScene(0, false);
+  } else if (r.status === "unsolvable") {
+    say("crossing-message", `${r.name}: unsolvable (proven): ${r.proof}`, "bad");
+  } else {
+    say("crossing-message", `${r.name}: ${r.status}: ${r.proof || r.message || ""}`, "info");
+  }
+});
+
+function moveText(move, result) {
+  if (result.river) return `${move.actors.join(", ")} ${move.direction === "right" ? "→" : "←"} ${move.direction === "right" ? result.sides[1] : result.sides[0]}`;
+  return `down: ${move.down.join(", ") || "-"}; up: ${move.up.join(", ") || "-"}`;
+}
+function drawPlan() {
+  const list = $("crossing-plan");
+  list.replaceChildren();
+  player.result.moves.forEach((move, i) => {
+    const item = document.createElement("li");
+    item.textContent = moveText(move, player.result);
+    item.addEventListener("click", () => { stopPlay(); drawScene(i + 1, false); });
+    list.appendChild(item);
+  });
+}
+function chips(container, content, moving) {
+  const left = { ...moving };
+  for (const [name, count] of Object.entries(content || {})) {
+    const shown = count > 6 ? 1 : count;
+    for (let k = 0; k < shown; k++) {
+      const chip = document.createElement("span");
+      chip.className = "actor";
+      chip.dataset.actor = name;
+      chip.textContent = count > 6 ? `${name} ×${count}` : name;
+      if (left[name]) { chip.classList.add("moving"); left[name]--; }
+      container.appendChild(chip);
+    }
+  }
+}
+function tally(names) {
+  const out = {};
+  for (const n of names) out[n] = (out[n] || 0) + 1;
+  return out;
+}
+function minus(content, names) {
+  const out = { ...content };
+  for (const n of names) { out[n]--; if (!out[n]) delete out[n]; }
+  return out;
+}
+function place(scene, cls, title, content, moving) {
+  const el = document.createElement("div");
+  el.className = cls;
+  if (title !== null) { const h = document.createElement("h3"); h.textContent = title; el.appendChild(h); }
+  chips(el, content, moving || {});
+  scene.appendChild(el);
+  return el;
+}
+// Draw the state after `step` moves; with `animate`, first show the move under way.
+function drawScene(step, animate) {
+  const r = player.result;
+  const scene = $("scene");
+  const n = r.moves.length;
+  player.step = step;
+  scene.dataset.step = step;
+  $("crossing-step").textContent = step === 0 ? `Start (0 of ${n})` : `Step ${step} of ${n}: ${moveText(r.moves[step - 1], r)}`;
+  [...$("crossing-plan").children].forEach((li, i) => li.classList.toggle("current", i === step - 1));
+  $("crossing-prev").disabled = step === 0;
+  $("crossing-next").disabled = step === n;
+  const bank = r.banks[step];
+  const move = step > 0 ? r.moves[step - 1] : null;
+  scene.replaceChildren();
+  if (r.river) {
+    const arrived = move ? tally(move.actors) : {};
+    const farSide = move ? move.direction === "right" : false;
+    place(scene, "river", null, {});
+    if (animate && move) {
+      const before = r.banks[step - 1];
+      const from = farSide ? "near" : "far";
+      const near = from === "near" ? minus(before.near, move.actors) : before.near;
+      const far = from === "far" ? minus(before.far, move.actors) : before.far;
+      place(scene, "bank near", r.sides[0], near);
+      place(scene, "bank far", r.sides[1], far);
+      const boat = place(scene, "boat at-" + from, null, arrived, arrived);
+      boat.id = "boat";
+      void boat.offsetWidth;  // start the transition from the departure side
+      boat.className = "boat at-" + (farSide ? "far" : "near");
+      player.busy = true;
+      setTimeout(() => { player.busy = false; if (player.step === step) drawScene(step, false); }, 700);
+      return;
+    }
+    place(scene, "bank near", r.sides[0], bank.near, farSide ? {} : arrived);
+    place(scene, "bank far", r.sides[1], bank.far, farSide ? arrived : {});
+    place(scene, "boat at-" + (farSide ? "far" : "near"), null, {}).id = "boat";
+  } else {
+    const down = move ? tally(move.down) : {};
+    const up = move ? tally(move.up) : {};
+    place(scene, "shaft", null, {});
+    if (animate && move) {
+      const before = r.banks[step - 1];
+      place(scene, "tower near", r.sides[0], minus(before.near, move.down));
+      place(scene, "tower far", r.sides[1], minus(before.far, move.up));
+      const a = place(scene, "basket a up", null, down, down);
+      const b = place(scene, "basket b down", null, up, up);
+      void a.offsetWidth;
+      a.className = "basket a down"; b.className = "basket b up";
+      player.busy = true;
+      setTimeout(() => { player.busy = false; if (player.step === step) drawScene(step, false); }, 700);
+      return;
+    }
+    place(scene, "tower near", r.sides[0], bank.near, up);
+    place(scene, "tower far", r.sides[1], bank.far, down);
+    place(scene, "basket a " + (step % 2 ? "down" : "up"), null, {});
+    place(scene, "basket b " + (step % 2 ? "up" : "down"), null, {});
+  }
+}
+function stopPlay() {
+  if (player.timer) clearInterval(player.timer);
+  player.timer = null;
+  $("crossing-play").textContent = "Play";
+}
+$("crossing-next").addEventListener("click", () => {
+  stopPlay();
+  if (player.step < player.result.moves.length) drawScene(player.step + 1, true);
+});
+$("crossing-prev").addEventListener("click", () => { stopPlay(); if (player.step > 0) drawScene(player.step - 1, false); });
+$("crossing-play").addEventListener("click", () => {
+  if (player.timer) { stopPlay(); return; }
+  if (player.step >= player.result.moves.length) drawScene(0, false);
+  $("crossing-play").textContent = "Pause";
+  player.timer = setInterval(() => {
+    if (player.step >= player.result.moves.length) { stopPlay(); return; }
+    drawScene(player.step + 1, true);
+  }, 1200);
+});
+
+// -- Jobs -----------------------------------------------------------------------------------------------------
+const jobs = new Map();  // id -> job (with results)
+let jobTimer = null;
+
+async function startJob(body, what) {
+  const reply = await api("POST", "/v1/jobs", body);
+  if (!reply.ok) { say("jobs-message", reply.data.error, "bad"); return; }
+  say("jobs-message", `Started job ${reply.data.id}: ${what}`, "info");
+  jobs.set(reply.data.id, { id: reply.data.id, status: "queued", what, progress: {} });
+  drawJobs();
+  pollJobs();
+}
+$("job-sudoku-count").addEventListener("click", () => {
+  const limit = Number($("job-limit").value) || undefined;
+  startJob({ kind: "sudoku", action: "count", puzzles: [sudokuPuzzle()], limit, engine: $("sudoku-engine").value },
+           `count the ${sudoku.size}x${sudoku.size} Sudoku's solutions${limit ? " up to " + limit : ""}`);
+});
+$("job-binairo-grids").addEventListener("click", () => {
+  const size = $("job-binairo-size").value;
+  startJob({ kind: "binairo", action: "count_grids", size }, `count every ${size}x${size} binairo grid`);
+});
+
+async function refreshJobs() {
+  const reply = await api("GET", "/v1/jobs?limit=20");
+  if (!reply.ok) return;
+  for (const job of reply.data.jobs) jobs.set(job.id, { ...(jobs.get(job.id) || {}), ...job, results: undefined });
+  await Promise.all([...jobs.values()].filter((j) => !j.fetched).map(fetchJob));
+  drawJobs();
+  if ([...jobs.values()].some((j) => j.status === "queued" || j.status === "running")) pollJobs();
+}
+async function fetchJob(job) {
+  const reply = await api("GET", "/v1/jobs/" + job.id);
+  if (reply.ok) {
+    const done = !["queued", "running"].includes(reply.data.status);
+    jobs.set(job.id, { ...job, ...reply.data, fetched: done });
+  }
+}
+function pollJobs() {
+  if (jobTimer) return;
+  jobTimer = setInterval(async () => {
+    const active = [...jobs.values()].filter((j) => j.status === "queued" || j.status === "running");
+    await Promise.all(active.map(fetchJob));
+    drawJobs();
+    if (!active.length) { clearInterval(jobTimer); jobTimer = null; }
+  }, 500);
+}
+function jobWhat(job) {
+  if (job.what) return job.what;
+  if (job.action === "count_grids") return `count every ${job.kind} grid`;
+  return `${job.kind} ${job.action}`;
+}
+function jobFraction(job) {
+  const p = job.progress || {};
+  if (job.status === "done") return 1;
+  if (p.solutions != null && p.limit) return Math.min(1, p.solutions / p.limit);
+  if (p.total) return p.done / p.total;
+  return 0;
+}
+function jobProgressText(job) {
+  const p = job.progress || {};
+  if (p.unit === "cubes") return `${p.done} of ${p.total} cubes`;
+  if (p.solutions != null) return `${p.solutions} solutions so far`;
+  if (p.total) return `${p.done} of ${p.total} puzzles`;
+  return "";
+}
+function jobResult(job) {
+  if (job.error) return job.error;
+  if (job.result && job.result.count != null) return `${BigInt(job.result.count).toLocaleString()} grids`;
+  const results = job.results || [];
+  if (!results.length) return job.message || "";
+  if (results.length === 1 && results[0].count != null) {
+    const r = results[0];
+    return `${r.count}${r.complete ? "" : " or more"} solution${r.count === 1 ? "" : "s"}`;
+  }
+  return results.map((r) => r.status).join(", ");
+}
+function drawJobs() {
+  const body = document.querySelector("#job-table tbody");
+  body.replaceChildren();
+  const list = [...jobs.values()].sort((a, b) => (b.created || 1e12) - (a.created || 1e12));
+  for (const job of list) {
+    const row = document.createElement("tr");
+    row.dataset.job = job.id;
+    const cells = [job.id, jobWhat(job), job.status];
+    for (const text of cells) { const td = document.createElement("td"); td.textContent = text; row.appendChild(td); }
+    row.children[2].className = "status-" + job.status;
+    const bar = document.createElement("td");
+    bar.innerHTML = '<div class="bar"><div></div></div><small></small>';
+    bar.querySelector(".bar > div").style.width = (100 * jobFraction(job)).toFixed(1) + "%";
+    bar.querySelector("small").textContent = jobProgressText(job);
+    row.appendChild(bar);
+    const result = document.createElement("td");
+    result.className = "job-result";
+    result.textContent = jobResult(job);
+    row.appendChild(result);
+    const action = document.createElement("td");
+    if (job.status === "queued" || job.status === "running") {
+      const cancel = document.createElement("button");
+      cancel.textContent = "Cancel";
+      cancel.addEventListener("click", async () => {
+        const reply = await api("DELETE", "/v1/jobs/" + job.id);
+        if (reply.ok) jobs.set(job.id, { ...job, ...reply.data, fetched: true });
+        drawJobs();
+      });
+      action.appendChild(cancel);
+    }
+    row.appendChild(action);
+    body.appendChild(row);
+  }
+}
+
+// -- start ------------------------------------------------------------------------------------------------------
+sudokuReset(9);
+binairoReset(6, 6);
+loadPresets();
