@@ -206,24 +206,27 @@ def _collect(first, before, free, bits, spread, eqpairs, words, takuzu, mask):
 
 @njit(cache=True)
 def _join_group(T, B, i, i2, j, j2, width):
-    """Pairs (top x, bottom y) of one key group with no conflict in any word."""
+    """Pairs (top x, bottom y) of one key group with no conflict in any word.
+
+    Branch-free counting over contiguous words, so LLVM can vectorize it."""
     found = 0
-    if width == 3:  # 10 columns and fewer (the common case), unrolled
+    if width == 3:  # up to 11 columns with at most 128 valid rows (10x10 and below)
+        b0 = B[0, j:j2]
+        b1 = B[1, j:j2]
+        b2 = B[2, j:j2]
         for x in range(i, i2):
-            t0 = T[x, 0]
-            t1 = T[x, 1]
-            t2 = T[x, 2]
-            for y in range(j, j2):
-                if ((t0 & B[y, 0]) | (t1 & B[y, 1]) | (t2 & B[y, 2])) == 0:
-                    found += 1
+            t0 = T[0, x]
+            t1 = T[1, x]
+            t2 = T[2, x]
+            for y in range(j2 - j):
+                found += ((t0 & b0[y]) | (t1 & b1[y]) | (t2 & b2[y])) == 0
         return found
     for x in range(i, i2):
         for y in range(j, j2):
             acc = np.int64(0)
             for w in range(width):
-                acc |= T[x, w] & B[y, w]
-            if acc == 0:
-                found += 1
+                acc |= T[w, x] & B[w, y]
+            found += acc == 0
     return found
 
 
@@ -251,18 +254,19 @@ def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field, wor
     # They are gathered into contiguous rows in sorted order: the loop then streams memory.
     pw = 1 if cols <= 11 else 2
     width = pw + words
-    T = np.empty((tk.shape[0], width), np.int64)
-    B = np.empty((bk.shape[0], width), np.int64)
+    # Struct of arrays (one contiguous array per word): the inner loop then vectorizes.
+    T = np.empty((width, tk.shape[0]), np.int64)
+    B = np.empty((width, bk.shape[0]), np.int64)
     for i in range(tk.shape[0]):
         for w in range(pw):
-            T[i, w] = tp[to[i], w]
+            T[w, i] = tp[to[i], w]
         for w in range(words):
-            T[i, pw + w] = tu[to[i], w]
+            T[pw + w, i] = tu[to[i], w]
     for i in range(bk.shape[0]):
         for w in range(pw):
-            B[i, w] = bp[bo[i], w]
+            B[w, i] = bp[bo[i], w]
         for w in range(words):
-            B[i, pw + w] = bu[bo[i], w]
+            B[pw + w, i] = bu[bo[i], w]
     i = 0
     j = 0
     total = np.int64(0)

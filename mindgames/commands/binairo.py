@@ -57,8 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             sub.add_argument("--no-checkpoint", action="store_true", help="keep no checkpoint file")
             sub.add_argument("--ray", metavar="ADDRESS",
                              help="run the cubes on a Ray cluster (ADDRESS, or 'local')")
-            sub.add_argument("--cross-check", type=nonnegative_int, default=2, metavar="K",
-                             help="recount K random mitm cubes with dfs (default 2)")
+            sub.add_argument("--cross-check", type=nonnegative_int, metavar="K",
+                             help="recount K random mitm cubes with dfs (default: 2 below "
+                                  "10x10, else 0: one 10x10 cube takes dfs about 30 s)")
             sub.add_argument("--estimate", type=positive_int, metavar="K",
                              help="do not count: time K random cubes and estimate the whole job")
         if action in ("generate", "minimize"):
@@ -326,10 +327,13 @@ def run_count_all(args: argparse.Namespace) -> int:
             else "no checkpoint was kept (--no-checkpoint)"
         print(f"mindgames: interrupted; {where}", file=sys.stderr)
         raise SystemExit(130) from None
-    if result.complete and args.method == "mitm" and args.cross_check:
+    sample = args.cross_check if args.cross_check is not None else (2 if rows * cols < 100 else 0)
+    if result.complete and args.method == "mitm" and sample:
         r, c = (int(v) for v in result.orientation.split("x"))
-        for note in binairo_count.check_cubes(r, c, args.rules, args.cross_check):
+        for note in binairo_count.check_cubes(r, c, args.rules, sample):
             result.checked.append(f"dfs recount of mitm {note}: equal")
+    if result.complete and not result.checked:
+        result.checked.append("none in this run (--cross-check K recounts K cubes with dfs)")
     if result.complete and automatic and checkpoint:
         os.remove(checkpoint)  # an automatic checkpoint has done its job
         result.checkpoint = None
