@@ -227,8 +227,13 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
             last[0] = now
             writer.update(progress={"done": done, "total": total, "unit": "cubes"})
 
-    result = binairo_count.count_grids(rows, cols, rules, request.get("method") or "mitm",
+    method = request.get("method") or "mitm"
+    result = binairo_count.count_grids(rows, cols, rules, method,
                                        jobs=1, checkpoint=checkpoint, on_progress=on_progress)
+    if result.complete and method == "mitm":  # as the CLI does: recount two cubes another way
+        r, c = (int(v) for v in result.orientation.split("x"))
+        for note in binairo_count.check_cubes(r, c, rules, 2):
+            result.checked.append(f"dfs recount of mitm {note}: equal")
     record = result.to_json()
     record["checkpoint"] = None
     writer.update(result=record, status="done", finished=time.time(), run=None)

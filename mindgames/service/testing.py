@@ -1,0 +1,82 @@
+"""A real ``mindgames serve`` in a child process on a free loopback port (tests, benchmarks)."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from .settings import child_env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """``with Server(db) as server: httpx.get(server.url + "/healthz")``.
+
+    ``kill()`` sends SIGKILL (no clean shutdown); ``start()`` again reuses the db."""
+
+    def __init__(self, db: str | Path, *args: str, port: int | None = None, log: str | Path | None = None):
+        self.db = str(db)
+        self.args = list(args)
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = Path(log) if log else Path(f"{self.db}.server.log")
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60.0) -> "Server":
+        command = [sys.executable, "-m", "mindgames.cli", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--db", self.db, *self.args]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, env=child_env())
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.process.returncode}): {self.output()}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=2) as reply:
+                    if reply.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not answer within {timeout} s: {self.output()}")
+
+    def output(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or an OOM kill would: no shutdown code runs."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+
+    def __enter__(self) -> "Server":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+__all__ = ["Server", "free_port"]
