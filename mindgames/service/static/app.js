@@ -445,6 +445,7 @@ function drawScene(step, animate) {
   const n = r.moves.length;
   player.step = step;
   scene.dataset.step = step;
+  scene.dataset.moving = animate && step > 0 ? "1" : "0";
   $("crossing-step").textContent = step === 0 ? `Start (0 of ${n})` : `Step ${step} of ${n}: ${moveText(r.moves[step - 1], r)}`;
   [...$("crossing-plan").children].forEach((li, i) => li.classList.toggle("current", i === step - 1));
   $("crossing-prev").disabled = step === 0;
@@ -513,6 +514,7 @@ $("crossing-play").addEventListener("click", () => {
   player.timer = setInterval(() => {
     if (player.step >= player.result.moves.length) { stopPlay(); return; }
     drawScene(player.step + 1, true);
+    if (player.step >= player.result.moves.length) stopPlay();
   }, 1200);
 });
 
@@ -577,7 +579,7 @@ function jobFraction(job) {
 function jobProgressText(job) {
   const p = job.progress || {};
   if (p.unit === "cubes") return `${p.done} of ${p.total} cubes`;
-  if (p.solutions != null) return `${p.solutions} solutions so far`;
+  if (p.solutions != null) return `${p.solutions} solution${p.solutions === 1 ? "" : "s"} so far`;
   if (p.total) return `${p.done} of ${p.total} puzzles`;
   return "";
 }
