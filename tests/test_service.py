@@ -24,7 +24,7 @@ EMPTY9 = "." * 81
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("service") / "jobs.sqlite3"
     with Server(db, "--max-puzzles", "100", "--max-seconds", "5", "--max-jobs", "3",
-                "--job-workers", "1", "--solver-workers", "2") as running:
+                "--job-workers", "1", "--solver-workers", "2", "--max-job-seconds", "3") as running:
         yield running
 
 
@@ -327,6 +327,20 @@ def test_a_running_job_can_be_cancelled_and_keeps_its_progress(client):
     assert cancelled["status"] == "cancelled"
     time.sleep(0.5)  # the job's process is gone: nothing changes the row any more
     assert client.get(f"/v1/jobs/{created['id']}").json()["status"] == "cancelled"
+
+
+def test_a_job_running_past_max_job_seconds_is_stopped_saying_why(client):
+    created = client.post("/v1/jobs", json={"kind": "sudoku", "action": "count", "puzzles": [EMPTY9]}).json()
+    job = wait_for(client, created["id"], ("failed", "done"), timeout=60)
+    assert job["status"] == "failed"
+    assert "max_job_seconds (3 s)" in job["error"]
+    assert job["progress"]["solutions"] > 0  # what it had counted is still there
+
+
+def test_cancelling_a_finished_job_leaves_it_as_it_was(client):
+    created = client.post("/v1/jobs", json={"kind": "binairo", "action": "solve", "puzzles": ["1..0\n....\n....\n...."]}).json()
+    done = wait_for(client, created["id"], ("done",))
+    assert client.delete(f"/v1/jobs/{created['id']}").json() == done
 
 
 def test_unknown_jobs_are_404(client):

@@ -44,22 +44,28 @@ def error(status: int, message: str, limit: str | None = None, **extra: Any) -> 
     return JSONResponse(body, status_code=status)
 
 
-class BodyLimit:
-    """ASGI middleware: a body over ``limit`` bytes is a 413, read or announced."""
+class Gate:
+    """Pure ASGI middleware in front of everything: the bearer token (when one is set) for
+    ``/v1/``, the body read as JSON, and a body over ``limit`` bytes is a 413."""
 
-    def __init__(self, app: Any, limit: int):
+    def __init__(self, app: Any, limit: int, token: str | None):
         self.app, self.limit = app, limit
+        self.token = token.encode() if token else None
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        api = scope["path"].startswith("/v1/")
+        headers = scope.get("headers", ())
+        if api and self.token is not None:
+            given = next((v for k, v in headers if k == b"authorization"), b"")
+            scheme, _, token = given.partition(b" ")
+            if scheme.lower() != b"bearer" or not hmac.compare_digest(token.strip(), self.token):
+                reply = error(401, "this server needs a token: send the header Authorization: Bearer TOKEN")
+                reply.headers["WWW-Authenticate"] = "Bearer"
+                return await reply(scope, receive, send)
         message = f"the request body is larger than max_body_bytes ({self.limit} bytes)"
-        if scope["path"].startswith("/v1/"):
-            # The API speaks JSON only: read the body as JSON whatever Content-Type says
-            # (curl -d sends a form type), so a client gets a JSON answer, not a form error.
-            headers = [(k, v) for k, v in scope.get("headers", ()) if k != b"content-type"]
-            scope = dict(scope, headers=headers + [(b"content-type", b"application/json")])
-        for name, value in scope.get("headers", ()):
+        for name, value in headers:
             if name == b"content-length":
                 try:
                     too_big = int(value) > self.limit
@@ -67,6 +73,11 @@ class BodyLimit:
                     too_big = False
                 if too_big:
                     return await error(413, message, "max_body_bytes")(scope, receive, send)
+        if api:
+            # The API speaks JSON only: read the body as JSON whatever Content-Type says
+            # (curl -d sends a form type), so a client gets a JSON answer, not a form error.
+            kept = [(k, v) for k, v in headers if k != b"content-type"]
+            scope = dict(scope, headers=kept + [(b"content-type", b"application/json")])
         seen = 0
         started = False
 
@@ -151,19 +162,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
         return error(500, f"internal error: {type(exc).__name__}")
 
-    # -- auth -------------------------------------------------------------------------------
-    @app.middleware("http")
-    async def bearer(request: Request, call_next: Any) -> Response:
-        if settings.token and request.url.path.startswith("/v1/"):
-            given = request.headers.get("authorization", "")
-            scheme, _, token = given.partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(
-                token.strip().encode(), settings.token.encode()
-            ):
-                return error(401, "this server needs a token: send Authorization: Bearer TOKEN",
-                             )
-        return await call_next(request)
-
     # -- small endpoints ------------------------------------------------------------------------
     @app.get("/healthz", tags=["service"])
     async def healthz() -> dict:
@@ -239,7 +237,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             records = [have.get(i) or kinds._unanswered(task, i, note) for i in range(len(task["puzzles"]))]
         if reply[0] == "crash" and task["single"]:
             return error(422, f"this puzzle could not be answered ({reply[2]})")
-        return records[0] if task["single"] else {"results": records}
+        return JSONResponse(records[0] if task["single"] else {"results": records})
 
     explain_query = Query(False, description="add what the web page draws: clashing cells of "
                                               "unsolvable grids; crossing banks after each step")
@@ -315,5 +313,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(str(static / "index.html"), media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(Gate, limit=settings.max_body_bytes, token=settings.token)
     return app
