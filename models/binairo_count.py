@@ -221,12 +221,16 @@ def _join_group(T, B, i, i2, j, j2, width):
             for y in range(j2 - j):
                 found += ((t0 & b0[y]) | (t1 & b1[y]) | (t2 & b2[y])) == 0
         return found
+    clash = np.empty(j2 - j, np.int64)
     for x in range(i, i2):
-        for y in range(j, j2):
-            acc = np.int64(0)
-            for w in range(width):
-                acc |= T[w, x] & B[w, y]
-            found += acc == 0
+        clash[:] = 0
+        for w in range(width):  # word by word over contiguous rows: vectorizes too
+            tw = T[w, x]
+            bw = B[w, j:j2]
+            for y in range(j2 - j):
+                clash[y] |= tw & bw[y]
+        for y in range(j2 - j):
+            found += clash[y] == 0
     return found
 
 

@@ -99,3 +99,12 @@ def test_local_processes_give_the_same_count():
 def test_ray_gives_the_same_count():
     pytest.importorskip("ray")
     assert count_grids(6, 6, ray_address="local").count == 4140
+
+
+def test_wide_rows_take_the_general_join():
+    # 6 rows of 12 (rows of 12 cells: two words of column pairs, four of used rows) against
+    # the transpose, 12 rows of 6 (one word each): two different code paths, one number.
+    wide = count_grids(6, 12, orientation="rows")
+    tall = count_grids(6, 12, orientation="columns")
+    assert wide.orientation == "6x12" and tall.orientation == "12x6"
+    assert wide.count == tall.count > 0
