@@ -4,6 +4,8 @@ spoken to over HTTP with httpx, exactly as a client would."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -263,6 +265,54 @@ def test_a_batch_past_the_request_cap_answers_every_puzzle_late_ones_unknown(cli
     assert len(results) == 5
     assert results[0]["complete"] is False
     assert results[-1]["status"] == "unknown"
+
+
+def test_absurdly_nested_json_is_a_422_not_a_crash(client):
+    nested = b'{"puzzle": {"grid": ' + b"[" * 900 + b"]" * 900 + b"}}"
+    answer = client.post("/v1/sudoku/solve", content=nested)
+    assert answer.status_code == 422
+    assert "nested" in answer.json()["error"]
+
+
+def test_work_past_the_request_cap_is_stopped_and_the_server_keeps_answering(client):
+    # 30 jealous couples: far too big to settle within the 5 s cap; whether the library's
+    # own time limit or the pool's hard stop ends it, the answer is "unknown".
+    answer = client.post("/v1/crossing/solve", json={"puzzle": "jealous-husbands", "params": {"couples": 30}})
+    assert answer.status_code == 200
+    assert answer.json()["status"] == "unknown"
+    assert client.post("/v1/sudoku/solve", json={"puzzle": HARD}).json()["status"] == "solved"
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="needs /proc to find the solver processes")
+def test_solver_processes_that_die_are_replaced_without_failing_a_request(server, client):
+    for pid in children_of(server.process.pid):
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            if b"mindgames.service.pool" in cmdline.read():
+                os.kill(pid, signal.SIGKILL)
+    time.sleep(0.2)
+    answers = [client.post("/v1/sudoku/solve", json={"puzzle": HARD}) for _ in range(4)]
+    assert [a.status_code for a in answers] == [200] * 4
+    assert {a.json()["status"] for a in answers} == {"solved"}
+
+
+def test_a_client_that_hangs_up_does_not_cost_the_server_a_worker(server, client):
+    with pytest.raises(httpx.TimeoutException):
+        httpx.post(server.url + "/v1/sudoku/count", json={"puzzle": EMPTY9, "time_limit": 2}, timeout=0.3)
+    answers = [client.post("/v1/sudoku/solve", json={"puzzle": HARD}) for _ in range(3)]
+    assert {a.json()["status"] for a in answers} == {"solved"}
 
 
 # -- concurrency -------------------------------------------------------------------------------------------------

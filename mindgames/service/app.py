@@ -36,6 +36,23 @@ ERRORS = {
 }
 
 
+MAX_NESTING = 32
+
+
+def nesting(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > MAX_NESTING:
+                return depth
+            stack.extend((child, depth) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def error(status: int, message: str, limit: str | None = None, **extra: Any) -> JSONResponse:
     body: dict[str, Any] = {"error": message}
     if limit:
@@ -209,6 +226,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if len(puzzles) > settings.max_puzzles:
             return error(413, f"{len(puzzles)} puzzles is more than max_puzzles "
                               f"({settings.max_puzzles}) per request", "max_puzzles")
+        if any(nesting(p) > MAX_NESTING for p in puzzles):
+            return error(422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep; "
+                              "no puzzle format needs that")
         if kind != "binairo" and body.rules is not None:
             return error(422, "rules: only binairo puzzles have rule sets")
         if kind != "crossing" and body.params is not None:

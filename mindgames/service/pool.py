@@ -60,10 +60,6 @@ class Worker:
     started: float = field(default_factory=time.monotonic)
 
 
-class TimedOut(Exception):
-    pass
-
-
 class SolverPool:
     def __init__(self, size: int, grace: float = 2.0):
         self.size = size
@@ -116,41 +112,54 @@ class SolverPool:
         """The worker's reply to ``task`` (``("done", records)``, ``("error", ...)``, ...);
         ``("timeout", [])`` when it overran ``seconds`` plus the grace period."""
         task = dict(task, seconds=seconds)
-        worker = await self.idle.get()
+        deadline = time.monotonic() + seconds + self.grace
+        for _attempt in range(3):  # a worker found dead is replaced and the task sent again
+            worker = await self.idle.get()
+            try:
+                worker.conn.send(task)
+            except (OSError, ValueError):
+                self._replace(worker)
+                continue
+            try:
+                reply = await self._reply(worker, deadline)
+            except asyncio.CancelledError:
+                # The client went away: let the worker finish (or be stopped at the
+                # deadline) in the background, then reuse it.
+                asyncio.get_running_loop().create_task(self._reply(worker, deadline))
+                raise
+            if reply[0] != "died":
+                return reply
+        return ("crash", [], "the solver process died")
+
+    async def _reply(self, worker: Worker, deadline: float) -> tuple:
         loop = asyncio.get_running_loop()
         ready = asyncio.Event()
         fd = worker.conn.fileno()
-        returned = False
+        loop.add_reader(fd, ready.set)
+        timed_out = False
         try:
-            worker.conn.send(task)
-            loop.add_reader(fd, ready.set)
-            try:
-                await asyncio.wait_for(ready.wait(), seconds + self.grace)
-            finally:
-                loop.remove_reader(fd)
-            try:
-                reply = worker.conn.recv()
-            except (EOFError, OSError):
-                self._replace(worker)
-                returned = True
-                return ("crash", [], "the solver process died")
-            self.idle.put_nowait(worker)
-            returned = True
-            return reply
+            await asyncio.wait_for(ready.wait(), max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
-            self._replace(worker)
-            returned = True
-            return ("timeout", [])
+            timed_out = True
         finally:
-            if not returned:  # cancelled (client gone) or a send failed: the worker's state is unknown
-                self._replace(worker)
+            loop.remove_reader(fd)
+        if timed_out:  # stuck past its deadline: stop it, start a fresh one
+            self._replace(worker)
+            return ("timeout", [])
+        try:
+            reply = worker.conn.recv()
+        except (EOFError, OSError):
+            self._replace(worker)
+            return ("died",)
+        self.idle.put_nowait(worker)
+        return reply
 
 
 def reply_records(reply: tuple) -> list[dict]:
     return list(dict(reply[1]).values()) if reply[0] in ("done", "crash", "timeout") else []
 
 
-__all__ = ["SolverPool", "TaskError", "TimedOut", "reply_records"]
+__all__ = ["SolverPool", "TaskError", "reply_records"]
 
 
 if __name__ == "__main__":
