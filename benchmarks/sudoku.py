@@ -280,7 +280,8 @@ def run_peer(
                 solvers[key] = norvig_for(item)
             return solvers[key].solve(item.text)
 
-        solve_one(items[indices[0]])  # build units/peers before the clock
+        first_item = items[indices[0]]  # build units/peers before the clock
+        solvers[first_item.regions or first_item.puzzle.box] = norvig_for(first_item)
     run = Run(name, "solve", indices)
     progress.begin(f"{label}{name} solve", len(indices))
     clock, cpu = time.perf_counter, time.process_time
@@ -519,20 +520,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if run is not None:
                     r["runs"][f"{peer} solve"] = run
                     print(f"{name:>16} {peer:>9} solve: {fmt_rate(run.rate())}/s{flags(run)}", file=sys.stderr)
+            if args.out:  # after every set, so that an interrupted run keeps what it measured
+                write(args.out, finish(results, args, meta, wall, parse_seconds, parsed, partial=True))
     finally:
         progress.close()
-    meta["wall"] = f"{time.perf_counter() - wall:.0f} s"
+    table = finish(results, args, meta, wall, parse_seconds, parsed)
+    print(table)
+    if args.out:
+        write(args.out, table)
+    return 0
+
+
+def finish(
+    results: dict[str, dict[str, Any]], args: argparse.Namespace, meta: dict[str, str],
+    wall: float, parse_seconds: float, parsed: int, partial: bool = False,
+) -> str:
+    """The report so far (``partial``: the run is still going)."""
+    meta["wall"] = f"{time.perf_counter() - wall:.0f} s" + (" so far, run in progress" if partial else "")
     meta["load_end"] = load_average()
     meta["parse"] = (
         f"{parsed:,} puzzles in {parse_seconds:.2f} s, {parsed / parse_seconds:,.0f}/s (with loading the files)"
         if parsed
         else "-"
     )
-    table = report(results, args, meta)
-    print(table)
-    if args.out:
-        write(args.out, table)
-    return 0
+    return report(results, args, meta)
 
 
 if __name__ == "__main__":
