@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from models.errors import VerificationError
-from solver import get_engine
+from solver import SolveResult, get_engine
 from solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths
 
 from .checker import replay
@@ -35,6 +35,7 @@ class Options:
     cross_check: bool = True
     graph_limit: int = 100_000  # most states the explicit graph may have
     use_symmetry: bool = True
+    count_limit: int = 1_000_000  # most counted shortest plans enumerated
 
 
 @dataclass
@@ -136,6 +137,9 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
     horizon = min(FIRST_HORIZON, longest)
     proven = -1  # no plan has at most `proven` crossings
     while True:
+        if clock.out():
+            outcome.proof = f"time limit: no plan with at most {proven} crossings, the rest unknown"
+            return
         report(f"horizon {horizon}: building the model")
         cm = compile_model(layout, horizon, unary=options.engine != "cpsat")
         session = engine.prepare(cm.model)
@@ -162,7 +166,10 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
         while proven + 1 < cm.length(best):
             T = proven + 1
             report(f"horizon {T}: proving no plan is that short")
-            answer = session.solve([-cm.act[T]] if T < horizon else [], clock.left())
+            if clock.out():
+                answer = SolveResult("unknown")
+            else:
+                answer = session.solve([-cm.act[T]] if T < horizon else [], clock.left())
             _trace(f"T={T}: {answer.status} {answer.seconds:.2f}s")
             if answer.status == "unknown":
                 _found(spec, layout, cm, best, outcome)
@@ -220,7 +227,8 @@ def _count(layout, cm, session, length, options, clock, outcome) -> None:
         counted += 1
 
     assumptions = [-cm.act[length]] if length < cm.horizon else []
-    found = session.enumerate(assumptions, limit=1_000_000, time_limit=clock.left(), on_solution=add)
+    found = session.enumerate(assumptions, limit=options.count_limit, time_limit=clock.left(),
+                              on_solution=add)
     outcome.shortest_plans = {"count": total, "counted_plans": counted, "complete": found.complete}
 
 

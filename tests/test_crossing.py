@@ -1,0 +1,293 @@
+"""Crossing puzzles: the seeds' known answers, proofs, cross-checks and the puzzle format."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from mindgames.cli import main
+from models.crossing import Options, parse_document, parse_text, presets, solve
+from models.crossing.checker import replay
+from models.crossing.states import Move
+from models.crossing.symmetry import block_types
+from models.crossing.toml_writer import to_toml
+from models.errors import PuzzleError, VerificationError
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "crossing"
+
+
+def spec_of(name: str, **settings):
+    return parse_document(presets.build(name, settings))
+
+
+def run(name: str, engine: str = "sat", **settings):
+    return solve(spec_of(name, **settings), Options(engine=engine, count_shortest=True))
+
+
+# -- the seeds' answers ---------------------------------------------------------
+KNOWN = [
+    ("wolf-goat-cabbage", {}, 7),
+    ("missionaries-cannibals", {}, 11),
+    ("jealous-husbands", {}, 11),  # Bachet, 1613
+    ("dangerous-family", {}, 17),
+    ("queens-tower", {}, 10),
+    ("missionaries-cannibals", {"pairs": 4, "capacity": 3}, 9),
+    ("jealous-husbands", {"couples": 4, "capacity": 3}, 9),
+]
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+@pytest.mark.parametrize("name,settings,crossings", KNOWN)
+def test_shortest_plan_is_the_known_minimum_and_replays(engine, name, settings, crossings):
+    outcome = run(name, engine, **settings)
+    assert outcome.status == "solved"
+    assert outcome.crossings == crossings
+    assert len(replay(outcome.spec, outcome.plan)) == crossings + 1
+    assert outcome.cross_check["graph_crossings"] == crossings
+    assert outcome.cross_check["agrees"] is True
+    assert outcome.shortest_plans["count"] == outcome.cross_check["graph_shortest_plans"]
+
+
+UNSOLVABLE = [
+    ("jealous-husbands", {"return_capacity": 1}),  # the seeds' exercise
+    ("missionaries-cannibals", {"pairs": 4}),
+    ("jealous-husbands", {"couples": 4}),
+]
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+@pytest.mark.parametrize("name,settings", UNSOLVABLE)
+def test_unsolvable_puzzles_are_proved_unsolvable(engine, name, settings):
+    outcome = run(name, engine, **settings)
+    assert outcome.status == "unsolvable"
+    assert "safe states" in outcome.proof
+    assert outcome.plan is None
+    assert outcome.cross_check["graph_crossings"] is None
+    assert outcome.cross_check["agrees"] is True
+
+
+def test_jealous_husbands_has_486_shortest_plans_among_19602_simple_ones():
+    outcome = solve(spec_of("jealous-husbands"), Options(count_shortest=True, simple_paths=True))
+    assert outcome.shortest_plans == {"count": 486, "counted_plans": 4, "complete": True}
+    paths = outcome.simple_paths
+    assert paths["complete"] and paths["count"] == sum(paths["histogram"].values())
+    assert min(paths["histogram"]) == 11 and paths["histogram"][11] == 486
+
+
+def test_queens_tower_cannonball_falls_first_and_the_seed_dfs_finds_the_same_length():
+    outcome = solve(spec_of("queens-tower"), Options(simple_paths=True))
+    assert outcome.plan[0] == Move(to_far=("cannonball",))
+    assert min(outcome.simple_paths["histogram"]) == outcome.crossings == 10
+
+
+def test_queens_tower_weights_are_parameters():
+    # with a 10 lb tolerance the son (90) can never ride against the cannonball (75)
+    outcome = run("queens-tower", max_difference=10)
+    assert outcome.status == "unsolvable" and outcome.cross_check["agrees"] is True
+
+
+def test_large_families_are_solved_without_the_explicit_graph():
+    outcome = solve(spec_of("jealous-husbands", couples=12, capacity=4), Options(engine="cpsat"))
+    assert outcome.status == "solved" and outcome.crossings == 21
+    assert outcome.cross_check["agrees"] is None and "not built" in outcome.cross_check["note"]
+    assert len(replay(outcome.spec, outcome.plan)) == 22
+
+
+def test_without_symmetry_the_answer_is_the_same():
+    spec = spec_of("jealous-husbands")
+    counted = solve(spec, Options(count_shortest=True))
+    tracked = solve(spec, Options(count_shortest=True, use_symmetry=False))
+    assert tracked.crossings == counted.crossings == 11
+    assert tracked.shortest_plans["count"] == counted.shortest_plans["count"] == 486
+    assert tracked.shortest_plans["counted_plans"] == 486  # nothing counted together
+
+
+def test_time_limit_gives_unknown_not_a_hang():
+    outcome = solve(spec_of("jealous-husbands", couples=8, capacity=3),
+                    Options(time_limit=0.01, cross_check=False))
+    assert outcome.status == "unknown"
+
+
+# -- symmetry found from the rules -------------------------------------------------
+def test_couples_are_found_as_interchangeable_blocks():
+    types = block_types(spec_of("jealous-husbands", couples=5))
+    assert len(types) == 1 and types[0].size == 5
+    assert set(types[0].blocks) == {(f"husband{i}", f"wife{i}") for i in range(1, 6)}
+
+
+def test_identical_copies_and_symmetric_children_are_counted():
+    assert [t.label() for t in block_types(spec_of("missionaries-cannibals"))] == [
+        "3 x missionary", "3 x cannibal"]
+    labels = [t.label() for t in block_types(spec_of("dangerous-family"))]
+    assert "(son1) ~ (son2)" in labels and "(daughter1) ~ (daughter2)" in labels
+
+
+def test_a_rule_that_breaks_the_symmetry_is_respected():
+    document = presets.build("jealous-husbands", {})
+    document["rules"].append({"kind": "not_together", "who": ["wife1"], "with_any": ["wife2"]})
+    spec = parse_document(document)
+    types = block_types(spec)
+    assert all(t.size == 1 for t in types if ("husband1", "wife1") in t.blocks)
+    outcome = solve(spec, Options(count_shortest=True))
+    assert outcome.cross_check["agrees"] is True
+
+
+# -- generalised families and random puzzles against the state graph -------------------
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(family=st.sampled_from(["jealous-husbands", "missionaries-cannibals"]),
+       n=st.integers(1, 4), capacity=st.integers(1, 4), engine=st.sampled_from(["sat", "cpsat"]))
+def test_families_agree_with_the_state_graph(family, n, capacity, engine):
+    key = "couples" if family == "jealous-husbands" else "pairs"
+    outcome = solve(spec_of(family, **{key: n, "capacity": capacity}),
+                    Options(engine=engine, count_shortest=True))
+    assert outcome.cross_check["agrees"] is True
+    if outcome.status == "solved":
+        replay(outcome.spec, outcome.plan)
+
+
+@st.composite
+def random_puzzles(draw):
+    names = ["a", "b", "c", "d"][: draw(st.integers(2, 4))]
+    actors = []
+    for name in names:
+        actor = {"name": name, "groups": draw(st.sampled_from([[], ["g"], ["h"]]))}
+        if draw(st.booleans()):
+            actor["rows"] = True
+        if draw(st.integers(0, 4)) == 0:
+            actor["count"] = 2
+        actors.append(actor)
+    refs = names + [f"@{g}" for g in {g for a in actors for g in a["groups"]}]
+    rules = []
+    for _ in range(draw(st.integers(0, 3))):
+        if draw(st.integers(0, 3)) == 0:
+            rules.append({"kind": "not_outnumbered", "protect": draw(st.sampled_from(refs)),
+                          "by": draw(st.sampled_from(refs))})
+        else:
+            rules.append({
+                "kind": "not_together",
+                "who": draw(st.lists(st.sampled_from(refs), min_size=1, max_size=2)),
+                "with_any": draw(st.lists(st.sampled_from(refs), min_size=1, max_size=3)),
+                "unless_any": draw(st.lists(st.sampled_from(refs), max_size=2)),
+                "where": draw(st.sampled_from([["banks"], ["boat"], ["banks", "boat"]])),
+            })
+    capacity = draw(st.integers(2, 3))
+    return {"name": "random", "boat": {"capacity": capacity}, "actors": actors, "rules": rules}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=random_puzzles(), engine=st.sampled_from(["sat", "cpsat"]))
+def test_random_puzzles_agree_with_the_state_graph(document, engine):
+    """Random rules exercise the symmetry finder and the lifting of rules to counts."""
+    options = Options(engine=engine, count_shortest=True, count_limit=300)
+    outcome = solve(parse_document(document), options)
+    assert outcome.status in ("solved", "unsolvable")
+    assert outcome.cross_check["agrees"] is True
+    if outcome.status == "solved":
+        replay(outcome.spec, outcome.plan)
+
+
+# -- the independent checker --------------------------------------------------------
+def test_checker_rejects_a_plan_that_leaves_the_goat_with_the_wolf():
+    spec = spec_of("wolf-goat-cabbage")
+    with pytest.raises(VerificationError, match="rules\\[0\\]"):
+        replay(spec, [Move(to_far=("cabbage", "farmer"))])
+
+
+def test_checker_rejects_an_overloaded_boat_and_an_unfinished_plan():
+    spec = spec_of("missionaries-cannibals")
+    with pytest.raises(VerificationError, match="aboard"):
+        replay(spec, [Move(to_far=("cannibal", "cannibal", "cannibal"))])
+    with pytest.raises(VerificationError, match="not crossed"):
+        replay(spec, [Move(to_far=("cannibal", "cannibal"))])
+
+
+# -- the puzzle format --------------------------------------------------------------
+BAD = [
+    ({"colour": "red"}, "unknown key colour"),
+    ({"boat": {"capacity": 0}}, "boat.capacity = 0"),
+    ({"boat": {"capacity": 2, "min_load": 3}}, "boat.min_load = 3 is above boat.capacity = 2"),
+    ({"boat": {"capacity": 2, "speed": 1}}, "unknown key boat.speed"),
+    ({"rules": [{"kind": "not_together", "who": ["wolff"], "with_any": ["goat"]}]},
+     "rules[0].who: unknown actor 'wolff'"),
+    ({"rules": [{"kind": "not_outnumbered", "protect": "@m", "by": "goat"}]},
+     "rules[0].protect: unknown group '@m'"),
+    ({"rules": [{"kind": "eats", "who": ["goat"]}]}, "rules[0].kind = 'eats'"),
+    ({"actors": [{"name": "rock", "cargo": True}], "rules": []}, "nobody can row"),
+    ({"actors": [{"name": "x", "count": 0}]}, "actors[0].count = 0"),
+]
+
+
+@pytest.mark.parametrize("change,message", BAD)
+def test_bad_puzzles_are_errors_naming_key_and_value(change, message):
+    document = presets.build("wolf-goat-cabbage", {})
+    for key, value in change.items():
+        document[key] = value
+    with pytest.raises(PuzzleError) as error:
+        parse_document(document)
+    assert message in str(error.value)
+
+
+def test_exported_puzzles_read_back_and_match_the_shipped_files():
+    for name in presets.PRESETS:
+        text = to_toml(presets.build(name, {}))
+        assert parse_text(text) == spec_of(name)
+        assert (DATA / f"{name}.toml").read_text(encoding="utf-8") == text
+
+
+def test_json_puzzles_are_accepted():
+    text = json.dumps(presets.build("wolf-goat-cabbage", {}))
+    assert parse_text(text) == spec_of("wolf-goat-cabbage")
+
+
+# -- the command line ---------------------------------------------------------------
+def test_cli_solve_json_contract(capsys, tmp_path):
+    picture = tmp_path / "plan.svg"
+    code = main(["crossing", "solve", "wolf-goat-cabbage", "--json", "--count-shortest",
+                 "--simple-paths", "--svg", str(picture)])
+    record = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert record["status"] == "solved" and record["crossings"] == 7
+    assert record["moves"][0] == {"step": 1, "direction": "right", "actors": ["farmer", "goat"]}
+    assert record["shortest_plans"]["count"] == 2
+    assert set(record["simple_paths"]) >= {"count", "histogram"}
+    assert record["cross_check"]["agrees"] is True and record["engine"] == "sat"
+    assert ET.parse(picture).getroot().tag.endswith("svg")
+
+
+def test_cli_pulley_moves_say_down_and_up(capsys):
+    assert main(["crossing", "solve", "queens-tower", "--json", "--engine", "cpsat"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["moves"][0] == {"step": 1, "down": ["cannonball"], "up": []}
+
+
+def test_cli_set_and_export_round_trip(capsys, tmp_path):
+    assert main(["crossing", "export", "missionaries-cannibals", "--set", "pairs=4"]) == 0
+    path = tmp_path / "mc4.toml"
+    path.write_text(capsys.readouterr().out)
+    assert main(["crossing", "solve", str(path), "--json", "--set", "boat.capacity=3"]) == 0
+    assert json.loads(capsys.readouterr().out)["crossings"] == 9
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["crossing", "solve", "no-such-puzzle"], "no such file and no built-in puzzle"),
+    (["crossing", "solve", "jealous-husbands", "--set", "wives=3"], "--set wives"),
+    (["crossing", "solve", "jealous-husbands", "--set", "couples=x"], "expected a whole number"),
+])
+def test_cli_errors_are_one_line_and_exit_2(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_cli_bad_file_is_one_line_error(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "x"\n[boat]\ncapacity = 0\n[[actors]]\nname = "a"\n')
+    assert main(["crossing", "solve", str(path)]) == 2
+    assert "boat.capacity = 0" in capsys.readouterr().err
+    path.write_text("this is = = not toml")
+    assert main(["crossing", "solve", str(path)]) == 2
+    assert "not valid TOML" in capsys.readouterr().err
