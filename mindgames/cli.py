@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 from typing import Sequence
 
@@ -50,5 +51,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def entry() -> None:
+    """The console script: ``main`` with a hard exit after Ctrl-C.
+
+    After an interrupted search, native solver threads may still be winding
+    down; skipping interpreter finalisation avoids a crash report on the way out."""
+    code = main()
+    if code == 130:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -13,6 +13,7 @@ can never inflate a count.
 
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import contextmanager
 from typing import Iterator, Sequence
@@ -27,6 +28,28 @@ _OPS = {
     ">=": lambda e, b: e >= b,
     "==": lambda e, b: e == b,
 }
+
+
+def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None):
+    """``solver.Solve`` in a worker thread, so that Ctrl-C in the main thread stops the search.
+
+    CP-SAT releases the GIL while it searches; the main thread waits in short
+    joins, during which Python delivers KeyboardInterrupt, and then asks CP-SAT
+    to stop before re-raising it."""
+    solver.parameters.catch_sigint_signal = False  # Python, not CP-SAT, owns Ctrl-C
+    if threading.current_thread() is not threading.main_thread():
+        return solver.Solve(model, callback)
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(solver.Solve(model, callback)))
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        solver.StopSearch()
+        worker.join()
+        raise
+    return outcome[0]
 
 
 class CpSatSession(Session):
@@ -96,7 +119,7 @@ class CpSatSession(Session):
             if model is None:
                 return SolveResult("unsat", None, time.perf_counter() - start)
             solver = self._solver(time_limit)
-            status = solver.Solve(model)
+            status = _run(solver, model)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {model.Validate()}")
         seconds = time.perf_counter() - start
@@ -148,7 +171,7 @@ class CpSatSession(Session):
                         self.StopSearch()
 
             collector = Collector()
-            status = solver.Solve(model, collector)
+            status = _run(solver, model, collector)
         complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.reached_limit
         return Enumeration(len(collector.seen), complete, collector.found, time.perf_counter() - start)
 

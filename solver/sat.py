@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import Iterator, Sequence
 
 from pysat.card import CardEnc, EncType
+import pysolvers  # python-sat's extension module
 from pysat.solvers import Solver
 
 from .engine import Deadline, Engine, Enumeration, OnSolution, Session, SolveResult
@@ -165,15 +166,21 @@ class SatSession(Session):
         self.top = self.base_top
 
     def _solve(self, assumptions: Sequence[int], deadline: Deadline) -> bool | None:
-        """True / False, or None when time ran out."""
-        if deadline.end is None:
-            return self.solver.solve(assumptions=assumptions)
-        while not deadline.passed():
-            self.solver.conf_budget(CONFLICTS_PER_SLICE)
-            answer = self.solver.solve_limited(assumptions=assumptions)
-            if answer is not None:
-                return answer
-        return None
+        """True / False, or None when time ran out.  Ctrl-C raises KeyboardInterrupt."""
+        try:
+            if deadline.end is None:
+                return self.solver.solve(assumptions=assumptions)
+            while not deadline.passed():
+                self.solver.conf_budget(CONFLICTS_PER_SLICE)
+                answer = self.solver.solve_limited(assumptions=assumptions)
+                if answer is not None:
+                    return answer
+            return None
+        except pysolvers.error as error:
+            # python-sat catches SIGINT inside the solver and reports it as its own error.
+            if "keyboard interrupt" in str(error).lower():
+                raise KeyboardInterrupt from None
+            raise
 
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> SolveResult:
         start = time.perf_counter()
