@@ -172,7 +172,8 @@ def _merge(m: Model, a: Units, b: Units, cap: int) -> Units:
     out = m.new_vars(min(len(a) + len(b), cap))
     for i in range(len(a) + 1):
         for j in range(len(b) + 1):
-            # a >= i and b >= j  ->  out >= i + j  (beyond the cap: impossible)
+            # a >= i and b >= j  ->  out >= i + j  (past the cap: impossible; the
+            # sums just past it suffice, the order encoding implies the rest)
             if i + j:
                 head = [*([-a[i - 1]] if i else []), *([-b[j - 1]] if j else [])]
                 if i + j <= len(out):

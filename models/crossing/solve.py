@@ -83,9 +83,11 @@ class _Clock:
         self.start = time.perf_counter()
         self.limit = limit
 
-    def left(self) -> float | None:
+    def left(self) -> float:
+        # Always a number: with a limit, the engines solve in slices and check
+        # between them, which is also what lets Ctrl-C through.
         if self.limit is None:
-            return None
+            return 1e9
         return max(0.001, self.limit - (time.perf_counter() - self.start))
 
     def out(self) -> bool:
