@@ -32,7 +32,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_generated_request_gets_a_server_error(case):
     case.call_and_validate(checks=[not_a_server_error], timeout=30)
 
@@ -50,7 +50,7 @@ json_values = st.recursive(
 @given(kind=st.sampled_from(["sudoku", "binairo", "crossing"]),
        action=st.sampled_from(["solve", "check", "count"]),
        puzzle=json_values)
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 def test_any_puzzle_value_is_answered_or_refused_never_a_500(fuzz_server, kind, action, puzzle):
     answer = httpx.post(f"{fuzz_server.url}/v1/{kind}/{action}", json={"puzzle": puzzle}, timeout=30)
     assert answer.status_code in (200, 422)
