@@ -58,6 +58,25 @@ def load_puzzles(path: str | None) -> tuple[list[str], str]:
     return puzzles, "data/sudoku/seed.txt, relabelled"
 
 
+def tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) used so far by ``pid`` and its children (Linux /proc)."""
+    if not os.path.isdir("/proc"):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -69,19 +88,23 @@ def library_speed(puzzles: list[str], count: int) -> dict:
     solver.solve(parsed[0])  # compile the 9x9 rules once, as a worker does
     latencies = []
     start = time.perf_counter()
+    cpu = time.process_time()
     for puzzle in itertools.islice(itertools.cycle(parsed), count):
         t = time.perf_counter()
         result = solver.solve(puzzle)
         latencies.append(time.perf_counter() - t)
         assert result.status == "solved"
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     # With parsing from the text line, as the service does for each request:
-    t = time.perf_counter()
+    t, parse_cpu = time.perf_counter(), time.process_time()
     for line in itertools.islice(itertools.cycle(puzzles), count):
         solver.solve(sudoku.parse(line))
     with_parse = time.perf_counter() - t
+    parse_cpu = time.process_time() - parse_cpu
     return {"per_second": count / elapsed, "p50": percentile(latencies, 0.5),
-            "p99": percentile(latencies, 0.99), "with_parse_per_second": count / with_parse}
+            "p99": percentile(latencies, 0.99), "with_parse_per_second": count / with_parse,
+            "cpu_ms": 1000 * cpu / count, "with_parse_cpu_ms": 1000 * parse_cpu / count}
 
 
 def request_bytes(puzzle: str) -> bytes:
@@ -110,18 +133,26 @@ async def one_client(port: int, requests: list[bytes], latencies: list[float]) -
         writer.close()
 
 
-async def load(port: int, puzzles: list[str], clients: int, total: int) -> dict:
+async def load(port: int, puzzles: list[str], clients: int, total: int, pid: int | None = None) -> dict:
     prepared = [request_bytes(p) for p in puzzles]
     per_client = max(1, total // clients)
     shares = [[prepared[(c * per_client + i) % len(prepared)] for i in range(per_client)]
               for c in range(clients)]
     latencies: list[float] = []
+    server_cpu = tree_cpu(pid) if pid else None
+    client_cpu = time.process_time()
     start = time.perf_counter()
     await asyncio.gather(*(one_client(port, share, latencies) for share in shares))
     elapsed = time.perf_counter() - start
-    return {"clients": clients, "requests": len(latencies), "per_second": len(latencies) / elapsed,
+    client_cpu = time.process_time() - client_cpu
+    if server_cpu is not None:
+        server_cpu = tree_cpu(pid) - server_cpu
+    n = len(latencies)
+    return {"clients": clients, "requests": n, "per_second": n / elapsed,
             "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
-            "mean": statistics.fmean(latencies)}
+            "mean": statistics.fmean(latencies),
+            "server_cpu_ms": None if server_cpu is None else 1000 * server_cpu / n,
+            "client_cpu_ms": 1000 * client_cpu / n}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     except ImportError:
         pass
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     puzzles, source = load_puzzles(args.puzzles)
     library = library_speed(puzzles, min(args.requests, 3000))
     extra = ["--solver-workers", str(args.solver_workers)] if args.solver_workers else []
@@ -146,19 +178,27 @@ def main(argv: list[str] | None = None) -> int:
         port = server.port
         asyncio.run(load(port, puzzles, 4, 400))  # warm up every worker
         for clients in (int(c) for c in args.clients.split(",")):
-            rows.append(asyncio.run(load(port, puzzles, clients, args.requests)))
+            rows.append(asyncio.run(load(port, puzzles, clients, args.requests, server.process.pid)))
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    load_now = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     if args.markdown:
-        print(f"Puzzles: {source} ({len(puzzles)}); {machine}; load average before: {load_now:.1f}\n")
-        print("| what | clients | requests/s | p50 ms | p99 ms |")
-        print("|---|---:|---:|---:|---:|")
-        print(f"| library, in process (sat) | 1 | {library['per_second']:,.0f} | "
-              f"{library['p50'] * 1e3:.2f} | {library['p99'] * 1e3:.2f} |")
-        print(f"| library, parse + solve | 1 | {library['with_parse_per_second']:,.0f} | | |")
+        cores = os.cpu_count() or 1
+        print(f"Puzzles: {source} ({len(puzzles)}); {machine}; "
+              f"1-minute load average {load_before:.1f} before, {load_after:.1f} after\n")
+        print("| what | clients | requests/s | p50 ms | p99 ms | CPU ms per request | "
+              f"requests/s per idle core ({cores} cores: x{cores}) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        print(f"| library, in process (sat), solve only | 1 | {library['per_second']:,.0f} | "
+              f"{library['p50'] * 1e3:.2f} | {library['p99'] * 1e3:.2f} | {library['cpu_ms']:.3f} | "
+              f"{1000 / library['cpu_ms']:,.0f} |")
+        print(f"| library, in process (sat), parse + solve | 1 | {library['with_parse_per_second']:,.0f} | | | "
+              f"{library['with_parse_cpu_ms']:.3f} | {1000 / library['with_parse_cpu_ms']:,.0f} |")
         for row in rows:
+            cpu = row["server_cpu_ms"]
+            shown = "n/a" if cpu is None else f"{cpu:.3f} (+ client {row['client_cpu_ms']:.3f})"
+            per_core = "n/a" if cpu is None else f"{1000 / cpu:,.0f}"
             print(f"| API, POST /v1/sudoku/solve | {row['clients']} | {row['per_second']:,.0f} | "
-                  f"{row['p50'] * 1e3:.2f} | {row['p99'] * 1e3:.2f} |")
+                  f"{row['p50'] * 1e3:.2f} | {row['p99'] * 1e3:.2f} | {shown} | {per_core} |")
     else:
         print(json.dumps({"puzzles": source, "machine": machine, "library": library, "api": rows}, indent=2))
     return 0
