@@ -7,7 +7,7 @@ from html import escape
 from .states import Move
 
 ROW = 34
-WIDTH = 900
+WIDTH = 1000
 SIDE = 330
 
 
