@@ -424,6 +424,24 @@ def test_a_bad_job_request_is_refused_before_it_is_queued(client):
 
 
 # -- restarts: nothing is lost -------------------------------------------------------------------------------------------
+def wait_until_gone(command_part: str, timeout: float = 10) -> bool:
+    """Whether no process whose command line contains ``command_part`` is left (Linux /proc)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = False
+        for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    text = cmdline.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            alive = alive or command_part in text
+        if not alive:
+            return True
+        time.sleep(0.1)
+    return False
+
+
 def test_a_server_killed_mid_job_marks_it_interrupted_and_keeps_finished_jobs(tmp_path):
     db = tmp_path / "jobs.sqlite3"
     server = Server(db, "--job-workers", "2").start()
@@ -438,6 +456,7 @@ def test_a_server_killed_mid_job_marks_it_interrupted_and_keeps_finished_jobs(tm
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
         server.kill()
+        assert wait_until_gone(f"mindgames.service.jobs {db}"), "the job's process outlived the server"
         server.start()
         with httpx.Client(base_url=server.url, timeout=60) as client:
             again = client.get(f"/v1/jobs/{finished['id']}").json()

@@ -1,11 +1,11 @@
 """Long work as jobs: kept in SQLite, each run in its own process.
 
 A job row holds its request, its status (``queued`` | ``running`` | ``done`` |
-``failed`` | ``cancelled`` | ``interrupted``), its progress and every result
-found so far.  The job's process writes its results into the row as it goes,
-so nothing finished is lost if the server dies; its writes are guarded by a
-run token, so a process orphaned by a killed server cannot overwrite what the
-restarted server decided.  On start the server marks the jobs it finds
+``failed`` | ``cancelled`` | ``interrupted``) and its progress; each result is a
+row of ``job_results``, appended by the job's process as it goes (committed at
+least every 0.2 s), so what was finished is not lost if the server dies.  The
+process's writes are guarded by a run token, so a process orphaned by a killed
+server cannot overwrite what the restarted server decided.  On start the server marks the jobs it finds
 ``running`` as ``interrupted`` (keeping their results), or, with
 ``resume_jobs``, queues them again to continue after their last result.
 """
@@ -37,7 +37,6 @@ CREATE TABLE IF NOT EXISTS jobs (
     status TEXT NOT NULL,
     run TEXT,
     progress TEXT NOT NULL DEFAULT '{}',
-    results TEXT NOT NULL DEFAULT '[]',
     result TEXT,
     error TEXT,
     message TEXT,
@@ -46,6 +45,12 @@ CREATE TABLE IF NOT EXISTS jobs (
     finished REAL
 );
 CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, created);
+CREATE TABLE IF NOT EXISTS job_results (
+    job TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (job, idx)
+);
 """
 ACTIVE = ("queued", "running")
 
@@ -89,17 +94,21 @@ class JobStore:
 
     def get(self, job_id: str, with_results: bool = True) -> dict | None:
         row = self._exec(
-            "SELECT id, kind, action, status, progress, results, result, error, message, created, "
+            "SELECT id, kind, action, status, progress, result, error, message, created, "
             "started, finished FROM jobs WHERE id = ?", (job_id,)).fetchone()
         if row is None:
             return None
-        keys = ("id", "kind", "action", "status", "progress", "results", "result", "error",
+        keys = ("id", "kind", "action", "status", "progress", "result", "error",
                 "message", "created", "started", "finished")
         job = dict(zip(keys, row))
         job["progress"] = json.loads(job["progress"])
-        job["results"] = json.loads(job["results"]) if with_results else None
+        job["results"] = self.results(job_id) if with_results else None
         job["result"] = json.loads(job["result"]) if job["result"] else None
         return job
+
+    def results(self, job_id: str) -> list[dict]:
+        rows = self._exec("SELECT record FROM job_results WHERE job = ? ORDER BY idx", (job_id,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
 
     def list(self, limit: int = 50) -> list[dict]:
         rows = self._exec("SELECT id FROM jobs ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
@@ -153,12 +162,24 @@ class _Writer:
 
     def update(self, **fields: Any) -> bool:
         sets = ", ".join(f"{key}=?" for key in fields)
-        values = [json.dumps(v) if key in ("progress", "results", "result") else v
+        values = [json.dumps(v) if key in ("progress", "result") else v
                   for key, v in fields.items()]
         cursor = self.conn.execute(
             f"UPDATE jobs SET {sets} WHERE id=? AND run=? AND status='running'",
             (*values, self.job_id, self.run))
         return cursor.rowcount == 1
+
+    def append(self, records: list[tuple[int, dict]], progress: dict) -> bool:
+        """Add results and the progress in one transaction, if the job is still ours."""
+        with self.conn:  # BEGIN ... COMMIT
+            self.conn.execute("BEGIN IMMEDIATE")
+            if not self.update(progress=progress):
+                self.conn.execute("ROLLBACK")
+                return False
+            self.conn.executemany(
+                "INSERT OR REPLACE INTO job_results (job, idx, record) VALUES (?, ?, ?)",
+                [(self.job_id, index, json.dumps(record)) for index, record in records])
+        return True
 
 
 def _watch_parent(parent: int) -> None:
@@ -173,13 +194,14 @@ def job_main(path: str, job_id: str, run: str, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     writer = _Writer(path, job_id, run)
-    row = writer.conn.execute("SELECT request, results FROM jobs WHERE id=?", (job_id,)).fetchone()
-    request, results = json.loads(row[0]), json.loads(row[1])
+    row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
+    request = json.loads(row[0])
+    done = writer.conn.execute("SELECT COUNT(*) FROM job_results WHERE job=?", (job_id,)).fetchone()[0]
     try:
         if request.get("action") == "count_grids":
             _count_grids(writer, request, path)
         else:
-            _batch(writer, request, results)
+            _batch(writer, request, done)
     except TaskError as error:
         writer.update(status="failed", error=error.message, finished=time.time(), run=None)
     except Exception as error:  # a library bug: the job fails, saying why
@@ -187,26 +209,42 @@ def job_main(path: str, job_id: str, run: str, parent: int) -> None:
                       finished=time.time(), run=None)
 
 
-def _batch(writer: _Writer, request: dict, results: list) -> None:
-    total = len(request["puzzles"])
-    last = [0.0]
-    progress = {"done": len(results), "total": total}
+def _batch(writer: _Writer, request: dict, done: int) -> None:
+    """Answer the puzzles after the first ``done`` (already answered before a restart)."""
+    progress = {"done": done, "total": len(request["puzzles"])}
+    pending: list[tuple[int, dict]] = []
+    last = [time.monotonic(), 0.0]  # last results flush, last count progress write
+
+    def flush() -> None:
+        if not writer.append(pending, progress):
+            raise _NotOurs()
+        pending.clear()
+        last[0] = time.monotonic()
 
     def emit(index: int, record: dict) -> None:
-        results.append(record)
-        progress.update(done=len(results), solutions=None)
-        writer.update(results=results, progress=progress)
+        pending.append((index, record))
+        progress.update(done=progress["done"] + 1, solutions=None)
+        if time.monotonic() - last[0] >= 0.2:
+            flush()
 
-    def counted(n: int) -> None:  # inside a count: how many solutions so far, written twice a second
+    def counted(n: int) -> None:  # inside a count: how many solutions so far, twice a second
         now = time.monotonic()
-        if now - last[0] >= 0.5:
-            last[0] = now
+        if now - last[1] >= 0.5:
+            last[1] = now
             progress.update(solutions=n, limit=request.get("limit"))
-            writer.update(progress=progress)
+            flush()
 
-    execute(request, emit, Answerer(), start=len(results),
-            on_count=counted if request["action"] == "count" else None)
+    try:
+        execute(request, emit, Answerer(), start=done,
+                on_count=counted if request["action"] == "count" else None)
+        flush()
+    except _NotOurs:
+        return  # cancelled, or the server that started us is gone
     writer.update(status="done", finished=time.time(), run=None)
+
+
+class _NotOurs(Exception):
+    pass
 
 
 def _count_grids(writer: _Writer, request: dict, path: str) -> None:

@@ -54,7 +54,8 @@ def is_loopback(host: str) -> bool:
 def child_env() -> dict[str, str]:
     """The environment of worker processes: ours, plus the directory this package is
     imported from, so ``python -m mindgames.service...`` finds the same code."""
-    root = str(Path(__file__).resolve().parents[2])
+    root = Path(__file__).resolve().parents[2]
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    if (root / "pyproject.toml").exists():  # a source checkout; an installed package is found anyway
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
     return env
