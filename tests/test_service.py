@@ -25,7 +25,7 @@ EMPTY9 = "." * 81
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("service") / "jobs.sqlite3"
-    with Server(db, "--max-puzzles", "100", "--max-seconds", "5", "--max-jobs", "3",
+    with Server(db, "--max-puzzles", "100", "--max-seconds", "3", "--max-jobs", "3",
                 "--job-workers", "1", "--solver-workers", "2") as running:
         yield running
 
@@ -69,7 +69,7 @@ def test_kinds_lists_every_kind_with_actions_and_the_limits(client):
     assert set(kinds) == {"sudoku", "binairo", "crossing"}
     assert kinds["sudoku"]["actions"] == ["solve", "check", "count"]
     assert body["limits"]["max_puzzles"] == 100
-    assert body["limits"]["max_seconds"] == 5
+    assert body["limits"]["max_seconds"] == 3
 
 
 def test_crossing_presets_come_with_their_parameters(client):
@@ -259,7 +259,7 @@ def test_the_time_limit_stops_a_long_count_with_an_incomplete_answer(client):
 
 
 def test_a_batch_past_the_request_cap_answers_every_puzzle_late_ones_unknown(client):
-    # Five counts of 2 s each cannot all fit in the server's 5 s cap.
+    # Five counts of 2 s each cannot all fit in the server's 3 s cap.
     answer = client.post("/v1/sudoku/count", json={"puzzles": [EMPTY9] * 5, "time_limit": 2})
     results = answer.json()["results"]
     assert len(results) == 5
@@ -275,7 +275,7 @@ def test_absurdly_nested_json_is_a_422_not_a_crash(client):
 
 
 def test_work_past_the_request_cap_is_stopped_and_the_server_keeps_answering(client):
-    # 30 jealous couples: far too big to settle within the 5 s cap; whether the library's
+    # 30 jealous couples: far too big to settle within the 3 s cap; whether the library's
     # own time limit or the pool's hard stop ends it, the answer is "unknown".
     answer = client.post("/v1/crossing/solve", json={"puzzle": "jealous-husbands", "params": {"couples": 30}})
     assert answer.status_code == 200

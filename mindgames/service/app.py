@@ -9,14 +9,13 @@ the same one the CLI prints.  Solving happens in worker processes
 from __future__ import annotations
 
 import hmac
-import json
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any
+from typing import Any, Union
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -24,9 +23,13 @@ from .. import __version__
 from . import kinds
 from .jobs import JobRunner, JobStore
 from .pool import SolverPool, reply_records
-from .schemas import ErrorBody, JobRequest, SolveRequest
+from .schemas import Answer, Batch, ErrorBody, JobRequest, SolveRequest
 from .settings import Settings
 
+ANSWERS: dict = {200: {"model": Union[Answer, Batch, dict[str, Any]],
+                       "description": "one answer (for `puzzle`: the CLI's --json object; for crossing "
+                                      "the `crossing solve --json` object) or `{\"results\": [...]}` "
+                                      "in input order (for `puzzles`)"}}
 ERRORS = {
     400: {"model": ErrorBody, "description": "malformed request (e.g. invalid JSON)"},
     401: {"model": ErrorBody, "description": "missing or wrong bearer token"},
@@ -262,17 +265,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     explain_query = Query(False, description="add what the web page draws: clashing cells of "
                                               "unsolvable grids; crossing banks after each step")
 
-    @app.post("/v1/{kind}/solve", tags=["puzzles"], responses=ERRORS)
+    @app.post("/v1/{kind}/solve", tags=["puzzles"], responses={**ANSWERS, **ERRORS})
     async def solve(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
         """Solve one puzzle (`puzzle`) or a batch (`puzzles`): the CLI's `--json` object(s)."""
         return await answer(kind, "solve", body, explain)
 
-    @app.post("/v1/{kind}/check", tags=["puzzles"], responses=ERRORS)
+    @app.post("/v1/{kind}/check", tags=["puzzles"], responses={**ANSWERS, **ERRORS})
     async def check(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
         """Unique, multiple (with two verified witnesses), unsolvable or unknown."""
         return await answer(kind, "check", body, explain)
 
-    @app.post("/v1/{kind}/count", tags=["puzzles"], responses=ERRORS)
+    @app.post("/v1/{kind}/count", tags=["puzzles"], responses={**ANSWERS, **ERRORS})
     async def count(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
         """Count solutions (up to `limit`, within the time limit; `complete` says if that is all)."""
         return await answer(kind, "count", body, explain)

@@ -28,11 +28,22 @@ class Options(BaseModel):
 
 
 class SolveRequest(Options):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"puzzle": "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"},
+        {"puzzles": ["1..0\n....\n....\n....", [[1, None, None, 0]] + [[None] * 4] * 3], "rules": "takuzu"},
+        {"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}},
+    ]})
+
     puzzle: Optional[PuzzleValue] = Field(None, description=PUZZLE_DOC)
     puzzles: Optional[list[PuzzleValue]] = Field(None, description="a batch: answers in input order")
 
 
 class JobRequest(SolveRequest):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"kind": "sudoku", "action": "count", "puzzles": ["." * 81], "limit": 1000000},
+        {"kind": "binairo", "action": "count_grids", "size": "8"},
+    ]})
+
     kind: str = Field(..., description="sudoku, binairo or crossing")
     action: Literal["solve", "check", "count", "count_grids"] = Field(
         ..., description="count_grids: count every binairo grid of `size`")
@@ -44,3 +55,26 @@ class ErrorBody(BaseModel):
     error: str
     limit: Optional[str] = None
     detail: Optional[list[Any]] = None
+
+
+class Answer(BaseModel):
+    """One puzzle's answer: the object ``mindgames KIND ACTION --json`` prints (sudoku and
+    binairo; a crossing answer is the ``crossing solve --json`` object instead)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    index: int
+    status: Literal["solved", "unsolvable", "unknown", "invalid"]
+    solution: Optional[list[list[int]]] = None
+    uniqueness: Optional[Literal["unique", "multiple"]] = None
+    solutions: Optional[list[Any]] = None
+    count: Optional[int] = None
+    complete: Optional[bool] = None
+    engine: Optional[str] = None
+    seconds: float = 0.0
+    error: Optional[str] = None
+    message: Optional[str] = None
+
+
+class Batch(BaseModel):
+    results: list[dict[str, Any]]
