@@ -73,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
         job_workers=args.job_workers, max_job_seconds=args.max_job_seconds,
         resume_jobs=args.resume_jobs,
     )
-    if args.solver_workers:
+    if args.solver_workers is not None:
+        if args.solver_workers < 1:
+            raise UsageError("--solver-workers must be at least 1")
         settings.solver_workers = args.solver_workers
 
     import uvicorn
