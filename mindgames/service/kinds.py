@@ -186,8 +186,12 @@ class Answerer:
     def __init__(self) -> None:
         self._solvers: dict[tuple, Any] = {}
 
+    MAX_SHAPES = 32  # compiled shapes kept per solver: a long-lived worker must not grow forever
+
     def solver(self, kind: str, engine: str) -> Any:
         key = (kind, engine)
+        if len(getattr(self._solvers.get(key), "_sessions", ())) > self.MAX_SHAPES:
+            del self._solvers[key]  # many distinct shapes (e.g. jigsaws): start afresh
         if key not in self._solvers:
             from models.runner import PuzzleSolver
 
