@@ -587,6 +587,10 @@ function jobResult(job) {
   if (job.error) return job.error;
   if (job.result && job.result.count != null) return `${BigInt(job.result.count).toLocaleString()} grids`;
   const results = job.results || [];
+  const p = job.progress || {};
+  if (!results.length && p.solutions != null && job.status !== "running") {
+    return `${job.message || job.status} after ${p.solutions} solution${p.solutions === 1 ? "" : "s"}`;
+  }
   if (!results.length) return job.message || "";
   if (results.length === 1 && results[0].count != null) {
     const r = results[0];
