@@ -342,4 +342,11 @@ def execute(
             if on_count is not None:
                 on_count(counted[0])
 
-        emit(index, answerer.answer(task, index, puzzle, limit, seen if on_count else None))
+        try:
+            record = answerer.answer(task, index, puzzle, limit, seen if on_count else None)
+        except (MemoryError, RecursionError) as error:
+            record = _unanswered(task, index, f"too big to answer here ({type(error).__name__})")
+        except Exception as error:  # a library bug (e.g. VerificationError): say so, go on
+            record = _unanswered(task, index, f"the solver failed: {type(error).__name__}: "
+                                              f"{shorten(str(error), 200)}")
+        emit(index, record)
