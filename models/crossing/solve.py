@@ -72,7 +72,9 @@ class Outcome:
             "seconds": round(self.seconds, 4),
         }
         if self.shortest_plans is not None:
-            record["shortest_plans"] = self.shortest_plans
+            # the number (up to swapping identical copies); how it was counted alongside
+            record["shortest_plans"] = self.shortest_plans["count"]
+            record["shortest_plans_detail"] = self.shortest_plans
         if self.simple_paths is not None:
             record["simple_paths"] = self.simple_paths
         return record
