@@ -280,8 +280,10 @@ def run_peer(
                 solvers[key] = norvig_for(item)
             return solvers[key].solve(item.text)
 
-        first_item = items[indices[0]]  # build units/peers before the clock
-        solvers[first_item.regions or first_item.puzzle.box] = norvig_for(first_item)
+        for i in indices:  # build units and peers before the clock, as for our engines
+            item = items[i]
+            if (item.regions or item.puzzle.box) not in solvers:
+                solvers[item.regions or item.puzzle.box] = norvig_for(item)
     run = Run(name, "solve", indices)
     progress.begin(f"{label}{name} solve", len(indices))
     clock, cpu = time.perf_counter, time.process_time
