@@ -315,6 +315,23 @@ def test_a_client_that_hangs_up_does_not_cost_the_server_a_worker(server, client
     assert {a.json()["status"] for a in answers} == {"solved"}
 
 
+def test_more_requests_waiting_than_max_waiting_is_a_429_naming_the_limit(tmp_path):
+    with Server(tmp_path / "jobs.sqlite3", "--solver-workers", "1", "--max-waiting", "1") as server:
+        with ThreadPoolExecutor(1) as pool:
+            busy = pool.submit(httpx.post, server.url + "/v1/sudoku/count",
+                               json={"puzzle": EMPTY9, "time_limit": 2}, timeout=60)
+            deadline = time.monotonic() + 30
+            while True:  # until the first request holds the only place
+                refused = httpx.post(server.url + "/v1/sudoku/solve", json={"puzzle": HARD}, timeout=60)
+                if refused.status_code == 429 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            first = busy.result()
+    assert refused.status_code == 429
+    assert refused.json()["limit"] == "max_waiting"
+    assert first.status_code == 200 and first.json()["complete"] is False
+
+
 # -- concurrency -------------------------------------------------------------------------------------------------
 def relabel(text: str, permutation: str) -> str:
     return "".join(ch if ch == "." else permutation[int(ch) - 1] for ch in text)

@@ -27,6 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="hard cap on one request's solving time (default 10)")
     parser.add_argument("--max-jobs", type=int, default=32, metavar="N",
                         help="most jobs queued or running at once (default 32)")
+    parser.add_argument("--max-waiting", type=int, default=512, metavar="N",
+                        help="most requests waiting for a solver process at once (default 512)")
     parser.add_argument("--job-workers", type=int, default=2, metavar="N",
                         help="jobs running at once, one process each (default 2)")
     parser.add_argument("--max-job-seconds", type=float, default=3600.0, metavar="S",
@@ -62,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             f"reach it could use the server; give --token-file FILE (clients then send "
             f"'Authorization: Bearer TOKEN'), or bind to 127.0.0.1"
         )
-    for name in ("max_body_bytes", "max_puzzles", "max_jobs", "job_workers", "port"):
+    for name in ("max_body_bytes", "max_puzzles", "max_jobs", "max_waiting", "job_workers", "port"):
         if getattr(args, name) < (0 if name == "port" else 1):
             raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
     if not 0 < args.max_seconds <= 3600 or not args.max_job_seconds > 0:
@@ -70,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         db=args.db or default_db(), token=token, max_body_bytes=args.max_body_bytes,
         max_puzzles=args.max_puzzles, max_seconds=args.max_seconds, max_jobs=args.max_jobs,
+        max_waiting=args.max_waiting,
         job_workers=args.job_workers, max_job_seconds=args.max_job_seconds,
         resume_jobs=args.resume_jobs,
     )

@@ -30,6 +30,7 @@ ANSWERS: dict = {200: {"model": Union[Answer, Batch, dict[str, Any]],
                        "description": "one answer (for `puzzle`: the CLI's --json object; for crossing "
                                       "the `crossing solve --json` object) or `{\"results\": [...]}` "
                                       "in input order (for `puzzles`)"}}
+BUSY = {429: {"model": ErrorBody, "description": "max_waiting requests already wait for a solver"}}
 ERRORS = {
     400: {"model": ErrorBody, "description": "malformed request (e.g. invalid JSON)"},
     401: {"model": ErrorBody, "description": "missing or wrong bearer token"},
@@ -249,7 +250,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               f"({settings.max_seconds:g} s) per request; use a job for longer work",
                          "max_seconds")
         task["explain"] = explain
-        reply = await state["pool"].run(task, settings.max_seconds)
+        pool: SolverPool = state["pool"]
+        if pool.waiting >= settings.max_waiting:
+            return error(429, f"max_waiting ({settings.max_waiting}) requests are already waiting "
+                              "for a solver; try again shortly", "max_waiting")
+        reply = await pool.run(task, settings.max_seconds)
         if reply[0] == "error":
             return error(reply[1], reply[2], reply[3])
         records = reply_records(reply)
@@ -265,17 +270,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     explain_query = Query(False, description="add what the web page draws: clashing cells of "
                                               "unsolvable grids; crossing banks after each step")
 
-    @app.post("/v1/{kind}/solve", tags=["puzzles"], responses={**ANSWERS, **ERRORS})
+    @app.post("/v1/{kind}/solve", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
     async def solve(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
         """Solve one puzzle (`puzzle`) or a batch (`puzzles`): the CLI's `--json` object(s)."""
         return await answer(kind, "solve", body, explain)
 
-    @app.post("/v1/{kind}/check", tags=["puzzles"], responses={**ANSWERS, **ERRORS})
+    @app.post("/v1/{kind}/check", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
     async def check(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
         """Unique, multiple (with two verified witnesses), unsolvable or unknown."""
         return await answer(kind, "check", body, explain)
 
-    @app.post("/v1/{kind}/count", tags=["puzzles"], responses={**ANSWERS, **ERRORS})
+    @app.post("/v1/{kind}/count", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
     async def count(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
         """Count solutions (up to `limit`, within the time limit; `complete` says if that is all)."""
         return await answer(kind, "count", body, explain)

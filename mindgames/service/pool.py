@@ -67,6 +67,7 @@ class SolverPool:
         self.idle: asyncio.Queue[Worker] = asyncio.Queue()
         self.workers: set[Worker] = set()
         self.closed = False
+        self.waiting = 0  # requests sent or waiting for a worker
 
     def _spawn(self) -> Worker:
         # A fresh interpreter running this module (not a fork of the server, and no
@@ -111,7 +112,13 @@ class SolverPool:
     async def run(self, task: dict, seconds: float) -> tuple:
         """The worker's reply to ``task`` (``("done", records)``, ``("error", ...)``, ...);
         ``("timeout", [])`` when it overran ``seconds`` plus the grace period."""
-        task = dict(task, seconds=seconds)
+        self.waiting += 1
+        try:
+            return await self._run(dict(task, seconds=seconds), seconds)
+        finally:
+            self.waiting -= 1
+
+    async def _run(self, task: dict, seconds: float) -> tuple:
         deadline = time.monotonic() + seconds + self.grace
         for _attempt in range(3):  # a worker found dead is replaced and the task sent again
             worker = await self.idle.get()

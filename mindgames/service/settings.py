@@ -25,6 +25,7 @@ class Settings:
     max_puzzles: int = 1000  # puzzles in one request or job (413 max_puzzles)
     max_seconds: float = 10.0  # hard cap on one request's solving time (422 if time_limit asks more)
     max_jobs: int = 32  # jobs queued or running at once (429 max_jobs)
+    max_waiting: int = 512  # requests waiting for a solver process at once (429 max_waiting)
     job_workers: int = 2  # jobs running at once, each in its own process
     max_job_seconds: float = 3600.0  # a job still running after this is stopped
     solver_workers: int = field(default_factory=lambda: max(1, min(4, os.cpu_count() or 1)))
@@ -37,6 +38,7 @@ class Settings:
             "max_puzzles": self.max_puzzles,
             "max_seconds": self.max_seconds,
             "max_jobs": self.max_jobs,
+            "max_waiting": self.max_waiting,
             "job_workers": self.job_workers,
             "max_job_seconds": self.max_job_seconds,
         }
