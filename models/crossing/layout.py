@@ -175,3 +175,54 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
     for first in range(total, -1, -1):
         for rest in _compositions(total - first, parts - 1):
             yield (first, *rest)
+
+
+def counted_key(layout: Layout, state) -> tuple:
+    """The counted state of a concrete state ``(far, boat)`` (see :mod:`.states`)."""
+    far, boat = state
+    index = {a.name: i for i, a in enumerate(layout.spec.actors)}
+    key = []
+    for t, bt in enumerate(layout.types):
+        counts = [0] * len(layout.configs(t))
+        if bt.identical:
+            crossed = far[index[bt.blocks[0][0]]]
+            counts[0], counts[1] = bt.size - crossed, crossed
+        else:
+            for block in bt.blocks:
+                counts[sum(1 << p for p, name in enumerate(block) if far[index[name]])] += 1
+        key.append(tuple(counts))
+    return tuple(key), boat
+
+
+def representative(layout: Layout, key: tuple):
+    """A concrete state ``(far, boat)`` of a counted state."""
+    counts, boat = key
+    _, far = layout.concrete_sides(counts)
+    return tuple(far.get(a.name, 0) for a in layout.spec.actors), boat
+
+
+def reachable_counted_states(layout: Layout, time_limit: float) -> int | None:
+    """How many counted states are reachable from the start (breadth first over
+    the explicit successor function, one concrete representative per counted
+    state: the rules are symmetric, so any representative has the same counted
+    successors); None when ``time_limit`` seconds do not suffice."""
+    import time
+
+    from .states import start_state, successors
+
+    end = time.perf_counter() + time_limit
+    start = counted_key(layout, start_state(layout.spec))
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        following = []
+        for key in frontier:
+            for _, state in successors(layout.spec, representative(layout, key)):
+                if time.perf_counter() > end:
+                    return None
+                nxt = counted_key(layout, state)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    following.append(nxt)
+        frontier = following
+    return len(seen)

@@ -17,12 +17,14 @@ from solver.statespace import TooLarge, build_graph, shortest_paths, simple_path
 
 from .checker import replay
 from .compile import compile_model
-from .layout import Layout
+from .layout import Layout, reachable_counted_states
 from .rules import broken_rule, describe_rule
 from .spec import Spec
 from .states import Move, is_goal, start_state, state_space_size, successors
 
 FIRST_HORIZON = 16
+REACH_BUDGET = 10.0  # seconds for the reachable-states bound
+REACH_WORK = 600_000  # most (state, load) pairs it may look at
 Report = Callable[[str], None]
 
 
@@ -140,6 +142,9 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
     longest = max(1, bound - 1)  # a shortest plan never repeats a state
     horizon = min(FIRST_HORIZON, longest)
     proven = -1  # no plan has at most `proven` crossings
+    reachable = None
+    why = (f"there are {'only ' + str(bound) if exact else 'at most ' + str(bound)} safe "
+           f"counted states (interchangeable actors counted)")
     while True:
         if clock.out():
             outcome.proof = f"time limit: no plan with at most {proven} crossings, the rest unknown"
@@ -155,13 +160,21 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
             return
         if answer.status == "unsat":
             proven = horizon
+            if horizon < longest and reachable is None and _reach_is_cheap(spec, bound):
+                # Likely unsolvable: a tighter bound on a shortest plan's length,
+                # the counted states reachable at all (budgeted; else keep the bound).
+                report("counting the reachable counted states")
+                reachable = reachable_counted_states(layout, min(REACH_BUDGET, clock.left()))
+                if reachable is not None and reachable - 1 < longest:
+                    longest, why = max(1, reachable - 1), (
+                        f"only {reachable} counted states are reachable at all (breadth-first "
+                        f"over the explicit successor function)")
             if horizon >= longest:
                 outcome.status = "unsolvable"
                 outcome.proof = (
                     f"no plan of at most {horizon} crossings (unsatisfiable on {options.engine}); "
-                    f"a shortest plan never repeats a state and there are "
-                    f"{'only ' + str(bound) if exact else 'at most ' + str(bound)} safe states "
-                    f"(interchangeable actors counted), so no plan is longer than {longest}"
+                    f"a shortest plan never repeats a state and {why}, so no plan is longer "
+                    f"than {longest}"
                 )
                 return
             horizon = min(2 * horizon, longest)
@@ -197,6 +210,19 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
             report("counting the shortest plans")
             _count(layout, cm, session, length, options, clock, outcome)
         return
+
+
+def _reach_is_cheap(spec: Spec, states: int) -> bool:
+    """Is a breadth-first pass over the counted states affordable?  (Each state
+    enumerates its loads: about sum over k <= capacity of C(copies, k).)"""
+    from math import comb
+
+    copies = spec.total_copies()
+    limit = spec.capacity or copies
+    loads = sum(comb(copies, k) for k in range(1, limit + 1))
+    if not spec.is_river:
+        loads *= loads
+    return states * loads <= REACH_WORK
 
 
 def _trace(text: str) -> None:
