@@ -11,6 +11,7 @@ move the positions ``s`` (a non-empty bit set) across.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from itertools import product
 from math import comb, factorial
@@ -18,7 +19,7 @@ from typing import Iterator
 
 from .rules import broken_rule
 from .spec import Spec
-from .states import Move
+from .states import Move, start_state, successors
 from .symmetry import BlockType, block_types
 
 Pattern = tuple[int, int]  # (configuration, moving positions)
@@ -206,10 +207,6 @@ def reachable_counted_states(layout: Layout, time_limit: float) -> int | None:
     the explicit successor function, one concrete representative per counted
     state: the rules are symmetric, so any representative has the same counted
     successors); None when ``time_limit`` seconds do not suffice."""
-    import time
-
-    from .states import start_state, successors
-
     end = time.perf_counter() + time_limit
     start = counted_key(layout, start_state(layout.spec))
     seen = {start}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from math import comb
 from typing import Callable
 
 from models.errors import VerificationError
@@ -20,7 +21,7 @@ from .compile import compile_model
 from .layout import Layout, reachable_counted_states
 from .rules import broken_rule, describe_rule
 from .spec import Spec
-from .states import Move, is_goal, start_state, state_space_size, successors
+from .states import Move, is_goal, side_content, start_state, state_space_size, successors
 
 FIRST_HORIZON = 16
 REACH_BUDGET = 10.0  # seconds for the reachable-states bound
@@ -132,7 +133,6 @@ def solve(spec: Spec, options: Options | None = None, report: Report | None = No
 def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> None:
     start = start_state(spec)
     for side in (0, 1):
-        from .states import side_content
         index = broken_rule(spec, side_content(spec, start, side), "banks")
         if index is not None:
             outcome.status = "unsolvable"
@@ -142,7 +142,7 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
     longest = max(1, bound - 1)  # a shortest plan never repeats a state
     horizon = min(FIRST_HORIZON, longest)
     proven = -1  # no plan has at most `proven` crossings
-    reachable = None
+    tried_reach = False
     why = (f"there are {'only ' + str(bound) if exact else 'at most ' + str(bound)} safe "
            f"counted states (interchangeable actors counted)")
     while True:
@@ -154,15 +154,15 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
         session = engine.prepare(cm.model)
         report(f"horizon {horizon}: any plan of at most {horizon} crossings?")
         answer = session.solve((), clock.left())
-        _trace(f"H={horizon} any: {answer.status} {answer.seconds:.2f}s")
         if answer.status == "unknown":
             outcome.proof = f"time limit: no plan with at most {proven} crossings, the rest unknown"
             return
         if answer.status == "unsat":
             proven = horizon
-            if horizon < longest and reachable is None and _reach_is_cheap(spec, bound):
+            if horizon < longest and not tried_reach and _reach_is_cheap(spec, bound):
                 # Likely unsolvable: a tighter bound on a shortest plan's length,
                 # the counted states reachable at all (budgeted; else keep the bound).
+                tried_reach = True
                 report("counting the reachable counted states")
                 reachable = reachable_counted_states(layout, min(REACH_BUDGET, clock.left()))
                 if reachable is not None and reachable - 1 < longest:
@@ -187,7 +187,6 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
                 answer = SolveResult("unknown")
             else:
                 answer = session.solve([-cm.act[T]] if T < horizon else [], clock.left())
-            _trace(f"T={T}: {answer.status} {answer.seconds:.2f}s")
             if answer.status == "unknown":
                 _found(spec, layout, cm, best, outcome)
                 outcome.status = "unknown"
@@ -215,20 +214,12 @@ def _shortest(spec, layout, bound, exact, options, clock, outcome, report) -> No
 def _reach_is_cheap(spec: Spec, states: int) -> bool:
     """Is a breadth-first pass over the counted states affordable?  (Each state
     enumerates its loads: about sum over k <= capacity of C(copies, k).)"""
-    from math import comb
-
     copies = spec.total_copies()
     limit = spec.capacity or copies
     loads = sum(comb(copies, k) for k in range(1, limit + 1))
     if not spec.is_river:
         loads *= loads
     return states * loads <= REACH_WORK
-
-
-def _trace(text: str) -> None:
-    import os, sys
-    if os.environ.get("CROSSING_TRACE"):
-        print(text, file=sys.stderr)
 
 
 def _found(spec, layout, cm, assignment, outcome) -> None:
