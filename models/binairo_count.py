@@ -656,7 +656,8 @@ def join_work(t: Tables, cube: Cube) -> int:
 
 
 def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
-             jobs: int = 1) -> dict[str, Any]:
+             jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
+             ) -> dict[str, Any]:
     """Time a random sample of cubes; extrapolate the whole job's time (seconds, on ``jobs``)."""
     import random
 
@@ -667,7 +668,11 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     start = time.perf_counter()
     weighted = 0
     for cube in picked:
-        weighted += cube.weight * count_cube(t, method, cube)
+        began = time.perf_counter()
+        found = count_cube(t, method, cube)
+        weighted += cube.weight * found
+        if on_cube is not None:  # a sampled 12x12 cube takes minutes: report each one
+            on_cube(cube, found, time.perf_counter() - began)
     spent = time.perf_counter() - start
     scale = len(todo) / len(picked)
     return {

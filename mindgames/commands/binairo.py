@@ -295,8 +295,12 @@ def run_count_all(args: argparse.Namespace) -> int:
         return 0
     if args.estimate:
         r, c = binairo_count.orient(rows, cols, args.method)
+        def report(cube: Any, found: int, seconds: float) -> None:
+            print(f"cube {cube.rows} (weight {cube.weight}): {found} grids, {seconds:.1f} s",
+                  file=sys.stderr, flush=True)
+
         guess = binairo_count.estimate(r, c, args.rules, args.method, args.estimate,
-                                       jobs=args.jobs or os.cpu_count() or 1)
+                                       jobs=args.jobs or os.cpu_count() or 1, on_cube=report)
         guess.update(rows=rows, cols=cols, rules=args.rules, method=args.method)
         if args.json:
             emit_json(guess)
