@@ -136,11 +136,11 @@ def _blocks_for(spec, colours, cls, singles, assigned) -> list[tuple[str, ...]] 
     classes (of the same size) that individualising it singles out.  None if the
     block swaps do not verify, even with single-actor blocks."""
     others = [d for d in _classes(colours, singles)
-              if len(d) == len(cls) and d is not cls and d[0] not in assigned and d != cls]
+              if len(d) == len(cls) and d != cls and d[0] not in assigned]
     partners: list[list[str]] = [[] for _ in cls]
     for d in others:
-        chosen = []
-        for i, leader in enumerate(cls):
+        chosen: list[str] = []
+        for leader in cls:
             after = _individualised(spec, colours, leader)
             tally = Counter(after[("actor", x)] for x in d)
             single = [x for x in d if tally[after[("actor", x)]] == 1 and x not in chosen]
