@@ -663,6 +663,8 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
 
     t = tables(rows, cols, rules)
     todo = cubes(t, method)
+    small = tables(4, 4, rules)  # compile (or load) the kernels before the clock starts
+    count_cube(small, method, cubes(small, method)[0])
     rng = random.Random(seed)
     picked = rng.sample(todo, min(sample, len(todo)))
     start = time.perf_counter()
