@@ -283,6 +283,17 @@ def test_work_past_the_request_cap_is_stopped_and_the_server_keeps_answering(cli
     assert client.post("/v1/sudoku/solve", json={"puzzle": HARD}).json()["status"] == "solved"
 
 
+def test_an_absurdly_big_puzzle_is_refused_or_stopped_and_fails_alone(client):
+    # A billion couples: the solver process runs out of its memory cap (422, "too big")
+    # or out of time (unknown); either way the next request is answered as usual.
+    answer = client.post("/v1/crossing/solve", json={"puzzle": "jealous-husbands",
+                                                     "params": {"couples": 10**9}})
+    assert (answer.status_code, answer.json().get("status")) in ((422, None), (200, "unknown"))
+    if answer.status_code == 422:
+        assert "too big" in answer.json()["error"]
+    assert client.post("/v1/sudoku/solve", json={"puzzle": HARD}).json()["status"] == "solved"
+
+
 def children_of(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):

@@ -35,6 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a job running longer is stopped (default 3600)")
     parser.add_argument("--solver-workers", type=int, metavar="N",
                         help="processes answering requests (default: cores, at most 4)")
+    parser.add_argument("--worker-memory-mb", type=int, default=2048, metavar="MB",
+                        help="address-space cap of each solver process, so a huge puzzle fails "
+                             "alone (default 2048; 0: no cap)")
     parser.add_argument("--resume-jobs", action="store_true",
                         help="after a restart, continue the jobs the last server left running "
                              "(default: mark them interrupted, keeping their results)")
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         max_puzzles=args.max_puzzles, max_seconds=args.max_seconds, max_jobs=args.max_jobs,
         max_waiting=args.max_waiting,
         job_workers=args.job_workers, max_job_seconds=args.max_job_seconds,
-        resume_jobs=args.resume_jobs,
+        resume_jobs=args.resume_jobs, worker_memory_mb=max(0, args.worker_memory_mb),
     )
     if args.solver_workers is not None:
         if args.solver_workers < 1:

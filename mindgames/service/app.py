@@ -139,7 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if recovered:
             what = "queued again" if settings.resume_jobs else "marked interrupted"
             print(f"mindgames: {recovered} job(s) left running by the last server {what}", flush=True)
-        pool = SolverPool(settings.solver_workers, settings.grace_seconds)
+        pool = SolverPool(settings.solver_workers, settings.grace_seconds, settings.worker_memory_mb)
         await pool.start()
         runner = JobRunner(store, settings.job_workers, settings.max_job_seconds)
         await runner.start()

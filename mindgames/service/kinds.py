@@ -171,6 +171,8 @@ def parse_one(kind: str, value: Any, task: dict) -> Any:
         raise
     except RecursionError:
         raise PuzzleError("the puzzle is nested too deeply") from None
+    except MemoryError:
+        raise PuzzleError(f"this {kind} puzzle is too big for this server (out of memory)") from None
     except (TypeError, ValueError, KeyError, AttributeError) as error:
         # A value of a shape no parser expected (e.g. a number where rows belong).
         raise PuzzleError(f"not a {kind} puzzle ({shorten(str(error), 80)})") from None

@@ -24,9 +24,17 @@ from .kinds import Answerer, TaskError, execute
 from .settings import child_env
 
 
-def worker_main(conn: Connection) -> None:
-    """A worker: answer tasks from ``conn`` until it closes."""
+def worker_main(conn: Connection, memory_mb: int = 0) -> None:
+    """A worker: answer tasks from ``conn`` until it closes.
+
+    ``memory_mb`` caps the worker's address space, so that a request for an absurdly big
+    puzzle ends in a MemoryError (its answer says so) instead of exhausting the machine."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+    if memory_mb > 0:
+        import resource
+
+        limit = memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     answerer = Answerer()
     parent = os.getppid()
     while True:
@@ -61,9 +69,10 @@ class Worker:
 
 
 class SolverPool:
-    def __init__(self, size: int, grace: float = 2.0):
+    def __init__(self, size: int, grace: float = 2.0, memory_mb: int = 0):
         self.size = size
         self.grace = grace
+        self.memory_mb = memory_mb
         self.idle: asyncio.Queue[Worker] = asyncio.Queue()
         self.workers: set[Worker] = set()
         self.closed = False
@@ -74,7 +83,7 @@ class SolverPool:
         # re-import of whatever __main__ is), talking over a socket pair.
         here, there = socket.socketpair()
         process = subprocess.Popen(
-            [sys.executable, "-m", "mindgames.service.pool", str(there.fileno())],
+            [sys.executable, "-m", "mindgames.service.pool", str(there.fileno()), str(self.memory_mb)],
             pass_fds=[there.fileno()], stdin=subprocess.DEVNULL, env=child_env(),
         )
         there.close()
@@ -170,4 +179,4 @@ __all__ = ["SolverPool", "TaskError", "reply_records"]
 
 
 if __name__ == "__main__":
-    worker_main(Connection(int(sys.argv[1])))
+    worker_main(Connection(int(sys.argv[1])), int(sys.argv[2]) if len(sys.argv) > 2 else 0)

@@ -29,6 +29,7 @@ class Settings:
     job_workers: int = 2  # jobs running at once, each in its own process
     max_job_seconds: float = 3600.0  # a job still running after this is stopped
     solver_workers: int = field(default_factory=lambda: max(1, min(4, os.cpu_count() or 1)))
+    worker_memory_mb: int = 2048  # address-space cap of each solver process (0: none)
     resume_jobs: bool = False  # after a restart: re-queue interrupted jobs (else mark them interrupted)
     grace_seconds: float = 2.0  # a worker this late past a deadline is killed and replaced
 
