@@ -469,8 +469,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--backtrack-sample", type=int, default=10, help="puzzles per set for backtrack")
     parser.add_argument("--cap", type=float, default=2.0, help="backtrack's time cap per puzzle, seconds")
     parser.add_argument("--peer-cap", type=float, default=10.0, help="peers' time cap per puzzle, seconds")
-    parser.add_argument("--engines", nargs="+", default=["sat", "cpsat", "backtrack"])
-    parser.add_argument("--peers", nargs="+", default=["norvig", "dlxsudoku"])
+    parser.add_argument("--engines", nargs="*", default=["sat", "cpsat", "backtrack"])
+    parser.add_argument("--peers", nargs="*", default=["norvig", "dlxsudoku"])
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=None, help="markdown file to write the tables into")
     parser.add_argument(
