@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +125,16 @@ def test_generate_writes_a_collection_that_check_reads_back(tmp_path, capsys):
     source.write_text(out)
     _, out, _ = run(capsys, "sudoku", "check", str(source), "--json")
     assert [r["uniqueness"] for r in json_lines(out)] == ["unique"] * 3
+
+
+def test_the_console_script_runs_the_bundled_example():
+    # python-sat puts a models.py script beside console scripts; it must not hide our package.
+    script = Path(sys.executable).parent / "mindgames"
+    if not script.exists():
+        pytest.skip("the mindgames console script is not installed in this environment")
+    done = subprocess.run(
+        [str(script), "sudoku", "solve", str(REPO / "data" / "sudoku" / "seed.txt"), "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["status"] for line in done.stdout.splitlines()] == ["solved", "solved"]
