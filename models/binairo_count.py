@@ -30,12 +30,11 @@ cross-check each other (see the tests and ``check_cubes``).
 from __future__ import annotations
 
 import json
-import math
 import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable
 
 import numpy as np
 from numba import njit
