@@ -23,6 +23,7 @@ a failed verification raises :class:`~models.errors.VerificationError`.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Hashable, Protocol
 
@@ -77,17 +78,24 @@ class PuzzleSolver:
     same-shaped puzzles compiles the rules once and only swaps the givens.
     """
 
-    def __init__(self, kind: PuzzleKind, engine: str = "sat"):
+    def __init__(self, kind: PuzzleKind, engine: str = "sat", max_shapes: int | None = None):
+        """``max_shapes`` bounds the prepared sessions kept (least recently used go first),
+        for long-lived processes that meet many shapes (e.g. jigsaw layouts)."""
         self.kind = kind
         self.engine_name = engine
         self.engine = get_engine(engine)
-        self._sessions: dict[Hashable, tuple[Encoding, Session]] = {}
+        self.max_shapes = max_shapes
+        self._sessions: OrderedDict[Hashable, tuple[Encoding, Session]] = OrderedDict()
 
     def session(self, puzzle: Any) -> tuple[Encoding, Session]:
         key = self.kind.shape(puzzle)
-        if key not in self._sessions:
+        if key in self._sessions:
+            self._sessions.move_to_end(key)
+        else:
             encoding = self.kind.compile(key)
             self._sessions[key] = (encoding, self.engine.prepare(encoding.model))
+            if self.max_shapes is not None and len(self._sessions) > self.max_shapes:
+                self._sessions.popitem(last=False)
         return self._sessions[key]
 
     def _verified(self, puzzle: Any, encoding: Encoding, assignment: Assignment) -> Any:

@@ -192,13 +192,11 @@ class Answerer:
 
     def solver(self, kind: str, engine: str) -> Any:
         key = (kind, engine)
-        if len(getattr(self._solvers.get(key), "_sessions", ())) > self.MAX_SHAPES:
-            del self._solvers[key]  # many distinct shapes (e.g. jigsaws): start afresh
         if key not in self._solvers:
             from models.runner import PuzzleSolver
 
             module = __import__(f"models.{kind}", fromlist=["name"])
-            self._solvers[key] = PuzzleSolver(module, engine)
+            self._solvers[key] = PuzzleSolver(module, engine, max_shapes=self.MAX_SHAPES)
         return self._solvers[key]
 
     def answer(
