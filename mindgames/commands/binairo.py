@@ -18,6 +18,7 @@ from models.runner import PuzzleSolver, Result
 from solver import ENGINE_NAMES
 
 from ..io import UsageError, emit_json, progress, read_text
+from ..options import nonnegative_int, positive_float, positive_int
 
 COUNT_METHODS = ("mitm", "dfs", "engine")
 
@@ -68,33 +69,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             sub.add_argument("--size", metavar="N|RxC", required=True, help="grid size, e.g. 10 or 6x8")
             sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many")
         sub.set_defaults(func=run, action=action)
-
-
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number of seconds")
-    return value
-
-
-def positive_int(text: str) -> int:
-    value = nonnegative_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
