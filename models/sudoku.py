@@ -17,6 +17,7 @@ It is a *kind* for :class:`models.runner.PuzzleSolver`.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -546,7 +547,7 @@ def count(
 # ---------------------------------------------------------------------------
 # Generate: a random full grid, then every given that can go, goes
 # ---------------------------------------------------------------------------
-def random_solution(empty: Sudoku, rng: "random.Random", solver: PuzzleSolver) -> list[list[int]]:
+def random_solution(empty: Sudoku, rng: random.Random, solver: PuzzleSolver) -> list[list[int]]:
     """A random complete grid of ``empty``'s shape (random first row and a few random seeds)."""
     size = empty.size
     while True:
@@ -560,7 +561,7 @@ def random_solution(empty: Sudoku, rng: "random.Random", solver: PuzzleSolver) -
             return result.solution
 
 
-def minimize(puzzle: Sudoku, rng: "random.Random", solver: PuzzleSolver) -> Sudoku:
+def minimize(puzzle: Sudoku, rng: random.Random, solver: PuzzleSolver) -> Sudoku:
     """Remove givens in random order while the solution stays unique.
 
     One pass is enough for minimality: a given that could not be removed
@@ -582,8 +583,6 @@ def generate(empty: Sudoku, seed: int | None = None, engine: str = "sat") -> tup
 
     Reproducible for a given ``seed``.  Uniqueness checks run on one
     incremental session (the givens are assumptions), never a rebuilt solver."""
-    import random
-
     rng = random.Random(seed)
     solver_ = solver(engine)
     full = random_solution(empty, rng, solver_)

@@ -17,6 +17,7 @@ from models.errors import PuzzleError
 from models.runner import PuzzleSolver, Result
 from solver import ENGINE_NAMES
 
+from ..actions import answer as run_action
 from ..io import UsageError, emit_json, progress, read_text
 from ..options import nonnegative_int, positive_float, positive_int
 
@@ -99,25 +100,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def answer(solver: PuzzleSolver, item: binairo.Parsed, args: argparse.Namespace) -> Result:
-    puzzle = item.puzzle
-    if puzzle is None:
+    if item.puzzle is None:
         return Result(status="invalid", error=item.error, engine=args.engine)
-    if args.action == "solve":
-        return solver.solve(puzzle, args.time_limit)
-    if args.action == "check":
-        return solver.check(puzzle, args.time_limit)
-    found = [0]
-
-    def seen(_solution: Any) -> None:
-        found[0] += 1
-
-    try:
-        return solver.count(puzzle, args.limit, args.time_limit, on_solution=seen)
-    except KeyboardInterrupt:
-        result = Result(status="unknown", count=found[0], complete=False, engine=args.engine,
-                        message="interrupted")
-        emit_json(result.to_json()) if args.json else print(f"interrupted after {found[0]} solutions")
-        raise
+    return run_action(solver, item.puzzle, args)
 
 
 # -- output ----------------------------------------------------------------------------------

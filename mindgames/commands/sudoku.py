@@ -10,6 +10,7 @@ from models.errors import PuzzleError
 from models.runner import Result
 from solver import ENGINE_NAMES
 
+from ..actions import answer as run_action
 from ..io import UsageError, emit_json, progress, read_text, stdout_is_terminal
 from ..options import positive_float, positive_int
 from ..render import grid_lines, side_by_side
@@ -105,23 +106,7 @@ def run(args: argparse.Namespace) -> int:
 def answer(solver, puzzle, args: argparse.Namespace) -> Result:
     if isinstance(puzzle, PuzzleError):
         return Result(status="invalid", error=str(puzzle), engine=args.engine)
-    if args.action == "solve":
-        return solver.solve(puzzle, args.time_limit)
-    if args.action == "check":
-        return solver.check(puzzle, args.time_limit)
-    found = [0]
-
-    def seen(_solution) -> None:
-        found[0] += 1
-
-    try:
-        return solver.count(puzzle, args.limit, args.time_limit, on_solution=seen)
-    except KeyboardInterrupt:
-        # Report what was counted, then stop the whole run.
-        result = Result(status="unknown", count=found[0], complete=False, engine=args.engine,
-                        message="interrupted")
-        emit_json(result.to_json()) if args.json else print(f"interrupted after {found[0]} solutions")
-        raise
+    return run_action(solver, puzzle, args)
 
 
 def print_result(result: Result, puzzle, action: str, color: bool, numbered: bool) -> None:
