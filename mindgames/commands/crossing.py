@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from models.crossing import Options, parse_document, presets, solve
-from models.crossing.spec import tomllib
+from models.crossing.spec import load_document as document_of_text, tomllib
 from models.crossing.svg import storyboard
 from models.crossing.toml_writer import to_toml
 from models.errors import PuzzleError, shorten
@@ -129,15 +129,7 @@ def load_document(source: str, settings: list[str]) -> dict[str, Any]:
         )
     text = read_text(source)
     name = "standard input" if source == "-" else source
-    stripped = text.lstrip()
-    try:
-        document = json.loads(text) if stripped.startswith("{") else tomllib.loads(text)
-    except json.JSONDecodeError as error:
-        raise PuzzleError(f"{name}: not valid JSON (line {error.lineno}: {error.msg})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise PuzzleError(f"{name}: not valid TOML ({error})") from None
-    if not isinstance(document, dict):
-        raise PuzzleError(f"{name}: a puzzle is a table of keys")
+    document = document_of_text(text, name)
     for key, value in pairs:
         _set_dotted(document, key, value)
     return document

@@ -108,8 +108,8 @@ class Spec:
 
 
 # -- parsing -----------------------------------------------------------------
-def parse_text(text: str, source: str = "puzzle") -> Spec:
-    """A spec from TOML or JSON text (JSON when the text starts with ``{``)."""
+def load_document(text: str, source: str = "puzzle") -> dict[str, Any]:
+    """The table of keys in TOML or JSON text (JSON when the text starts with ``{``), unchecked."""
     stripped = text.lstrip()
     try:
         if stripped.startswith("{"):
@@ -120,9 +120,16 @@ def parse_text(text: str, source: str = "puzzle") -> Spec:
         raise PuzzleError(f"{source}: not valid JSON (line {error.lineno}: {error.msg})") from None
     except tomllib.TOMLDecodeError as error:
         raise PuzzleError(f"{source}: not valid TOML ({error})") from None
+    except RecursionError:
+        raise PuzzleError(f"{source}: nested too deeply") from None
     if not isinstance(document, dict):
         raise PuzzleError(f"{source}: a puzzle is a table of keys, not {type(document).__name__}")
-    return parse_document(document)
+    return document
+
+
+def parse_text(text: str, source: str = "puzzle") -> Spec:
+    """A spec from TOML or JSON text (JSON when the text starts with ``{``)."""
+    return parse_document(load_document(text, source))
 
 
 def parse_document(document: dict[str, Any]) -> Spec:
