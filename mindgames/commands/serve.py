@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..io import UsageError, fail
+from ..options import nonnegative_int, positive_float, positive_int
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,28 +15,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--host says otherwise; any other address needs --token-file.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="default 8000")
+    parser.add_argument("--port", type=nonnegative_int, default=8000, help="default 8000")
     parser.add_argument("--token-file", metavar="FILE",
                         help="a file holding the bearer token clients must send (required off loopback)")
     parser.add_argument("--db", metavar="PATH",
                         help="the jobs database (default: $MINDGAMES_DB or ~/.local/share/mindgames/jobs.sqlite3)")
-    parser.add_argument("--max-body-bytes", type=int, default=1_000_000, metavar="N",
+    parser.add_argument("--max-body-bytes", type=positive_int, default=1_000_000, metavar="N",
                         help="largest request body (default 1000000)")
-    parser.add_argument("--max-puzzles", type=int, default=1000, metavar="N",
+    parser.add_argument("--max-puzzles", type=positive_int, default=1000, metavar="N",
                         help="most puzzles per request or job (default 1000)")
-    parser.add_argument("--max-seconds", type=float, default=10.0, metavar="S",
+    parser.add_argument("--max-seconds", type=positive_float, default=10.0, metavar="S",
                         help="hard cap on one request's solving time (default 10)")
-    parser.add_argument("--max-jobs", type=int, default=32, metavar="N",
+    parser.add_argument("--max-jobs", type=positive_int, default=32, metavar="N",
                         help="most jobs queued or running at once (default 32)")
-    parser.add_argument("--max-waiting", type=int, default=512, metavar="N",
+    parser.add_argument("--max-waiting", type=positive_int, default=512, metavar="N",
                         help="most requests waiting for a solver process at once (default 512)")
-    parser.add_argument("--job-workers", type=int, default=2, metavar="N",
+    parser.add_argument("--job-workers", type=positive_int, default=2, metavar="N",
                         help="jobs running at once, one process each (default 2)")
-    parser.add_argument("--max-job-seconds", type=float, default=3600.0, metavar="S",
+    parser.add_argument("--max-job-seconds", type=positive_float, default=3600.0, metavar="S",
                         help="a job running longer is stopped (default 3600)")
-    parser.add_argument("--solver-workers", type=int, metavar="N",
+    parser.add_argument("--solver-workers", type=positive_int, metavar="N",
                         help="processes answering requests (default: cores, at most 4)")
-    parser.add_argument("--worker-memory-mb", type=int, default=2048, metavar="MB",
+    parser.add_argument("--worker-memory-mb", type=nonnegative_int, default=2048, metavar="MB",
                         help="address-space cap of each solver process, so a huge puzzle fails "
                              "alone (default 2048; 0: no cap)")
     parser.add_argument("--resume-jobs", action="store_true",
@@ -67,21 +68,18 @@ def run(args: argparse.Namespace) -> int:
             f"reach it could use the server; give --token-file FILE (clients then send "
             f"'Authorization: Bearer TOKEN'), or bind to 127.0.0.1"
         )
-    for name in ("max_body_bytes", "max_puzzles", "max_jobs", "max_waiting", "job_workers", "port"):
-        if getattr(args, name) < (0 if name == "port" else 1):
-            raise UsageError(f"--{name.replace('_', '-')} must be at least 1")
-    if not 0 < args.max_seconds <= 3600 or not args.max_job_seconds > 0:
-        raise UsageError("--max-seconds must be in (0, 3600] and --max-job-seconds positive")
+    if args.port > 65535:
+        raise UsageError(f"--port {args.port}: a port is 0..65535")
+    if args.max_seconds > 3600:
+        raise UsageError(f"--max-seconds {args.max_seconds:g}: at most 3600 (use a job for longer work)")
     settings = Settings(
         db=args.db or default_db(), token=token, max_body_bytes=args.max_body_bytes,
         max_puzzles=args.max_puzzles, max_seconds=args.max_seconds, max_jobs=args.max_jobs,
         max_waiting=args.max_waiting,
         job_workers=args.job_workers, max_job_seconds=args.max_job_seconds,
-        resume_jobs=args.resume_jobs, worker_memory_mb=max(0, args.worker_memory_mb),
+        resume_jobs=args.resume_jobs, worker_memory_mb=args.worker_memory_mb,
     )
     if args.solver_workers is not None:
-        if args.solver_workers < 1:
-            raise UsageError("--solver-workers must be at least 1")
         settings.solver_workers = args.solver_workers
 
     import uvicorn
