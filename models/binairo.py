@@ -27,7 +27,9 @@ from typing import Any, Iterator, Sequence
 
 from solver import Assignment, Model, get_engine, is_true
 
+from . import grid
 from .errors import PuzzleError, shorten
+from .grid import Unit
 
 name = "binairo"
 RULE_SETS = ("takuzu", "unruly")
@@ -71,29 +73,13 @@ class Puzzle:
 # -- lines of the grid: what every rule speaks about ---------------------------------------
 
 
-@dataclass(frozen=True)
-class Line:
-    """A row or a column, named for messages (1-based), with its cells in order."""
-
-    name: str
-    cells: tuple[tuple[int, int], ...]
+def lines(rows: int, cols: int) -> list[Unit]:
+    return grid.rows(rows, cols) + grid.columns(rows, cols)
 
 
-def row_lines(rows: int, cols: int) -> list[Line]:
-    return [Line(f"row {r + 1}", tuple((r, c) for c in range(cols))) for r in range(rows)]
-
-
-def column_lines(rows: int, cols: int) -> list[Line]:
-    return [Line(f"column {c + 1}", tuple((r, c) for r in range(rows))) for c in range(cols)]
-
-
-def lines(rows: int, cols: int) -> list[Line]:
-    return row_lines(rows, cols) + column_lines(rows, cols)
-
-
-def families(rows: int, cols: int) -> list[list[Line]]:
+def families(rows: int, cols: int) -> list[list[Unit]]:
     """The groups whose members must differ pairwise: all rows; all columns."""
-    return [row_lines(rows, cols), column_lines(rows, cols)]
+    return [grid.rows(rows, cols), grid.columns(rows, cols)]
 
 
 def check_rules_set(rules: str) -> str:
@@ -151,7 +137,7 @@ def compile(key: tuple[int, int, str]) -> Encoding:  # noqa: A001 - the runner's
     return Encoding(model, rows, cols, rules, x)
 
 
-def _add_different(model: Model, x: list[list[int]], first: Line, second: Line) -> None:
+def _add_different(model: Model, x: list[list[int]], first: Unit, second: Unit) -> None:
     """Two lines differ somewhere.  Each ``d_k <-> (a_k XOR b_k)`` is defined both ways,
     so every cell assignment has exactly one extension: counts over cells stay exact."""
     diffs = []
@@ -186,7 +172,7 @@ def _runs(values: Sequence[int | None]) -> Iterator[tuple[int, int]]:
             yield i, a
 
 
-def _cells_text(line: Line, start: int, length: int) -> str:
+def _cells_text(line: Unit, start: int, length: int) -> str:
     (r0, c0), (r1, c1) = line.cells[start], line.cells[start + length - 1]
     if line.name.startswith("row"):
         return f"{line.name}, columns {c0 + 1}-{c1 + 1}"
