@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("fastapi", reason="the service extras are not installed")
+
 from mindgames.service.testing import Server
 
 CHROMIUM = os.environ.get("MINDGAMES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

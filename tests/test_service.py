@@ -11,8 +11,10 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
 import pytest
+
+httpx = pytest.importorskip("httpx", reason="the service extras are not installed")
+pytest.importorskip("fastapi", reason="the service extras are not installed")
 
 from mindgames.cli import main as cli
 from mindgames.service.testing import Server

@@ -3,8 +3,10 @@ the server never answers with a 500 (and never hangs: every call has a time limi
 
 from __future__ import annotations
 
-import httpx
 import pytest
+
+httpx = pytest.importorskip("httpx", reason="the service extras are not installed")
+pytest.importorskip("fastapi", reason="the service extras are not installed")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
