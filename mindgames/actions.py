@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import time
+from typing import Any, Callable
 
 from models.runner import PuzzleSolver, Result
 
 from .io import emit_json
 
 
-def answer(solver: PuzzleSolver, puzzle: Any, args: argparse.Namespace) -> Result:
+def answer(
+    solver: PuzzleSolver,
+    puzzle: Any,
+    args: argparse.Namespace,
+    on_count: Callable[[int], None] | None = None,
+) -> Result:
     """Run ``args.action`` on one valid puzzle.
 
+    A count stops at ``args.limit`` solutions (0 or None: no limit) and tells
+    ``on_count`` how many it has so far (a few times a second, for progress).
     An interrupted count (Ctrl-C) still reports how many solutions it had
     found, marked incomplete, before the interrupt stops the whole run."""
     if args.action == "solve":
@@ -20,12 +28,16 @@ def answer(solver: PuzzleSolver, puzzle: Any, args: argparse.Namespace) -> Resul
     if args.action == "check":
         return solver.check(puzzle, args.time_limit)
     found = [0]
+    shown = [time.monotonic()]
 
     def seen(_solution: Any) -> None:
         found[0] += 1
+        if on_count is not None and time.monotonic() - shown[0] >= 0.1:
+            shown[0] = time.monotonic()
+            on_count(found[0])
 
     try:
-        return solver.count(puzzle, args.limit, args.time_limit, on_solution=seen)
+        return solver.count(puzzle, args.limit or None, args.time_limit, on_solution=seen)
     except KeyboardInterrupt:
         result = Result(status="unknown", count=found[0], complete=False, engine=args.engine,
                         message="interrupted")

@@ -73,10 +73,13 @@ def progress(total: int | None, description: str) -> Iterator[Any]:
         yield _Silent()
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn,
+    )
 
     bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TimeRemainingColumn(),
         console=Console(stderr=True), transient=True,
         redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
     )

@@ -13,33 +13,82 @@ from models.grid import symbol_char
 BOLD, RED, RESET = "\033[1m", "\033[31m", "\033[0m"
 
 
+def _visible(text: str) -> str:
+    return text.replace(BOLD, "").replace(RED, "").replace(RESET, "")
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 given``, ``2 givens``, ``1,024 solutions``."""
+    return f"{count:,} {word if count == 1 else (words or word + 's')}"
+
+
 def grid_lines(
     grid: Sequence[Sequence[int]],
     box: tuple[int, int] | None,
     givens: Sequence[Sequence[int]] | None = None,
     color: bool = False,
+    regions: Sequence[Sequence[int]] | None = None,
 ) -> list[str]:
-    """Rows of text with ``|`` and ``-`` between boxes; colour marks givens vs filled cells."""
+    """Rows of text with ``|`` and ``-`` between boxes; colour marks givens vs filled cells.
+
+    With ``regions`` (a jigsaw: each cell's region number) the borders are
+    drawn wherever two neighbouring cells lie in different regions, so the
+    regions read in plain text: a ``|`` between cells, a ``-`` line under
+    them, ``+`` where borders meet."""
     size = len(grid)
     width = 1 if size <= 35 else 2
+
+    def cell_text(r: int, c: int) -> str:
+        value = grid[r][c]
+        text = symbol_char(value).rjust(width)
+        if color and value:
+            given = givens is not None and givens[r][c]
+            text = f"{BOLD}{text}{RESET}" if given else f"{RED}{text}{RESET}"
+        return text
+
     lines = []
-    for r, row in enumerate(grid):
+    if regions is not None:
+        for r in range(size):
+            if r:
+                # Under-line between row r-1 and row r: "-" below a cell whose
+                # region changes, "+" / "|" at the gaps where borders meet.
+                parts = []
+                for c in range(size):
+                    across = regions[r - 1][c] != regions[r][c]
+                    if c:
+                        up = regions[r - 1][c - 1] != regions[r - 1][c]
+                        down = regions[r][c - 1] != regions[r][c]
+                        left = regions[r - 1][c - 1] != regions[r][c - 1]
+                        if (up or down) and (left or across):
+                            parts.append("+")
+                        elif up and down:
+                            parts.append("|")
+                        elif left and across:
+                            parts.append("-")
+                        else:
+                            parts.append(" ")
+                    parts.append(("-" if across else " ") * width)
+                lines.append("".join(parts).rstrip())
+            parts = [cell_text(r, 0)]
+            for c in range(1, size):
+                parts.append("|" if regions[r][c - 1] != regions[r][c] else " ")
+                parts.append(cell_text(r, c))
+            lines.append("".join(parts))
+        return lines
+    for r in range(size):
         if box and r and r % box[0] == 0:
             parts = ["-" * ((width + 1) * box[1] - 1) for _ in range(size // box[1])]
             lines.append("-+-".join(parts))
         cells = []
-        for c, value in enumerate(row):
+        for c in range(size):
             if box and c and c % box[1] == 0:
                 cells.append("|")
-            text = symbol_char(value).rjust(width)
-            if color and value:
-                given = givens is not None and givens[r][c]
-                text = f"{BOLD}{text}{RESET}" if given else f"{RED}{text}{RESET}"
-            cells.append(text)
+            cells.append(cell_text(r, c))
         lines.append(" ".join(cells))
     return lines
 
 
 def side_by_side(left: list[str], right: list[str], gap: str = "    ") -> list[str]:
-    width = max((len(line) for line in left), default=0)
-    return [f"{a.ljust(width)}{gap}{b}" for a, b in zip(left, right)]
+    # Widths are measured without colour codes, which take no room on screen.
+    width = max((len(_visible(line)) for line in left), default=0)
+    return [f"{a}{' ' * (width - len(_visible(a)))}{gap}{b}" for a, b in zip(left, right)]

@@ -7,6 +7,10 @@ class PuzzleError(ValueError):
     """Input that is not a puzzle: the message names the line, cell or key and the value."""
 
 
+class TimeLimitReached(Exception):
+    """A whole-run time limit passed before the work was done (a result, not an error)."""
+
+
 class VerificationError(AssertionError):
     """An engine returned a solution that breaks the puzzle's rules: always a bug."""
 

@@ -54,7 +54,7 @@ class Result:
     status: str = "unknown"  # solved | unsolvable | unknown | invalid
     solution: Any = None
     uniqueness: str | None = None  # unique | multiple (check only)
-    solutions: list[Any] | None = None  # witnesses (check) or listed solutions
+    solutions: list[Any] | None = None  # witnesses (check) or listed solutions; None if none found
     count: int | None = None
     complete: bool | None = None
     engine: str | None = None
@@ -135,7 +135,8 @@ class PuzzleSolver:
         encoding, session = self.session(puzzle)
         answer = session.check_unique(self.kind.givens(encoding, puzzle), time_limit)
         witnesses = [self._verified(puzzle, encoding, a) for a in answer.witnesses]
-        result = Result(engine=self.engine_name, solutions=witnesses)
+        # No solution found: "solutions" is null, as in solve (never an empty list).
+        result = Result(engine=self.engine_name, solutions=witnesses or None)
         if witnesses:
             result.status = "solved"
             result.solution = witnesses[0]
@@ -174,7 +175,7 @@ class PuzzleSolver:
             self.kind.givens(encoding, puzzle), limit, time_limit, on_solution=verify_each
         )
         result = Result(engine=self.engine_name, count=answer.count, complete=answer.complete)
-        if keep:
+        if kept:
             result.solutions = kept
         if answer.count:
             result.status = "solved"

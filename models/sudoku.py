@@ -24,8 +24,9 @@ from operator import itemgetter
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from solver import Assignment, Model
+from solver.engine import Deadline
 
-from .errors import PuzzleError, shorten
+from .errors import PuzzleError, TimeLimitReached, shorten
 from .grid import Unit, box_shape, boxes, cell_name, columns, diagonals, regions, rows
 from .grid import symbol_char, symbol_value
 from .runner import PuzzleSolver, Result
@@ -235,6 +236,120 @@ def clashing_cells(puzzle: Sudoku) -> list[tuple[int, int]]:
 
 
 # ---------------------------------------------------------------------------
+# Variant statements: a header comment or the command line
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """What a header comment or the command line says about the puzzles it covers.
+
+    ``None`` means "not stated": the puzzle's own statement or the default
+    (the most square box for its size, no diagonals) applies.  ``source``
+    names where it was stated, for messages."""
+
+    box: tuple[int, int] | None = None
+    diagonals: bool | None = None
+    source: str = ""
+
+
+HEADER_KIND = "sudoku"
+OTHER_KINDS = ("binairo", "crossing")
+
+
+def header(puzzle: Sudoku) -> str:
+    """The header comment that makes the reader take the puzzles after it as ``puzzle``'s variant.
+
+    Jigsaw regions are not in it: they travel with each puzzle's line."""
+    words = ["#", "mindgames", HEADER_KIND]
+    if puzzle.regions is None:
+        words.append(f"box={puzzle.box[0]}x{puzzle.box[1]}")
+    if puzzle.diagonals:
+        words.append("diagonals")
+    return " ".join(words)
+
+
+def parse_box(text: str) -> tuple[int, int] | None:
+    """``RxC`` as (R, C), or None when it is not of that shape (the caller names the problem)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def parse_header(comment: str, where: str) -> Variant | None:
+    """The variant a ``# mindgames sudoku box=RxC [diagonals]`` comment states; None for other comments.
+
+    A header states the whole variant: without ``diagonals`` it says "no diagonals"."""
+    words = comment.lstrip("#").split()
+    if len(words) < 2 or words[0] != "mindgames":
+        return None
+    if words[1] in OTHER_KINDS:
+        raise PuzzleError(f"{where}: the header is for {words[1]} puzzles, not Sudoku")
+    if words[1] != HEADER_KIND:
+        return None  # prose that happens to start with the program's name
+    box, diagonals = None, False
+    for word in words[2:]:
+        key, equals, value = word.partition("=")
+        if key == "box" and equals:
+            box = parse_box(value)
+            if box is None:
+                raise PuzzleError(f"{where}: header box={shorten(value)!r} is not a box shape like 3x3 or 3x2")
+        elif key == "diagonals" and not equals:
+            diagonals = True
+        else:
+            raise PuzzleError(f"{where}: unknown key {shorten(key)!r} in the header (known: box=RxC, diagonals)")
+    return Variant(box, diagonals, f"the header on {where}")
+
+
+def _describe(key: str, value: Any) -> str:
+    if key == "box":
+        return f"box {value[0]}x{value[1]}"
+    return "diagonals" if value else "no diagonals"
+
+
+def combine(outer: Variant | None, inner: Variant) -> Variant:
+    """``inner`` (a header) within ``outer`` (the command line): stated twice must agree."""
+    if outer is None:
+        return inner
+    for key in ("box", "diagonals"):
+        mine, theirs = getattr(inner, key), getattr(outer, key)
+        if mine is not None and theirs is not None and mine != theirs:
+            raise PuzzleError(
+                f"{inner.source} says {_describe(key, mine)}, but {outer.source} says {_describe(key, theirs)}"
+            )
+    return Variant(
+        inner.box if inner.box is not None else outer.box,
+        inner.diagonals if inner.diagonals is not None else outer.diagonals,
+        inner.source,
+    )
+
+
+def _resolve(
+    variant: Variant | None,
+    box: Any,
+    diagonals: Any,
+    jigsaw: bool,
+    where: str,
+) -> tuple[Any, bool]:
+    """The box and diagonals of one puzzle: its own statement (None if it makes none) and the variant's.
+
+    A puzzle that states what the variant states differently is an error naming both."""
+    at = f"{where}: " if where else ""
+    if variant is None:
+        return box, bool(diagonals)
+    if variant.box is not None:
+        if jigsaw:
+            raise PuzzleError(f"{at}a jigsaw puzzle (it has regions), but {variant.source} says box {variant.box[0]}x{variant.box[1]}")
+        if box is not None and tuple(box) != variant.box:
+            raise PuzzleError(f"{at}\"box\" {shorten(list(box))} contradicts {variant.source} (box {variant.box[0]}x{variant.box[1]})")
+        box = variant.box
+    if variant.diagonals is not None:
+        if diagonals is not None and diagonals != variant.diagonals:
+            raise PuzzleError(f"{at}\"diagonals\" {str(diagonals).lower()} contradicts {variant.source} ({_describe('diagonals', variant.diagonals)})")
+        diagonals = variant.diagonals
+    return box, bool(diagonals)
+
+
+# ---------------------------------------------------------------------------
 # Parse
 # ---------------------------------------------------------------------------
 def make_puzzle(
@@ -330,7 +445,7 @@ def _check_range(grid: list[list[int]], where: str) -> None:
                 )
 
 
-def parse_line(line: str, where: str = "line 1") -> Sudoku:
+def parse_line(line: str, where: str = "line 1", variant: Variant | None = None) -> Sudoku:
     """One puzzle on one line: N*N symbols, optionally followed by N*N region labels (jigsaw)."""
     fields = line.split()
     if len(fields) not in (1, 2):
@@ -345,7 +460,8 @@ def parse_line(line: str, where: str = "line 1") -> Sudoku:
             raise PuzzleError(f"{where}: {len(fields[1])} region labels for {len(fields[0])} cells")
         size = len(grid)
         labels = [list(fields[1][r * size : (r + 1) * size]) for r in range(size)]
-    return make_puzzle(grid, region_labels=labels, where=where)
+    box, diagonals = _resolve(variant, None, None, labels is not None, where)
+    return make_puzzle(grid, box, labels, diagonals, where)
 
 
 _SEPARATOR_CHARS = set("-+=|_ \t")
@@ -371,7 +487,7 @@ def _row_cells(line: str, where: str) -> list[int]:
     return _cells_of_text("".join(tokens), where)
 
 
-def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]]) -> Sudoku:
+def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant | None = None) -> Sudoku:
     """A puzzle drawn as a grid, one row per line, separators (| - +) allowed."""
     first = numbered_lines[0][0]
     grid = [_row_cells(text, f"line {n}") for n, text in numbered_lines if not _is_separator(text)]
@@ -382,31 +498,39 @@ def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]]) -> Sudoku:
                 f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows"
             )
     _check_range(grid, where)
-    return make_puzzle(grid, where=where)
+    box, diagonals = _resolve(variant, None, None, False, where)
+    return make_puzzle(grid, box, None, diagonals, where)
 
 
-_JSON_KEYS = {"grid", "box", "diagonals", "regions"}
+_JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions")
+# Keys of the records mindgames itself writes (generate, solve, check, count --json):
+# a record read back as a puzzle keeps its puzzle keys and these are passed over.
+_OUTPUT_KEYS = frozenset({
+    "index", "status", "givens", "uniqueness", "minimal", "solution", "solutions", "seed",
+    "engine", "seconds", "count", "complete", "error", "message",
+})
 
 
-def parse_json_value(value: Any, where: str = "JSON") -> Sudoku:
-    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}``."""
+def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = None) -> Sudoku:
+    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}``.
+
+    Records that mindgames writes are read too: their ``"puzzle"`` line stands
+    for ``"grid"`` and their result keys are passed over."""
     if isinstance(value, list):
-        return make_puzzle(_json_grid(value, where), where=where)
+        box, diagonals = _resolve(variant, None, None, False, where)
+        return make_puzzle(_json_grid(value, where), box, None, diagonals, where)
     if isinstance(value, str):
-        return parse_line(value, where)
+        return parse_line(value, where, variant)
     if not isinstance(value, dict):
         raise PuzzleError(f"{where}: a puzzle is a list of rows or an object with a \"grid\"")
-    unknown = sorted(set(value) - _JSON_KEYS)
+    unknown = sorted(set(value) - set(_JSON_KEYS) - _OUTPUT_KEYS)
     if unknown:
-        raise PuzzleError(f"{where}: unknown key {shorten(unknown[0])!r} (known: box, diagonals, grid, regions)")
-    if "grid" not in value:
-        raise PuzzleError(f"{where}: the object has no \"grid\"")
-    raw = value["grid"]
-    if isinstance(raw, str):
-        grid = _square(_cells_of_text(raw, where), where)
-        _check_range(grid, where)
-    else:
-        grid = _json_grid(raw, where)
+        raise PuzzleError(f"{where}: unknown key {shorten(unknown[0])!r} (known: {', '.join(sorted(_JSON_KEYS))})")
+    if "grid" not in value and "puzzle" not in value:
+        raise PuzzleError(f"{where}: the object has no \"grid\" (nor a \"puzzle\" line)")
+    grid = _json_cells(value.get("grid", value.get("puzzle")), where)
+    if "grid" in value and "puzzle" in value and _json_cells(value["puzzle"], where) != grid:
+        raise PuzzleError(f"{where}: \"puzzle\" and \"grid\" are different puzzles")
     labels = value.get("regions")
     if isinstance(labels, str):
         size = len(grid)
@@ -415,13 +539,23 @@ def parse_json_value(value: Any, where: str = "JSON") -> Sudoku:
         labels = [list(labels[r * size : (r + 1) * size]) for r in range(size)]
     elif labels is not None and not (isinstance(labels, list) and all(isinstance(r, list) for r in labels)):
         raise PuzzleError(f"{where}: \"regions\" must be a grid (list of rows) of labels")
-    diag = value.get("diagonals", False)
-    if not isinstance(diag, bool):
+    diag = value.get("diagonals")
+    if diag is not None and not isinstance(diag, bool):
         raise PuzzleError(f"{where}: \"diagonals\" must be true or false, not {shorten(repr(diag))}")
     box = value.get("box")
     if box is not None and not isinstance(box, list):
         raise PuzzleError(f"{where}: \"box\" must be [rows, cols], not {shorten(repr(box))}")
+    box, diag = _resolve(variant, box, diag, labels is not None, where)
     return make_puzzle(grid, box, labels, diag, where)
+
+
+def _json_cells(raw: Any, where: str) -> list[list[int]]:
+    """A ``"grid"`` (list of rows) or a one-line ``"puzzle"`` as rows of values."""
+    if isinstance(raw, str):
+        grid = _square(_cells_of_text(raw, where), where)
+        _check_range(grid, where)
+        return grid
+    return _json_grid(raw, where)
 
 
 def _json_grid(rows_value: Any, where: str) -> list[list[int]]:
@@ -430,9 +564,9 @@ def _json_grid(rows_value: Any, where: str) -> list[list[int]]:
     return [[0 if v is None else v for v in row] for row in rows_value]
 
 
-def parse(text: str) -> Sudoku:
+def parse(text: str, variant: Variant | None = None) -> Sudoku:
     """Exactly one puzzle from text in any accepted format."""
-    puzzles = list(read_puzzles(text))
+    puzzles = list(read_puzzles(text, variant))
     if not puzzles:
         raise PuzzleError("no puzzle found")
     if len(puzzles) > 1:
@@ -442,12 +576,15 @@ def parse(text: str) -> Sudoku:
     return puzzles[0]
 
 
-def read_puzzles(text: str) -> Iterator[Sudoku | PuzzleError]:
+def read_puzzles(text: str, variant: Variant | None = None) -> Iterator[Sudoku | PuzzleError]:
     """Every puzzle in a text, in order; a puzzle that does not parse yields its error.
 
     Accepts a whole-text JSON value (one puzzle, or a list of puzzles), JSON
     Lines, one puzzle per line, or grids drawn over several lines (separated by
-    blank lines).  Lines starting with ``#`` are comments."""
+    blank lines).  Lines starting with ``#`` are comments, except a header
+    ``# mindgames sudoku box=RxC [diagonals]``, which states the variant of the
+    puzzles after it (an unusable or contradicting header raises PuzzleError).
+    ``variant`` is what the command line states; it holds until a header."""
     stripped = text.strip()
     if stripped[:1] in "[{":
         try:
@@ -457,32 +594,38 @@ def read_puzzles(text: str) -> Iterator[Sudoku | PuzzleError]:
         else:
             if isinstance(value, list) and value and not _looks_like_rows(value):
                 for i, item in enumerate(value):
-                    yield _attempt(parse_json_value, item, f"puzzle {i + 1}")
+                    yield _attempt(parse_json_value, item, f"puzzle {i + 1}", variant)
             else:
-                yield _attempt(parse_json_value, value, "JSON")
+                yield _attempt(parse_json_value, value, "JSON", variant)
             return
     block: list[tuple[int, str]] = []
+    current = variant
     for number, line in enumerate(text.splitlines(), start=1):
         content = line.strip()
         if content.startswith("#"):
+            stated = parse_header(content, f"line {number}")
+            if stated is not None:
+                yield from _read_block(block, current)
+                block = []
+                current = combine(variant, stated)
             continue
         if content:
             block.append((number, content))
             continue
-        yield from _read_block(block)
+        yield from _read_block(block, current)
         block = []
-    yield from _read_block(block)
+    yield from _read_block(block, current)
 
 
 def _looks_like_rows(value: list) -> bool:
     return all(isinstance(row, list) and all(not isinstance(v, (list, dict)) for v in row) for row in value)
 
 
-def _read_block(block: list[tuple[int, str]]) -> Iterator[Sudoku | PuzzleError]:
+def _read_block(block: list[tuple[int, str]], variant: Variant | None) -> Iterator[Sudoku | PuzzleError]:
     if not block:
         return
     if len(block) > 1 and _is_grid_block(block):
-        yield _attempt(parse_grid_lines, block)
+        yield _attempt(parse_grid_lines, block, variant)
         return
     for number, content in block:
         where = f"line {number}"
@@ -492,9 +635,9 @@ def _read_block(block: list[tuple[int, str]]) -> Iterator[Sudoku | PuzzleError]:
             except (json.JSONDecodeError, RecursionError) as error:
                 yield PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})")
                 continue
-            yield _attempt(parse_json_value, value, where)
+            yield _attempt(parse_json_value, value, where, variant)
         else:
-            yield _attempt(parse_line, content, where)
+            yield _attempt(parse_line, content, where, variant)
 
 
 def _is_grid_block(block: list[tuple[int, str]]) -> bool:
@@ -547,7 +690,21 @@ def count(
 # ---------------------------------------------------------------------------
 # Generate: a random full grid, then every given that can go, goes
 # ---------------------------------------------------------------------------
-def random_solution(empty: Sudoku, rng: random.Random, solver: PuzzleSolver) -> list[list[int]]:
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def _time_left(deadline: Deadline | None) -> float | None:
+    """Seconds left before ``deadline``; TimeLimitReached once it has passed."""
+    if deadline is None:
+        return None
+    if deadline.passed():
+        raise TimeLimitReached("time limit reached while generating")
+    return deadline.remaining()
+
+
+def random_solution(
+    empty: Sudoku, rng: random.Random, solver: PuzzleSolver, deadline: Deadline | None = None
+) -> list[list[int]]:
     """A random complete grid of ``empty``'s shape (random first row and a few random seeds)."""
     size = empty.size
     while True:
@@ -556,35 +713,59 @@ def random_solution(empty: Sudoku, rng: random.Random, solver: PuzzleSolver) -> 
         for _ in range(size // 2):
             grid[rng.randrange(1, size)][rng.randrange(size)] = rng.randrange(1, size + 1)
         seeded = Sudoku(tuple(map(tuple, grid)), empty.box, empty.regions, empty.diagonals)
-        result = solver.solve(seeded)
+        result = solver.solve(seeded, _time_left(deadline))
         if result.status == "solved":
             return result.solution
+        _time_left(deadline)  # an unknown answer: out of time, or a retry
 
 
-def minimize(puzzle: Sudoku, rng: random.Random, solver: PuzzleSolver) -> Sudoku:
+def minimize(
+    puzzle: Sudoku,
+    rng: random.Random,
+    solver: PuzzleSolver,
+    deadline: Deadline | None = None,
+    on_progress: Progress | None = None,
+) -> Sudoku:
     """Remove givens in random order while the solution stays unique.
 
     One pass is enough for minimality: a given that could not be removed
     earlier cannot be removed later either, since removing more givens only
-    adds solutions."""
+    adds solutions.  TimeLimitReached when ``deadline`` passes first."""
     grid = [list(row) for row in puzzle.grid]
     cells = [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if grid[r][c]]
     rng.shuffle(cells)
-    for r, c in cells:
+    for tried, (r, c) in enumerate(cells):
+        if on_progress is not None:
+            on_progress("removing givens", tried, len(cells))
         kept, grid[r][c] = grid[r][c], 0
         candidate = Sudoku(tuple(map(tuple, grid)), puzzle.box, puzzle.regions, puzzle.diagonals)
-        if solver.check(candidate).uniqueness != "unique":
+        result = solver.check(candidate, _time_left(deadline))
+        if result.uniqueness is None and result.status == "unknown":
+            _time_left(deadline)
+        if result.uniqueness != "unique":
             grid[r][c] = kept
     return Sudoku(tuple(map(tuple, grid)), puzzle.box, puzzle.regions, puzzle.diagonals)
 
 
-def generate(empty: Sudoku, seed: int | None = None, engine: str = "sat") -> tuple[Sudoku, list[list[int]]]:
+def generate(
+    empty: Sudoku,
+    seed: int | None = None,
+    engine: str = "sat",
+    deadline: Deadline | None = None,
+    on_progress: Progress | None = None,
+    using: PuzzleSolver | None = None,
+) -> tuple[Sudoku, list[list[int]]]:
     """A puzzle of ``empty``'s shape with exactly one solution and no removable given.
 
     Reproducible for a given ``seed``.  Uniqueness checks run on one
-    incremental session (the givens are assumptions), never a rebuilt solver."""
+    incremental session (the givens are assumptions), never a rebuilt solver;
+    pass ``using`` to share that session between calls.  ``on_progress(stage,
+    done, total)`` hears what it is doing; TimeLimitReached when ``deadline``
+    passes before the puzzle is done."""
     rng = random.Random(seed)
-    solver_ = solver(engine)
-    full = random_solution(empty, rng, solver_)
+    solver_ = using or solver(engine)
+    if on_progress is not None:
+        on_progress("filling a random grid", 0, None)
+    full = random_solution(empty, rng, solver_, deadline)
     start = Sudoku(tuple(map(tuple, full)), empty.box, empty.regions, empty.diagonals)
-    return minimize(start, rng, solver_), full
+    return minimize(start, rng, solver_, deadline, on_progress), full

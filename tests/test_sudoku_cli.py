@@ -103,7 +103,7 @@ def test_missing_file_and_bad_arguments_exit_2(capsys):
         main(["sudoku", "solve", "x.txt", "--engine", "magic"])
     assert caught.value.code == 2
     with pytest.raises(SystemExit) as caught:
-        main(["sudoku", "count", "x.txt", "--limit", "0"])
+        main(["sudoku", "count", "x.txt", "--limit", "-1"])
     assert caught.value.code == 2
 
 

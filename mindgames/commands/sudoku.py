@@ -6,14 +6,18 @@ import argparse
 import sys
 
 from models import sudoku
-from models.errors import PuzzleError
+from models.errors import PuzzleError, TimeLimitReached
 from models.runner import Result
 from solver import ENGINE_NAMES
+from solver.engine import Deadline
 
 from ..actions import answer as run_action
 from ..io import UsageError, emit_json, progress, read_text, stdout_is_terminal
-from ..options import positive_float, positive_int
-from ..render import grid_lines, side_by_side
+from ..options import nonnegative_int, positive_float, positive_int
+from ..render import grid_lines, plural, side_by_side
+
+
+DEFAULT_COUNT_LIMIT = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,8 +34,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
+        sub.add_argument("--box", type=box_shape, metavar="RxC",
+                         help="box shape of the puzzles (default: a header in the file, else the most square)")
+        sub.add_argument("--diagonals", action="store_true", default=None,
+                         help="X-Sudoku: both diagonals too (default: as a header in the file says)")
         if action == "count":
-            sub.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
+            sub.add_argument("--limit", type=nonnegative_int, default=DEFAULT_COUNT_LIMIT, metavar="N",
+                             help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT:,}; 0: no limit)")
         sub.set_defaults(func=run, action=action)
 
     sub = actions.add_parser(
@@ -43,15 +52,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many puzzles")
     sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
     sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    sub.add_argument("--time-limit", type=positive_float, metavar="S",
+                     help="seconds for the whole run; the puzzles finished by then are written")
     sub.set_defaults(func=run_generate)
 
 
 def box_shape(text: str) -> tuple[int, int]:
     """``RxC`` with R, C >= 1 and 4 <= R*C <= 35."""
-    parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    box = sudoku.parse_box(text)
+    if box is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a box shape like 3x3 or 2x3")
-    rows, cols = int(parts[0]), int(parts[1])
+    rows, cols = box
     if min(rows, cols) < 1 or not sudoku.MIN_SIZE <= rows * cols <= sudoku.MAX_SIZE:
         raise argparse.ArgumentTypeError(
             f"box {text} makes a {rows * cols}x{rows * cols} grid; sizes {sudoku.MIN_SIZE}..{sudoku.MAX_SIZE} are supported"
@@ -60,31 +71,55 @@ def box_shape(text: str) -> tuple[int, int]:
 
 
 def run_generate(args: argparse.Namespace) -> int:
+    deadline = Deadline(args.time_limit)
     size = args.box[0] * args.box[1]
     empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(args.box), None, args.diagonals)
+    solver = sudoku.solver(args.engine)
     base_seed = args.seed
-    with progress(args.count, "sudoku generate") as bar:
+    if not args.json:
+        print(sudoku.header(empty))  # the reader takes the puzzles below as this variant
+    with progress(None, "sudoku generate") as bar:
         for index in range(args.count):
             seed = None if base_seed is None else base_seed + index
-            puzzle, solution = sudoku.generate(empty, seed, args.engine)
+
+            def show(stage: str, done: int, total: int | None) -> None:
+                of = f"puzzle {index + 1} of {args.count}: " if args.count > 1 else ""
+                bar.update(description=f"sudoku generate {of}{stage}", completed=done, total=total)
+
+            try:
+                puzzle, solution = sudoku.generate(empty, seed, args.engine, deadline, show, solver)
+            except TimeLimitReached:
+                print(
+                    f"mindgames: time limit of {args.time_limit:g} s reached: "
+                    f"{plural(index, 'puzzle')} of {args.count} generated",
+                    file=sys.stderr,
+                )
+                break
             givens = sum(1 for row in puzzle.grid for v in row if v)
             if args.json:
                 emit_json({
                     "index": index, "status": "generated", "puzzle": sudoku.to_line(puzzle.grid),
                     "grid": [list(row) for row in puzzle.grid], "box": list(args.box),
-                    "diagonals": args.diagonals, "givens": givens, "uniqueness": "unique",
-                    "minimal": True, "solution": solution, "seed": seed, "engine": args.engine,
+                    "diagonals": args.diagonals, "regions": None, "givens": givens,
+                    "uniqueness": "unique", "minimal": True, "solution": solution, "seed": seed,
+                    "engine": args.engine,
                 })
             else:
-                print(f"# {puzzle.variant}: {givens} givens, unique, minimal (seed {seed})")
+                print(f"# {puzzle.variant}: {plural(givens, 'given')}, unique, minimal (seed {seed})")
                 print(sudoku.to_line(puzzle.grid))
-            bar.advance()
+            sys.stdout.flush()
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     text = read_text(args.file)
-    puzzles = list(sudoku.read_puzzles(text))
+    stated = None
+    if args.box is not None or args.diagonals is not None:
+        options = " and ".join(
+            option for option, given in (("--box", args.box), ("--diagonals", args.diagonals)) if given
+        )
+        stated = sudoku.Variant(args.box, args.diagonals, options)
+    puzzles = list(sudoku.read_puzzles(text, stated))
     if not puzzles:
         raise UsageError(f"{args.file}: no puzzle in it (only comments and blank lines)")
     if len(puzzles) == 1 and isinstance(puzzles[0], PuzzleError):
@@ -93,23 +128,40 @@ def run(args: argparse.Namespace) -> int:
     color = stdout_is_terminal() and not args.json
     with progress(len(puzzles), f"sudoku {args.action}") as bar:
         for index, puzzle in enumerate(puzzles):
-            result = answer(solver, puzzle, args)
+            if len(puzzles) > 1:
+                bar.update(description=f"sudoku {args.action}: puzzle {index + 1} of {len(puzzles)}")
+
+            def found(count: int) -> None:
+                of = f"puzzle {index + 1} of {len(puzzles)}, " if len(puzzles) > 1 else ""
+                bar.update(description=f"sudoku count: {of}{plural(count, 'solution')} so far")
+
+            result = answer(solver, puzzle, args, found)
             result.index = index
             if args.json:
                 emit_json(result.to_json())
             else:
-                print_result(result, puzzle, args.action, color, len(puzzles) > 1)
+                print_result(result, puzzle, args, color, len(puzzles) > 1)
             bar.advance()
     return 0
 
 
-def answer(solver, puzzle, args: argparse.Namespace) -> Result:
+def answer(solver, puzzle, args: argparse.Namespace, found=None) -> Result:
     if isinstance(puzzle, PuzzleError):
         return Result(status="invalid", error=str(puzzle), engine=args.engine)
-    return run_action(solver, puzzle, args)
+    return run_action(solver, puzzle, args, found)
 
 
-def print_result(result: Result, puzzle, action: str, color: bool, numbered: bool) -> None:
+def count_status(result: Result, limit: int | None) -> str:
+    """``1 solution``, ``at least 10 solutions (stopped at --limit 10)``, ``at least 3 solutions (time limit)``."""
+    if result.complete:
+        return plural(result.count, "solution")
+    if limit and result.count >= limit:
+        return f"at least {plural(result.count, 'solution')} (stopped at --limit {limit})"
+    return f"at least {plural(result.count, 'solution')} (time limit)"
+
+
+def print_result(result: Result, puzzle, args: argparse.Namespace, color: bool, numbered: bool) -> None:
+    action = args.action
     head = f"puzzle {result.index + 1}: " if numbered else ""
     if result.status == "invalid":
         print(f"{head}invalid: {result.error}")
@@ -120,17 +172,20 @@ def print_result(result: Result, puzzle, action: str, color: bool, numbered: boo
     if action == "check" and result.uniqueness:
         status = f"{result.uniqueness} solution" if result.uniqueness == "unique" else "multiple solutions"
     if action == "count":
-        more = "" if result.complete else " or more (stopped early)"
-        status = f"{result.count}{more} solution{'s' if result.count != 1 else ''}"
+        status = count_status(result, args.limit)
     print(f"{head}{puzzle.variant}: {status}, {timing}")
     if result.message and result.status != "solved":
         print(f"  {result.message}")
-    left = grid_lines(puzzle.grid, box)
+
+    def draw(grid, givens=None) -> list[str]:
+        return grid_lines(grid, box, givens, color and givens is not None, puzzle.regions)
+
+    left = draw(puzzle.grid)
     if action == "check" and result.uniqueness == "multiple":
-        first, second = (grid_lines(w, box, puzzle.grid, color) for w in result.solutions[:2])
+        first, second = (draw(w, puzzle.grid) for w in result.solutions[:2])
         lines = side_by_side(side_by_side(left, first), second)
     elif result.solution is not None and action != "count":
-        lines = side_by_side(left, grid_lines(result.solution, box, puzzle.grid, color))
+        lines = side_by_side(left, draw(result.solution, puzzle.grid))
     else:
         lines = left
     print("\n".join(lines))
