@@ -16,17 +16,21 @@ def answer(
     puzzle: Any,
     args: argparse.Namespace,
     on_count: Callable[[int], None] | None = None,
+    time_limit: float | None = None,
 ) -> Result:
     """Run ``args.action`` on one valid puzzle.
 
+    ``time_limit`` (default ``args.time_limit``) is this puzzle's budget in seconds.
     A count stops at ``args.limit`` solutions (0 or None: no limit) and tells
     ``on_count`` how many it has so far (a few times a second, for progress).
     An interrupted count (Ctrl-C) still reports how many solutions it had
     found, marked incomplete, before the interrupt stops the whole run."""
+    if time_limit is None:
+        time_limit = args.time_limit
     if args.action == "solve":
-        return solver.solve(puzzle, args.time_limit)
+        return solver.solve(puzzle, time_limit)
     if args.action == "check":
-        return solver.check(puzzle, args.time_limit)
+        return solver.check(puzzle, time_limit)
     found = [0]
     shown = [time.monotonic()]
 
@@ -37,7 +41,7 @@ def answer(
             on_count(found[0])
 
     try:
-        return solver.count(puzzle, args.limit or None, args.time_limit, on_solution=seen)
+        return solver.count(puzzle, args.limit or None, time_limit, on_solution=seen)
     except KeyboardInterrupt:
         result = Result(status="unknown", count=found[0], complete=False, engine=args.engine,
                         message="interrupted")

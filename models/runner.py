@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Hashable, Protocol
 
 from solver import Assignment, Model, Session, get_engine
+from solver.engine import Deadline
 
 from .errors import VerificationError
 
@@ -115,9 +116,13 @@ class PuzzleSolver:
         return result
 
     def solve(self, puzzle: Any, time_limit: float | None = None) -> Result:
+        """One verified solution, or unsolvable, or unknown once ``time_limit`` seconds passed.
+
+        The time limit covers the whole question, preparing the shape's session included."""
         start = time.perf_counter()
+        deadline = Deadline(time_limit)
         encoding, session = self.session(puzzle)
-        answer = session.solve(self.kind.givens(encoding, puzzle), time_limit)
+        answer = session.solve(self.kind.givens(encoding, puzzle), deadline.remaining())
         result = Result(engine=self.engine_name)
         if answer.status == "sat":
             result.status = "solved"
@@ -132,8 +137,9 @@ class PuzzleSolver:
     def check(self, puzzle: Any, time_limit: float | None = None) -> Result:
         """Unique, multiple (with two distinct verified witnesses), unsolvable or unknown."""
         start = time.perf_counter()
+        deadline = Deadline(time_limit)
         encoding, session = self.session(puzzle)
-        answer = session.check_unique(self.kind.givens(encoding, puzzle), time_limit)
+        answer = session.check_unique(self.kind.givens(encoding, puzzle), deadline.remaining())
         witnesses = [self._verified(puzzle, encoding, a) for a in answer.witnesses]
         # No solution found: "solutions" is null, as in solve (never an empty list).
         result = Result(engine=self.engine_name, solutions=witnesses or None)
@@ -161,6 +167,7 @@ class PuzzleSolver:
     ) -> Result:
         """Count (and verify) solutions up to ``limit``; ``complete`` says if that is all."""
         start = time.perf_counter()
+        deadline = Deadline(time_limit)
         encoding, session = self.session(puzzle)
         kept: list[Any] = []
 
@@ -172,7 +179,7 @@ class PuzzleSolver:
                 on_solution(solution)
 
         answer = session.count(
-            self.kind.givens(encoding, puzzle), limit, time_limit, on_solution=verify_each
+            self.kind.givens(encoding, puzzle), limit, deadline.remaining(), on_solution=verify_each
         )
         result = Result(engine=self.engine_name, count=answer.count, complete=answer.complete)
         if kept:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from models import sudoku
 from models.errors import PuzzleError, TimeLimitReached
@@ -12,7 +13,7 @@ from solver import ENGINE_NAMES
 from solver.engine import Deadline
 
 from ..actions import answer as run_action
-from ..io import UsageError, emit_json, progress, read_text, stdout_is_terminal
+from ..io import STARTED, UsageError, emit_json, progress, read_text, seconds_left, stdout_is_terminal
 from ..options import nonnegative_int, positive_float, positive_int
 from ..render import grid_lines, plural, side_by_side
 
@@ -71,7 +72,7 @@ def box_shape(text: str) -> tuple[int, int]:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    deadline = Deadline(args.time_limit)
+    deadline = Deadline(seconds_left(args.time_limit))  # the whole run, from process start
     size = args.box[0] * args.box[1]
     empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(args.box), None, args.diagonals)
     solver = sudoku.solver(args.engine)
@@ -84,7 +85,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
             def show(stage: str, done: int, total: int | None) -> None:
                 of = f"puzzle {index + 1} of {args.count}: " if args.count > 1 else ""
-                bar.update(description=f"sudoku generate {of}{stage}", completed=done, total=total)
+                bar.update(description=f"sudoku generate: {of}{stage}", completed=done, total=total)
 
             try:
                 puzzle, solution = sudoku.generate(empty, seed, args.engine, deadline, show, solver)
@@ -112,6 +113,10 @@ def run_generate(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # --time-limit is per puzzle; the first puzzle's budget also pays for
+    # starting up, reading the file and loading the engine, so that a
+    # one-puzzle run holds the limit as a whole process.
+    turn_started = STARTED
     text = read_text(args.file)
     stated = None
     if args.box is not None or args.diagonals is not None:
@@ -135,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
                 of = f"puzzle {index + 1} of {len(puzzles)}, " if len(puzzles) > 1 else ""
                 bar.update(description=f"sudoku count: {of}{plural(count, 'solution')} so far")
 
-            result = answer(solver, puzzle, args, found)
+            result = answer(solver, puzzle, args, found, seconds_left(args.time_limit, turn_started))
+            turn_started = time.perf_counter()
             result.index = index
             if args.json:
                 emit_json(result.to_json())
@@ -145,16 +151,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def answer(solver, puzzle, args: argparse.Namespace, found=None) -> Result:
+def answer(solver, puzzle, args: argparse.Namespace, found=None, time_limit: float | None = None) -> Result:
     if isinstance(puzzle, PuzzleError):
         return Result(status="invalid", error=str(puzzle), engine=args.engine)
-    return run_action(solver, puzzle, args, found)
+    return run_action(solver, puzzle, args, found, time_limit)
 
 
 def count_status(result: Result, limit: int | None) -> str:
     """``1 solution``, ``at least 10 solutions (stopped at --limit 10)``, ``at least 3 solutions (time limit)``."""
     if result.complete:
         return plural(result.count, "solution")
+    if not result.count:
+        return "unknown (no solution found before the time limit)"
     if limit and result.count >= limit:
         return f"at least {plural(result.count, 'solution')} (stopped at --limit {limit})"
     return f"at least {plural(result.count, 'solution')} (time limit)"
