@@ -1,0 +1,201 @@
+"""What mindgames writes about a Sudoku, mindgames reads back to the same puzzle.
+
+`generate` writes text (a `# mindgames sudoku box=RxC [diagonals]` header, then
+one puzzle per line) or JSON records; `check` and every other reader take
+either back with the variant (box shape, diagonals, regions) unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mindgames.cli import main
+from models import sudoku
+from models.errors import PuzzleError
+from tests.conftest import REPO
+
+
+def run(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(list(args))
+    return code, out.getvalue()
+
+
+def records(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def generate(box: str, diagonals: bool, seed: int, as_json: bool, count: int = 2) -> str:
+    args = ["sudoku", "generate", "--box", box, "--seed", str(seed), "--count", str(count)]
+    code, out = run(*args, *(["--diagonals"] if diagonals else []), *(["--json"] if as_json else []))
+    assert code == 0
+    return out
+
+
+# --- the property: every output format reads back to the same puzzle ---------
+@settings(max_examples=6, deadline=None)
+@given(
+    box=st.sampled_from(["2x2", "2x3", "3x2", "2x4"]),
+    diagonals=st.booleans(),
+    seed=st.integers(0, 10_000),
+)
+def test_every_generate_format_reads_back_to_the_same_unique_puzzle(tmp_path_factory, box, diagonals, seed):
+    rows, cols = map(int, box.split("x"))
+    truth = records(generate(box, diagonals, seed, as_json=True))
+    for as_json in (False, True):
+        written = generate(box, diagonals, seed, as_json)
+        read = list(sudoku.read_puzzles(written))
+        assert len(read) == len(truth)
+        for puzzle, record in zip(read, truth):
+            assert not isinstance(puzzle, PuzzleError), puzzle
+            assert puzzle.grid == tuple(map(tuple, record["grid"]))
+            assert (puzzle.box, puzzle.diagonals, puzzle.regions) == ((rows, cols), diagonals, None)
+        source = tmp_path_factory.mktemp("generated") / "puzzles.txt"
+        source.write_text(written)
+        code, out = run("sudoku", "check", str(source), "--json")
+        assert code == 0
+        assert [(r["status"], r["uniqueness"]) for r in records(out)] == [("solved", "unique")] * len(truth)
+        assert [r["solution"] for r in records(out)] == [r["solution"] for r in truth]
+
+
+# --- the reported cases, one by one ------------------------------------------
+def test_generated_x_sudoku_text_keeps_its_diagonals_when_read_back(tmp_path):
+    source = tmp_path / "x.txt"
+    source.write_text(generate("2x2", True, 1, as_json=False, count=1))
+    code, out = run("sudoku", "check", str(source), "--json")
+    assert records(out)[0]["uniqueness"] == "unique"  # was "multiple": the X rule was lost
+
+
+def test_generated_3x2_box_text_keeps_its_box_shape_when_read_back(tmp_path):
+    source = tmp_path / "boxes.txt"
+    source.write_text(generate("3x2", False, 1, as_json=False, count=1))
+    code, out = run("sudoku", "check", str(source))
+    assert code == 0 and "6x6, 3x2 boxes: unique solution" in out  # was "givens clash ... box 3"
+
+
+def test_generate_json_records_are_read_by_check(tmp_path):
+    source = tmp_path / "records.jsonl"
+    source.write_text(generate("2x3", True, 7, as_json=True, count=1))  # one record: a whole-text JSON
+    code, out = run("sudoku", "check", str(source), "--json")
+    assert code == 0 and records(out)[0]["uniqueness"] == "unique"  # was: unknown key 'engine'
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_generate_piped_into_check_says_unique(as_json):
+    command = [sys.executable, "-m", "mindgames.cli", "sudoku"]
+    fmt = ["--json"] if as_json else []
+    made = subprocess.run(
+        [*command, "generate", "--box", "3x2", "--diagonals", "--seed", "5", "--count", "2", *fmt],
+        capture_output=True, text=True, cwd=REPO, timeout=120, check=True,
+    )
+    checked = subprocess.run(
+        [*command, "check", "-", "--json"], input=made.stdout,
+        capture_output=True, text=True, cwd=REPO, timeout=120,
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert [r["uniqueness"] for r in records(checked.stdout)] == ["unique", "unique"]
+
+
+# --- the header ---------------------------------------------------------------
+def test_the_header_is_written_once_before_the_puzzles():
+    text = generate("3x2", True, 2, as_json=False)
+    assert text.splitlines()[0] == "# mindgames sudoku box=3x2 diagonals"
+    assert sum(line.startswith("# mindgames") for line in text.splitlines()) == 1
+
+
+def test_a_header_holds_for_the_puzzles_after_it_until_the_next_header():
+    line = "." * 36
+    text = f"{line}\n# mindgames sudoku box=3x2 diagonals\n{line}\n{line}\n# mindgames sudoku box=2x3\n{line}\n"
+    variants = [(p.box, p.diagonals) for p in sudoku.read_puzzles(text)]
+    assert variants == [((2, 3), False), ((3, 2), True), ((3, 2), True), ((2, 3), False)]
+
+
+def test_ordinary_comments_are_not_headers():
+    text = "# mindgames is fun\n# made by hand, box=3x2\n" + "." * 36
+    assert [p.box for p in sudoku.read_puzzles(text)] == [(2, 3)]
+
+
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        ("# mindgames sudoku box=3x2 colour=red", "line 1: unknown key 'colour' in the header"),
+        ("# mindgames sudoku box=three", "line 1: header box='three' is not a box shape"),
+        ("# mindgames binairo rules=unruly", "line 1: the header is for binairo puzzles, not Sudoku"),
+    ],
+)
+def test_an_unusable_header_is_an_error_naming_it(tmp_path, capsys, header, message):
+    source = tmp_path / "bad.txt"
+    source.write_text(f"{header}\n{'.' * 36}\n")
+    code = main(["sudoku", "check", str(source)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_header_that_does_not_fit_the_puzzle_makes_that_puzzle_invalid():
+    text = "# mindgames sudoku box=3x3\n" + "." * 36
+    (found,) = sudoku.read_puzzles(text)
+    assert isinstance(found, PuzzleError) and "box [3, 3] does not tile a 6x6 grid" in str(found)
+
+
+def test_command_line_options_that_agree_with_the_header_are_fine(tmp_path, capsys):
+    source = tmp_path / "x.txt"
+    source.write_text(generate("3x2", True, 3, as_json=False, count=1))
+    code = main(["sudoku", "check", str(source), "--box", "3x2", "--diagonals", "--json"])
+    assert code == 0 and records(capsys.readouterr().out)[0]["uniqueness"] == "unique"
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--box", "2x3"], "the header on line 1 says box 3x2, but --box says box 2x3"),
+        (["--diagonals"], "the header on line 1 says no diagonals, but --diagonals says diagonals"),
+    ],
+)
+def test_command_line_options_that_contradict_the_header_are_an_error(tmp_path, capsys, options, message):
+    source = tmp_path / "boxes.txt"
+    source.write_text(generate("3x2", False, 3, as_json=False, count=1))
+    code = main(["sudoku", "check", str(source), *options])
+    _, err = capsys.readouterr()
+    assert code == 2 and message in err
+
+
+def test_command_line_options_state_the_variant_of_plain_lines():
+    (puzzle,) = sudoku.read_puzzles("." * 36, sudoku.Variant((3, 2), True, "--box"))
+    assert (puzzle.box, puzzle.diagonals) == ((3, 2), True)
+
+
+def test_a_jigsaw_line_under_a_box_header_is_invalid():
+    text = "# mindgames sudoku box=2x3\n" + "." * 36 + " AABABBAAABBBCCCDDDCCCDDDEEFFFFEEEEFF\n"
+    (found,) = sudoku.read_puzzles(text)
+    assert isinstance(found, PuzzleError) and "a jigsaw puzzle (it has regions)" in str(found)
+
+
+# --- JSON records -------------------------------------------------------------
+def test_unknown_keys_in_a_json_record_are_still_errors_naming_the_key():
+    with pytest.raises(PuzzleError, match="unknown key 'colour'"):
+        sudoku.parse_json_value({"grid": "." * 16, "colour": "red"})
+
+
+def test_a_record_with_only_the_puzzle_line_is_read():
+    puzzle = sudoku.parse_json_value({"puzzle": "." * 36, "box": [3, 2], "status": "generated"})
+    assert (puzzle.size, puzzle.box) == (6, (3, 2))
+
+
+def test_a_record_whose_puzzle_and_grid_differ_is_an_error():
+    with pytest.raises(PuzzleError, match='"puzzle" and "grid" are different puzzles'):
+        sudoku.parse_json_value({"puzzle": "1" + "." * 15, "grid": "." * 16})
+
+
+def test_a_json_record_that_contradicts_the_command_line_is_an_error():
+    with pytest.raises(PuzzleError, match='"box" \\[2, 3\\] contradicts --box'):
+        sudoku.parse_json_value({"grid": "." * 36, "box": [2, 3]}, variant=sudoku.Variant((3, 2), None, "--box"))
