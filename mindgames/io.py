@@ -11,14 +11,9 @@ from typing import Any, Iterator
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 
-# When this process started its work: the CLI imports this module before any
-# command module, so a whole-process --time-limit measured from here also pays
-# for loading the commands and engines (about half a second).
-STARTED = time.perf_counter()
 
-
-def seconds_left(time_limit: float | None, since: float = STARTED) -> float | None:
-    """What remains of ``time_limit`` seconds counted from ``since`` (default: process start)."""
+def seconds_left(time_limit: float | None, since: float) -> float | None:
+    """What remains of ``time_limit`` seconds counted from ``since`` (a ``time.perf_counter()``)."""
     if time_limit is None:
         return None
     return max(0.0, time_limit - (time.perf_counter() - since))

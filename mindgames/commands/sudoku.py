@@ -13,7 +13,7 @@ from solver import ENGINE_NAMES
 from solver.engine import Deadline
 
 from ..actions import answer as run_action
-from ..io import STARTED, UsageError, emit_json, progress, read_text, seconds_left, stdout_is_terminal
+from ..io import UsageError, emit_json, progress, read_text, seconds_left, stdout_is_terminal
 from ..options import nonnegative_int, positive_float, positive_int
 from ..render import grid_lines, plural, side_by_side
 
@@ -22,6 +22,10 @@ DEFAULT_COUNT_LIMIT = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    # The command line is built at the start of each run, before the other
+    # kinds and the engines load: time limits count from here (``args.started``),
+    # so that they hold for the whole process.
+    started = time.perf_counter()
     parser = subparsers.add_parser("sudoku", help="Sudoku of any box shape, X-Sudoku, jigsaw")
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
@@ -42,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         if action == "count":
             sub.add_argument("--limit", type=nonnegative_int, default=DEFAULT_COUNT_LIMIT, metavar="N",
                              help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT:,}; 0: no limit)")
-        sub.set_defaults(func=run, action=action)
+        sub.set_defaults(func=run, action=action, started=started)
 
     sub = actions.add_parser(
         "generate", help="puzzles with exactly one solution and no removable given"
@@ -55,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     sub.add_argument("--time-limit", type=positive_float, metavar="S",
                      help="seconds for the whole run; the puzzles finished by then are written")
-    sub.set_defaults(func=run_generate)
+    sub.set_defaults(func=run_generate, started=started)
 
 
 def box_shape(text: str) -> tuple[int, int]:
@@ -72,7 +76,7 @@ def box_shape(text: str) -> tuple[int, int]:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    deadline = Deadline(seconds_left(args.time_limit))  # the whole run, from process start
+    deadline = Deadline(seconds_left(args.time_limit, args.started))  # the whole run
     size = args.box[0] * args.box[1]
     empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(args.box), None, args.diagonals)
     solver = sudoku.solver(args.engine)
@@ -116,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     # --time-limit is per puzzle; the first puzzle's budget also pays for
     # starting up, reading the file and loading the engine, so that a
     # one-puzzle run holds the limit as a whole process.
-    turn_started = STARTED
+    turn_started = args.started
     text = read_text(args.file)
     stated = None
     if args.box is not None or args.diagonals is not None:
