@@ -28,7 +28,7 @@ from solver.engine import Deadline
 
 from .errors import PuzzleError, TimeLimitReached, shorten
 from .grid import Unit, box_shape, boxes, cell_name, columns, diagonals, regions, rows
-from .grid import symbol_char, symbol_value
+from .grid import SYMBOLS, symbol_char, symbol_value
 from .runner import PuzzleSolver, Result
 
 name = "sudoku"
@@ -663,6 +663,19 @@ def to_line(grid: Sequence[Sequence[int]]) -> str:
     return "".join(symbol_char(v) for row in grid for v in row)
 
 
+def region_labels(puzzle: Sudoku) -> str | None:
+    """A jigsaw's regions as one line of labels (1-9, A-Z by region number), None for boxes."""
+    if puzzle.regions is None:
+        return None
+    return "".join(SYMBOLS[number] for row in puzzle.regions for number in row)
+
+
+def to_text(puzzle: Sudoku) -> str:
+    """The puzzle's line as :func:`parse_line` reads it: its symbols, then a jigsaw's region labels."""
+    labels = region_labels(puzzle)
+    return to_line(puzzle.grid) + (f" {labels}" if labels else "")
+
+
 # ---------------------------------------------------------------------------
 # The library in a few calls
 # ---------------------------------------------------------------------------
@@ -766,6 +779,9 @@ def generate(
     solver_ = using or solver(engine)
     if on_progress is not None:
         on_progress("filling a random grid", 0, None)
+    # A layout with no solution at all (a jigsaw, say) would keep the random filling going forever.
+    if solver_.solve(empty, _time_left(deadline)).status == "unsolvable":
+        raise PuzzleError(f"a {empty.variant} Sudoku has no solution at all: nothing to generate")
     full = random_solution(empty, rng, solver_, deadline)
     start = Sudoku(tuple(map(tuple, full)), empty.box, empty.regions, empty.diagonals)
     return minimize(start, rng, solver_, deadline, on_progress), full

@@ -101,7 +101,7 @@ def test_generate_stops_at_its_time_limit_with_a_message_and_exit_code_0():
     done, seconds = mindgames("sudoku", "generate", "--box", "5x5", "--time-limit", "2")
     assert done.returncode == 0 and seconds < 2 + SLACK
     assert "time limit of 2 s reached: 0 puzzles of 1 generated" in done.stderr
-    assert done.stdout == "# mindgames sudoku box=5x5\n"
+    assert done.stdout == ""
 
 
 def test_generate_writes_the_puzzles_finished_before_its_time_limit():

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli import main
@@ -34,22 +34,37 @@ def records(text: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines()]
 
 
+JIGSAW_6X6 = "AABABBAAABBBCCCDDDCCCDDDEEFFFFEEEEFF"
+
+
 def generate(box: str, diagonals: bool, seed: int, as_json: bool, count: int = 2) -> str:
-    args = ["sudoku", "generate", "--box", box, "--seed", str(seed), "--count", str(count)]
+    """``generate`` output; ``box`` is RxC, or "jigsaw" for a 6x6 jigsaw."""
+    shape = ["--regions", JIGSAW_6X6] if box == "jigsaw" else ["--box", box]
+    args = ["sudoku", "generate", *shape, "--seed", str(seed), "--count", str(count)]
     code, out = run(*args, *(["--diagonals"] if diagonals else []), *(["--json"] if as_json else []))
     assert code == 0
     return out
 
 
 # --- the property: every output format reads back to the same puzzle ---------
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(
-    box=st.sampled_from(["2x2", "2x3", "3x2", "2x4"]),
-    diagonals=st.booleans(),
+    # This jigsaw layout has no solution with diagonals, so it goes without them.
+    box_and_diagonals=st.sampled_from(
+        [(box, diagonals) for box in ("2x2", "2x3", "3x2", "2x4") for diagonals in (False, True)]
+        + [("jigsaw", False)]
+    ),
     seed=st.integers(0, 10_000),
 )
-def test_every_generate_format_reads_back_to_the_same_unique_puzzle(tmp_path_factory, box, diagonals, seed):
-    rows, cols = map(int, box.split("x"))
+@example(box_and_diagonals=("jigsaw", False), seed=1)
+@example(box_and_diagonals=("3x2", True), seed=1)
+def test_every_generate_format_reads_back_to_the_same_unique_puzzle(tmp_path_factory, box_and_diagonals, seed):
+    box, diagonals = box_and_diagonals
+    if box == "jigsaw":
+        expected_box = None
+        regions = sudoku.parse_line(f"{'.' * 36} {JIGSAW_6X6}").regions
+    else:
+        expected_box, regions = tuple(map(int, box.split("x"))), None
     truth = records(generate(box, diagonals, seed, as_json=True))
     for as_json in (False, True):
         written = generate(box, diagonals, seed, as_json)
@@ -58,7 +73,7 @@ def test_every_generate_format_reads_back_to_the_same_unique_puzzle(tmp_path_fac
         for puzzle, record in zip(read, truth):
             assert not isinstance(puzzle, PuzzleError), puzzle
             assert puzzle.grid == tuple(map(tuple, record["grid"]))
-            assert (puzzle.box, puzzle.diagonals, puzzle.regions) == ((rows, cols), diagonals, None)
+            assert (puzzle.box, puzzle.diagonals, puzzle.regions) == (expected_box, diagonals, regions)
         source = tmp_path_factory.mktemp("generated") / "puzzles.txt"
         source.write_text(written)
         code, out = run("sudoku", "check", str(source), "--json")
@@ -103,6 +118,27 @@ def test_generate_piped_into_check_says_unique(as_json):
     )
     assert checked.returncode == 0, checked.stderr
     assert [r["uniqueness"] for r in records(checked.stdout)] == ["unique", "unique"]
+
+
+def test_a_generated_jigsaw_line_carries_its_region_labels():
+    text = generate("jigsaw", False, 4, as_json=False, count=1)
+    header, comment, line = text.splitlines()
+    assert header == "# mindgames sudoku" and "6x6, jigsaw" in comment
+    assert line.split()[1] == "112122111222333444333444556666555566"  # regions A..F as 1..6
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--regions", "AAABBBAACBBBCCADDDCCCDDFEEEFFDEEEFFF"], "has no solution at all: nothing to generate"),
+        (["--regions", "AAAAB"], "--regions: 5 labels do not make a square grid"),
+        (["--regions", JIGSAW_6X6, "--box", "2x3"], "give either --box or --regions"),
+    ],
+)
+def test_generate_refuses_a_layout_it_cannot_fill(capsys, options, message):
+    assert main(["sudoku", "generate", *options]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err
 
 
 # --- the header ---------------------------------------------------------------

@@ -51,7 +51,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = actions.add_parser(
         "generate", help="puzzles with exactly one solution and no removable given"
     )
-    sub.add_argument("--box", type=box_shape, default=(3, 3), metavar="RxC", help="box shape (default 3x3)")
+    sub.add_argument("--box", type=box_shape, metavar="RxC", help="box shape (default 3x3)")
+    sub.add_argument("--regions", metavar="LABELS",
+                     help="jigsaw: N*N region labels, row by row (e.g. 36 for 6x6), instead of --box")
     sub.add_argument("--diagonals", action="store_true", help="X-Sudoku: both diagonals too")
     sub.add_argument("--seed", type=int, default=None, help="make the output reproducible")
     sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many puzzles")
@@ -75,14 +77,26 @@ def box_shape(text: str) -> tuple[int, int]:
     return rows, cols
 
 
+def empty_puzzle(args: argparse.Namespace) -> sudoku.Sudoku:
+    """The blank grid of the asked variant: --box (default 3x3) or --regions, --diagonals."""
+    if args.regions is None:
+        box = args.box or (3, 3)
+        size = box[0] * box[1]
+        return sudoku.make_puzzle([[0] * size for _ in range(size)], list(box), None, args.diagonals)
+    if args.box is not None:
+        raise UsageError("give either --box or --regions (a jigsaw has no boxes), not both")
+    size = round(len(args.regions) ** 0.5)
+    if size * size != len(args.regions):
+        raise UsageError(f"--regions: {len(args.regions)} labels do not make a square grid (36 for 6x6)")
+    labels = [list(args.regions[r * size : (r + 1) * size]) for r in range(size)]
+    return sudoku.make_puzzle([[0] * size for _ in range(size)], None, labels, args.diagonals, "--regions")
+
+
 def run_generate(args: argparse.Namespace) -> int:
     deadline = Deadline(seconds_left(args.time_limit, args.started))  # the whole run
-    size = args.box[0] * args.box[1]
-    empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(args.box), None, args.diagonals)
+    empty = empty_puzzle(args)
     solver = sudoku.solver(args.engine)
     base_seed = args.seed
-    if not args.json:
-        print(sudoku.header(empty))  # the reader takes the puzzles below as this variant
     with progress(None, "sudoku generate") as bar:
         for index in range(args.count):
             seed = None if base_seed is None else base_seed + index
@@ -104,14 +118,17 @@ def run_generate(args: argparse.Namespace) -> int:
             if args.json:
                 emit_json({
                     "index": index, "status": "generated", "puzzle": sudoku.to_line(puzzle.grid),
-                    "grid": [list(row) for row in puzzle.grid], "box": list(args.box),
-                    "diagonals": args.diagonals, "regions": None, "givens": givens,
+                    "grid": [list(row) for row in puzzle.grid],
+                    "box": list(puzzle.box) if puzzle.box else None, "diagonals": puzzle.diagonals,
+                    "regions": sudoku.region_labels(puzzle), "givens": givens,
                     "uniqueness": "unique", "minimal": True, "solution": solution, "seed": seed,
                     "engine": args.engine,
                 })
             else:
+                if index == 0:  # the reader takes the puzzles below as this variant
+                    print(sudoku.header(empty))
                 print(f"# {puzzle.variant}: {plural(givens, 'given')}, unique, minimal (seed {seed})")
-                print(sudoku.to_line(puzzle.grid))
+                print(sudoku.to_text(puzzle))
             sys.stdout.flush()
     return 0
 
