@@ -1,9 +1,11 @@
 """The ``mindgames`` command: ``mindgames KIND ACTION ...``.
 
 Each kind's subcommands live in :mod:`mindgames.commands`; this module only
-wires them together and turns every user error into a one-line message and
-exit code 2 (never a traceback).  Exit codes: 0 every input was read (an
-unsolvable puzzle is a result), 2 unusable arguments or input, 130 Ctrl-C.
+wires them together, caps the process's memory (``--memory-limit``, on every
+command) and turns every user error into a one-line message (never a
+traceback).  Exit codes: 0 every input was read (an unsolvable puzzle is a
+result), 2 unusable arguments or input, 3 the memory limit was reached,
+130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from models.errors import PuzzleError
 from . import __version__
 from .commands import KINDS
 from .io import UsageError, fail
+from .limits import add_memory_limit_option, apply_memory_limit, memory_limit_message
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         name = f"mindgames.commands.{kind}"
         if importlib.util.find_spec(name) is not None:
             importlib.import_module(name).register(subparsers)
+    add_memory_limit_option(parser)
     return parser
 
 
@@ -41,9 +45,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        apply_memory_limit(args.memory_limit)
         return int(args.func(args) or 0)
     except (UsageError, PuzzleError) as error:
         return fail(str(error))
+    except MemoryError:
+        return fail(memory_limit_message(args.memory_limit), code=3)
+    except ModuleNotFoundError as error:  # a broken install, never a traceback
+        return fail(f"mindgames is not completely installed: no module named {error.name!r} "
+                    "(reinstall it: pip install --force-reinstall mindgames)")
     except KeyboardInterrupt:
         print("mindgames: interrupted", file=sys.stderr)
         return 130

@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
-from .engine import Engine, Enumeration, Session, SolveResult, Uniqueness
-from .model import Assignment, Model, is_true, projection
+from .deadline import Deadline
+from .engine import Engine, Enumeration, Session, Solutions, SolveResult, Uniqueness
+from .model import Assignment, Choice, Model, is_true, projection
 
 ENGINE_NAMES = ("sat", "cpsat", "backtrack")
 
@@ -33,6 +34,6 @@ def get_engine(name: str) -> Engine:
 
 
 __all__ = [
-    "Assignment", "ENGINE_NAMES", "Engine", "Enumeration", "Model", "Session",
-    "SolveResult", "Uniqueness", "get_engine", "is_true", "projection",
+    "Assignment", "Choice", "Deadline", "ENGINE_NAMES", "Engine", "Enumeration", "Model", "Session",
+    "Solutions", "SolveResult", "Uniqueness", "get_engine", "is_true", "projection",
 ]

@@ -15,10 +15,10 @@ make it impossible whatever the rest become.
 
 from __future__ import annotations
 
-import time
 from typing import Sequence
 
-from .engine import Deadline, Engine, Enumeration, OnSolution, Session, SolveResult
+from .deadline import Deadline
+from .engine import Engine, Session, Solutions, SolveResult
 from .model import Model
 
 _CHECK_CLOCK_EVERY = 2048  # nodes between looks at the clock
@@ -66,16 +66,7 @@ class BacktrackSession(Session):
             (-v, v) for v in range(1, n + 1) if v not in in_choice
         ]
 
-    def enumerate(
-        self,
-        assumptions: Sequence[int] = (),
-        limit: int | None = None,
-        time_limit: float | None = None,
-        keep: int = 0,
-        on_solution: OnSolution | None = None,
-    ) -> Enumeration:
-        start = time.perf_counter()
-        deadline = Deadline(time_limit)
+    def _search(self, assumptions: list[int], deadline: Deadline, solutions: Solutions) -> bool:
         model = self.model
         n = model.num_vars
         value = [0] * (n + 1)  # 0 undecided, 1 true, -1 false
@@ -83,9 +74,6 @@ class BacktrackSession(Session):
         open_sum = list(self.potential)
         lower, upper, occurrences = self.lower, self.upper, self.occurrences
         trail: list[int] = []
-        found: list = []
-        seen: set[tuple[int, ...]] = set()
-        primary = model.primary
         nodes = 0
 
         def assign(var: int, positive: bool) -> bool:
@@ -127,7 +115,6 @@ class BacktrackSession(Session):
                     ok = set_literal(-other)
             return ok
 
-        count = 0
         complete = True
 
         # A constraint no setting can satisfy (an empty clause, say) means no solution.
@@ -160,18 +147,9 @@ class BacktrackSession(Session):
                     while index < depth_limit and not undecided(branches[index]):
                         index += 1
                     if index == depth_limit:
-                        key = tuple(value[v] for v in primary)
-                        if key not in seen:
-                            seen.add(key)
-                            count += 1
-                            assignment = [v * value[v] for v in range(1, n + 1)]
-                            if len(found) < keep:
-                                found.append(assignment)
-                            if on_solution is not None:
-                                on_solution(assignment)
-                            if limit is not None and count >= limit:
-                                complete = False
-                                break
+                        if not solutions.add([v * value[v] for v in range(1, n + 1)]):
+                            complete = False
+                            break
                         # fall through to backtrack
                     else:
                         stack.append([index, 0, len(trail)])
@@ -204,7 +182,7 @@ class BacktrackSession(Session):
                         break  # search space exhausted
             except _OutOfTime:
                 complete = False
-        return Enumeration(count, complete, found, time.perf_counter() - start)
+        return complete
 
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> SolveResult:
         found = self.enumerate(assumptions, limit=1, time_limit=time_limit, keep=1)

@@ -20,7 +20,8 @@ from typing import Iterator, Sequence
 
 from ortools.sat.python import cp_model
 
-from .engine import Engine, Enumeration, OnSolution, Session, SolveResult
+from .deadline import Deadline
+from .engine import Engine, Session, Solutions, SolveResult
 from .model import Model
 
 _OPS = {
@@ -129,51 +130,23 @@ class CpSatSession(Session):
             return SolveResult("unsat", None, seconds)
         return SolveResult("unknown", None, seconds)
 
-    def enumerate(
-        self,
-        assumptions: Sequence[int] = (),
-        limit: int | None = None,
-        time_limit: float | None = None,
-        keep: int = 0,
-        on_solution: OnSolution | None = None,
-    ) -> Enumeration:
-        start = time.perf_counter()
+    def _search(self, assumptions: list[int], deadline: Deadline, solutions: Solutions) -> bool:
         with self._with_assumptions(assumptions) as model:
             if model is None:
-                return Enumeration(0, True, [], time.perf_counter() - start)
-            solver = self._solver(time_limit)
+                return True  # the assumptions clash: no solution at all
+            solver = self._solver(deadline.remaining())
             solver.parameters.enumerate_all_solutions = True
             solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
-            primary = [v - 1 for v in self.model.primary]  # indices into the solution values
             session = self
 
             class Collector(cp_model.CpSolverSolutionCallback):
-                def __init__(self):
-                    super().__init__()
-                    self.seen: set[tuple[int, ...]] = set()
-                    self.found: list = []
-                    self.reached_limit = False
-
                 def on_solution_callback(self):
                     values = list(self.response_proto.solution)
-                    key = tuple([values[i] for i in primary])
-                    if key in self.seen:
-                        return
-                    self.seen.add(key)
-                    if len(self.found) < keep or on_solution is not None:
-                        assignment = session._assignment(values)
-                        if len(self.found) < keep:
-                            self.found.append(assignment)
-                        if on_solution is not None:
-                            on_solution(assignment)
-                    if limit is not None and len(self.seen) >= limit:
-                        self.reached_limit = True
+                    if not solutions.add(session._assignment(values)):
                         self.StopSearch()
 
-            collector = Collector()
-            status = _run(solver, model, collector)
-        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and not collector.reached_limit
-        return Enumeration(len(collector.seen), complete, collector.found, time.perf_counter() - start)
+            status = _run(solver, model, Collector())
+        return status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 
 class CpSatEngine(Engine):

@@ -18,7 +18,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, Literal, Sequence
 
-from .model import Assignment, Model
+from .deadline import Deadline
+from .model import Assignment, Model, projection
 
 SolveStatus = Literal["sat", "unsat", "unknown"]
 UniquenessStatus = Literal["unique", "multiple", "unsat", "unknown"]
@@ -56,6 +57,37 @@ class Uniqueness:
 OnSolution = Callable[[Assignment], None]
 
 
+class Solutions:
+    """What an enumeration does with each solution an engine finds.
+
+    Counts the distinct ones (by their primary projection), keeps the first
+    ``keep``, shows each to ``on_solution``, and says when ``limit`` is reached."""
+
+    def __init__(self, model: Model, limit: int | None = None, keep: int = 0,
+                 on_solution: OnSolution | None = None, distinct: bool = False):
+        self.model, self.limit, self.keep, self.on_solution = model, limit, keep, on_solution
+        self.seen: set[tuple[int, ...]] | None = None if distinct else set()
+        self.count = 0
+        self.kept: list[Assignment] = []
+        self.reached_limit = limit is not None and limit <= 0
+
+    def add(self, assignment: Assignment) -> bool:
+        """Record one solution; False once no more are wanted."""
+        if self.seen is not None:
+            key = projection(self.model, assignment)
+            if key in self.seen:
+                return True
+            self.seen.add(key)
+        self.count += 1
+        if len(self.kept) < self.keep:
+            self.kept.append(assignment)
+        if self.on_solution is not None:
+            self.on_solution(assignment)
+        if self.limit is not None and self.count >= self.limit:
+            self.reached_limit = True
+        return not self.reached_limit
+
+
 class Session(ABC):
     """A model prepared for one engine; answers questions under assumptions."""
 
@@ -68,7 +100,6 @@ class Session(ABC):
     ) -> SolveResult:
         """One solution, or a proof there is none, or ``unknown``."""
 
-    @abstractmethod
     def enumerate(
         self,
         assumptions: Sequence[int] = (),
@@ -80,7 +111,25 @@ class Session(ABC):
         """Distinct solutions (distinct on the primary variables), up to ``limit``.
 
         The first ``keep`` are returned; ``on_solution`` sees every one as it
-        is found (for progress reports)."""
+        is found (for progress reports).  The bookkeeping is the same for every
+        engine and lives here; an engine supplies only :meth:`_search`."""
+        start = time.perf_counter()
+        solutions = Solutions(self.model, limit, keep, on_solution, self.distinct_by_construction)
+        if solutions.reached_limit:  # limit 0: nothing wanted, nothing searched
+            return Enumeration(0, False, [], 0.0)
+        complete = self._search(list(assumptions), Deadline(time_limit), solutions)
+        return Enumeration(solutions.count, complete and not solutions.reached_limit,
+                           solutions.kept, time.perf_counter() - start)
+
+    #: True when the search itself never reports one primary projection twice
+    #: (a SAT solver blocking each solution), so no set of seen ones is kept.
+    distinct_by_construction: bool = False
+
+    @abstractmethod
+    def _search(self, assumptions: list[int], deadline: Deadline, solutions: "Solutions") -> bool:
+        """Offer every solution to ``solutions.add`` until it returns False (the
+        limit is reached) or the deadline passes; True when the search space was
+        exhausted (so the solutions offered are all there are)."""
 
     def count(
         self,
@@ -115,19 +164,3 @@ class Engine(ABC):
     @abstractmethod
     def prepare(self, model: Model) -> Session:
         """Build the engine's form of ``model`` once, for many questions."""
-
-
-class Deadline:
-    """A point in time, or none; tells how much time is left."""
-
-    def __init__(self, time_limit: float | None):
-        self.time_limit = time_limit
-        self.end = None if time_limit is None else time.perf_counter() + time_limit
-
-    def remaining(self) -> float | None:
-        if self.end is None:
-            return None
-        return max(0.0, self.end - time.perf_counter())
-
-    def passed(self) -> bool:
-        return self.end is not None and time.perf_counter() >= self.end

@@ -2,8 +2,8 @@
 
 A puzzle kind describes its rules here, in terms of Boolean variables and
 constraints over *literals* (DIMACS convention: variable ``v`` is the literal
-``v``, its negation is ``-v``).  Engines in :mod:`solver.engines` take such a
-model and never see the puzzle behind it.
+``v``, its negation is ``-v``).  The engines (:mod:`solver.sat`, :mod:`solver.cpsat`,
+:mod:`solver.backtrack`) take such a model and never see the puzzle behind it.
 
 Constraint kinds:
 
@@ -22,7 +22,7 @@ variables only, so auxiliary variables never inflate a count.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, Sequence
+from typing import Hashable, Iterable, Literal, Sequence
 
 Operator = Literal["<=", ">=", "=="]
 OPERATORS: tuple[str, ...] = ("<=", ">=", "==")
@@ -45,6 +45,43 @@ class Linear:
     weights: tuple[int, ...]
     op: Operator
     bound: int
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A finite-domain variable in one-hot form: it takes exactly one of ``values``.
+
+    ``is_(v)`` is the literal "the variable takes v", to constrain or assume;
+    ``value(assignment)`` reads the value an engine chose.  A two-valued
+    choice is one Boolean variable (``is_(values[1])`` is it, ``is_(values[0])``
+    its negation), so a 0/1 cell costs one variable, not two.
+
+    >>> m = Model()
+    >>> digit = m.new_choice(range(1, 4), primary=True)
+    >>> digit.is_(2), digit.literals
+    (2, (1, 2, 3))
+    >>> bit = m.new_choice((0, 1))
+    >>> bit.is_(0), bit.is_(1)
+    (-4, 4)
+    >>> digit.value([-1, 2, -3, 4]), bit.value([-1, 2, -3, 4])
+    (2, 1)
+    """
+
+    values: tuple[Hashable, ...]
+    literals: tuple[int, ...]
+
+    def is_(self, value: Hashable) -> int:
+        try:
+            return self.literals[self.values.index(value)]
+        except ValueError:
+            raise ValueError(f"{value!r} is not among the values {self.values}") from None
+
+    def value(self, assignment: "Assignment") -> Hashable | None:
+        """The value taken under ``assignment`` (None if no literal of it is true)."""
+        for value, literal in zip(self.values, self.literals):
+            if is_true(assignment, literal):
+                return value
+        return None
 
 
 @dataclass
@@ -71,6 +108,44 @@ class Model:
 
     def new_vars(self, count: int, primary: bool = False) -> list[int]:
         return [self.new_var(primary=primary) for _ in range(count)]
+
+    def new_choice(self, values: Iterable[Hashable], primary: bool = False,
+                   name: str | None = None) -> Choice:
+        """A finite-domain variable over ``values`` (one-hot); a branching point for search.
+
+        Its literals are fresh consecutive variables, one per value, in the
+        order of ``values`` (which is the order a backtracking search tries
+        them); two values share one variable."""
+        values = tuple(values)
+        if len(values) < 2 or len(set(values)) != len(values):
+            raise ValueError(f"a choice needs at least two distinct values, not {values!r}")
+        if len(values) == 2:
+            var = self.new_var(name, primary)
+            choice = Choice(values, (-var, var))
+            self.choices.append(choice.literals)  # exactly one of v, -v holds anyway
+            return choice
+        literals = tuple(
+            self.new_var(None if name is None else f"{name}={value}", primary) for value in values
+        )
+        self.add_choice(literals)
+        return Choice(values, literals)
+
+    def add_all_different(self, choices: Sequence[Choice]) -> None:
+        """No two of ``choices`` take the same value.
+
+        When there are as many choices as values (a Sudoku unit) every value is
+        taken exactly once, and saying so helps propagation ("5 must go
+        somewhere in this row"), so that is what is added."""
+        values = dict.fromkeys(v for choice in choices for v in choice.values)
+        every_value_once = len(values) == len(choices) and all(
+            len(choice.values) == len(values) for choice in choices
+        )
+        for value in values:
+            literals = [choice.is_(value) for choice in choices if value in choice.values]
+            if every_value_once:
+                self.add_exactly(literals, 1)
+            else:
+                self.add_at_most(literals, 1)
 
     # -- constraints -------------------------------------------------------
     def add_clause(self, literals: Iterable[int]) -> None:

@@ -26,7 +26,7 @@ from pysat.card import CardEnc, EncType
 import pysolvers  # python-sat's extension module
 from pysat.solvers import Solver
 
-from .engine import Deadline, Engine, Enumeration, OnSolution, Session, SolveResult
+from .engine import Deadline, Engine, Session, Solutions, SolveResult
 from .model import Model
 
 # At-most-one over this many literals or fewer is encoded pairwise (strongest
@@ -192,36 +192,23 @@ class SatSession(Session):
             return SolveResult("unsat", None, seconds)
         return SolveResult("sat", self.solver.get_model(), seconds)
 
-    def enumerate(
-        self,
-        assumptions: Sequence[int] = (),
-        limit: int | None = None,
-        time_limit: float | None = None,
-        keep: int = 0,
-        on_solution: OnSolution | None = None,
-    ) -> Enumeration:
-        start = time.perf_counter()
-        deadline = Deadline(time_limit)
+    distinct_by_construction = True  # each solution is blocked once found
+
+    def _search(self, assumptions: list[int], deadline: Deadline, solutions: Solutions) -> bool:
         primary = self.model.primary
         prefix = self._primary_prefix
         activation = self.new_activation()
         assumed = [*assumptions, activation]
-        found: list = []
-        count, complete = 0, False
         try:
-            while limit is None or count < limit:
+            while True:
                 answer = self._solve(assumed, deadline)
                 if answer is None:
-                    break
+                    return False
                 if not answer:
-                    complete = True
-                    break
+                    return True
                 assignment = self.solver.get_model()
-                count += 1
-                if len(found) < keep:
-                    found.append(assignment)
-                if on_solution is not None:
-                    on_solution(assignment)
+                if not solutions.add(assignment):
+                    return False
                 # Block this solution on the primary variables only.
                 if prefix is not None:
                     block = [-lit for lit in assignment[:prefix]]
@@ -233,7 +220,6 @@ class SatSession(Session):
             self.solver.add_clause([-activation])  # retire this enumeration's clauses
             if self.top - self.base_top >= self.recycle_after:
                 self._recycle()
-        return Enumeration(count, complete, found, time.perf_counter() - start)
 
     def close(self) -> None:
         self.solver.delete()
