@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Hashable, Protocol
 
 from solver import Assignment, Model, Session, get_engine
-from solver.engine import Deadline
+from solver.deadline import Deadline
 
 from .errors import VerificationError
 

@@ -24,7 +24,7 @@ from operator import itemgetter
 from typing import Any, Callable, Hashable, Iterator, Sequence
 
 from solver import Assignment, Model
-from solver.engine import Deadline
+from solver.deadline import Deadline
 
 from .errors import PuzzleError, TimeLimitReached, shorten
 from .grid import Unit, box_shape, boxes, cell_name, columns, diagonals, regions, rows

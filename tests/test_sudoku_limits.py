@@ -115,7 +115,7 @@ def test_generate_writes_the_puzzles_finished_before_its_time_limit():
 
 def test_generate_time_limit_in_the_library_raises_time_limit_reached():
     from models.errors import TimeLimitReached
-    from solver.engine import Deadline
+    from solver.deadline import Deadline
 
     empty = sudoku.make_puzzle([[0] * 16 for _ in range(16)], [4, 4])
     with pytest.raises(TimeLimitReached):

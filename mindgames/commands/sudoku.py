@@ -10,7 +10,7 @@ from models import sudoku
 from models.errors import PuzzleError, TimeLimitReached
 from models.runner import Result
 from solver import ENGINE_NAMES
-from solver.engine import Deadline
+from solver.deadline import Deadline
 
 from ..actions import answer as run_action
 from ..io import UsageError, emit_json, progress, read_text, seconds_left, stdout_is_terminal
