@@ -9,6 +9,7 @@ from typing import Any, Callable
 from models.runner import PuzzleSolver, Result
 
 from .io import emit_json
+from .render import plural
 
 
 def answer(
@@ -45,5 +46,5 @@ def answer(
     except KeyboardInterrupt:
         result = Result(status="unknown", count=found[0], complete=False, engine=args.engine,
                         message="interrupted")
-        emit_json(result.to_json()) if args.json else print(f"interrupted after {found[0]} solutions")
+        emit_json(result.to_json()) if args.json else print(f"interrupted after {plural(found[0], 'solution')}")
         raise
