@@ -338,9 +338,9 @@ def _resolve(
         return box, bool(diagonals)
     if variant.box is not None:
         if jigsaw:
-            raise PuzzleError(f"{at}a jigsaw puzzle (it has regions), but {variant.source} says box {variant.box[0]}x{variant.box[1]}")
+            raise PuzzleError(f"{at}a jigsaw puzzle (it has regions), but {variant.source} says {_describe('box', variant.box)}")
         if box is not None and tuple(box) != variant.box:
-            raise PuzzleError(f"{at}\"box\" {shorten(list(box))} contradicts {variant.source} (box {variant.box[0]}x{variant.box[1]})")
+            raise PuzzleError(f"{at}\"box\" {shorten(list(box))} contradicts {variant.source} ({_describe('box', variant.box)})")
         box = variant.box
     if variant.diagonals is not None:
         if diagonals is not None and diagonals != variant.diagonals:
