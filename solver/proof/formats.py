@@ -241,7 +241,12 @@ def parse_text_drat(text: str, name: str = "proof", max_clauses: int = MAX_CLAUS
     steps: list[tuple[bool, tuple[int, ...]]] = []
     deleted = False
     pending: list[int] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    # A file cut just after a minus sign: a truncated proof, not a malformed one.
+    cut_at_sign = bool(lines) and not text.endswith(("\n", "\r")) and lines[-1].endswith("-")
+    if cut_at_sign:
+        lines[-1] = lines[-1][:-1]
+    for number, line in enumerate(lines, 1):
         tokens = line.split()
         if not tokens or tokens[0].startswith("c"):
             continue
@@ -265,7 +270,7 @@ def parse_text_drat(text: str, name: str = "proof", max_clauses: int = MAX_CLAUS
         if len(steps) > max_clauses:
             raise _too_many(name, max_clauses)
     proof = Proof("drat", steps)
-    if pending or deleted:
+    if pending or deleted or cut_at_sign:
         proof.defect = "the proof is truncated: its last clause is not terminated by 0"
     return proof
 
