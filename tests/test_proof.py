@@ -285,5 +285,5 @@ def test_a_bad_dimacs_file_is_unusable_input(text, why):
 
 
 def test_a_binary_file_that_is_not_drat_is_unusable_input():
-    with pytest.raises(ProofInputError, match="not a DRAT proof"):
+    with pytest.raises(ProofInputError, match="not a DRAT"):
         parse_proof(b"\x89PNG\r\n\x1a\n\0\0\0")

@@ -24,8 +24,8 @@ MAX_BYTES = 256 * 2**20
 MAX_CLAUSES = 5_000_000
 MAX_VARIABLES = 10_000_000
 
-# drat-trim's rule for telling text from binary DRAT: a text proof's first
-# bytes are digits, '-', 'd', 'c' (comments), 'p' and white space only.
+# Close to drat-trim's rule for telling text from binary DRAT: a text proof's
+# first bytes are digits, '-', 'd', 'c' (comments), 'p' and white space only.
 _TEXT_BYTES = frozenset(b"0123456789-dcp \t\r\n")
 _SNIFF_BYTES = 10
 
@@ -206,7 +206,7 @@ def parse_proof(
         if kind == "lrat":
             raise ProofInputError(f"{name}: binary data, not an LRAT text proof")
         return parse_binary_drat(data, name, max_clauses)
-    text = _text(data, name, "text proof")
+    text = _text(data, name, "DRAT or LRAT proof")
     if kind == "auto":
         kind = "lrat" if _looks_like_lrat(text) else "drat"
     if kind == "lrat":
@@ -215,7 +215,11 @@ def parse_proof(
 
 
 def is_binary_drat(data: bytes) -> bool:
-    return any(b not in _TEXT_BYTES for b in data[:_SNIFF_BYTES])
+    """Binary DRAT starts with 'a' (which no text proof does) or with 'd' and
+    non-text bytes soon after; anything else is read as text."""
+    if not data or data[0] not in (0x61, 0x64):
+        return False
+    return data[0] == 0x61 or any(b not in _TEXT_BYTES for b in data[:_SNIFF_BYTES])
 
 
 def _looks_like_lrat(text: str) -> bool:
