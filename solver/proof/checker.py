@@ -31,7 +31,10 @@ LRAT: each added clause comes with hints, the ids of clauses that become unit
 unit is a rejection.  RAT hints (negative ids) are not supported (rejected
 with that reason).
 
-Propagation uses two watched literals.  Literal-indexed arrays use Python's
+Propagation uses two watched literals for clauses of three or more literals
+and implication lists for binary clauses (most of a puzzle's CNF: pairwise
+at-most-one).  Deletions find their clause through those same lists, so no
+index of all clauses is built.  Literal-indexed arrays use Python's
 negative indices: entry ``lit`` for ``lit`` in ``-n..n`` of a list of
 ``2n+1`` entries, so no literal needs converting.
 """
@@ -116,10 +119,12 @@ class _DratChecker:
         self.cnf, self.proof = cnf, proof
         self.val = [False] * size  # val[lit]: lit is true
         self.reason = [-1] * size  # reason[lit]: the clause that made lit true (-1: assumed)
-        self.watches: list[list[int]] = [[] for _ in range(size)]
+        self.watches: list[list[int]] = [[] for _ in range(size)]  # clauses of 3+ literals
+        # Binary clauses (most of a Sudoku CNF) as implications: implied[lit] holds
+        # (other, id) for every clause (-lit, other); no watch moves, no clause lookups.
+        self.implied: list[list[tuple[int, int]]] = [[] for _ in range(size)]
         self.clauses: list[list[int]] = []  # every clause ever added, by id
         self.alive = bytearray()
-        self.index: dict[tuple[int, ...], list[int]] | None = None  # literal set -> alive ids
         self.trail: list[int] = []
         self.head = 0
         self.conflict: int | None = None  # a clause false at top level: the formula is refuted
@@ -134,15 +139,12 @@ class _DratChecker:
         clause = list(dict.fromkeys(lits))
         self.clauses.append(clause)
         self.alive.append(1)
-        if self.index is not None:
-            self.index.setdefault(tuple(sorted(clause)), []).append(cid)
         if self.conflict is not None:
             return cid
         val = self.val
         if any(val[lit] for lit in clause) or any(-lit in clause for lit in clause):
             if len(clause) >= 2:  # satisfied at top level for good, or a tautology
-                self.watches[clause[0]].append(cid)
-                self.watches[clause[1]].append(cid)
+                self._watch(cid, clause)
             return cid
         # unassigned literals first, false ones last
         clause.sort(key=lambda lit: val[-lit])
@@ -150,8 +152,7 @@ class _DratChecker:
             self.conflict = cid
             return cid
         if len(clause) >= 2:
-            self.watches[clause[0]].append(cid)
-            self.watches[clause[1]].append(cid)
+            self._watch(cid, clause)
         if len(clause) == 1 or val[-clause[1]]:
             self._assign(clause[0], cid)
             self.conflict = self._propagate()
@@ -159,12 +160,16 @@ class _DratChecker:
 
     def load(self, clauses: Sequence[Sequence[int]]) -> None:
         """The original clauses, all at once: watch, then assign the units and propagate."""
-        watches, units = self.watches, []
+        watches, implied, units = self.watches, self.implied, []
         for clause in clauses:
             cid = len(self.clauses)
             clause = list(dict.fromkeys(clause)) if len(set(clause)) < len(clause) else list(clause)
             self.clauses.append(clause)
-            if len(clause) >= 2:
+            if len(clause) == 2:
+                a, b = clause
+                implied[-a].append((b, cid))
+                implied[-b].append((a, cid))
+            elif len(clause) > 2:
                 watches[clause[0]].append(cid)
                 watches[clause[1]].append(cid)
             elif clause:
@@ -184,21 +189,42 @@ class _DratChecker:
 
     def delete(self, lits: Sequence[int]) -> str:
         """'deleted', 'ignored' (a unit or reason clause) or 'missing'."""
-        if self.index is None:  # built at the first deletion: many proofs delete little
-            self.index = {}
-            for cid, clause in enumerate(self.clauses):
-                if self.alive[cid]:
-                    self.index.setdefault(tuple(sorted(clause)), []).append(cid)
-        ids = self.index.get(tuple(sorted(set(lits))))
-        if not ids:
+        literals = set(lits)
+        if len(literals) == 1:  # a unit clause: ignored, as drat-trim does
+            return "ignored"
+        cid = self._find(literals)
+        if cid is None:
             return "missing"
-        cid = ids[-1]
         clause = self.clauses[cid]
         if len(clause) <= 1 or any(self.val[lit] and self.reason[lit] == cid for lit in clause):
             return "ignored"
-        ids.pop()
         self.alive[cid] = 0  # unwatched lazily, when propagation meets it
         return "deleted"
+
+    def _find(self, lits: set[int]) -> int | None:
+        """An alive clause with exactly these literals, looked up through the watches
+        (a clause is always watched by two of its literals): no index to build."""
+        if len(lits) < 2:  # units and the empty clause are not watched
+            return None
+        if len(lits) == 2:
+            a, b = lits
+            return next((cid for other, cid in self.implied[-a] if other == b and self.alive[cid]), None)
+        size = len(lits)
+        for lit in lits:
+            for cid in self.watches[lit]:
+                clause = self.clauses[cid]
+                if self.alive[cid] and len(clause) == size and lits.issuperset(clause):
+                    return cid
+        return None
+
+    def _watch(self, cid: int, clause: list[int]) -> None:
+        if len(clause) == 2:
+            a, b = clause
+            self.implied[-a].append((b, cid))
+            self.implied[-b].append((a, cid))
+        else:
+            self.watches[clause[0]].append(cid)
+            self.watches[clause[1]].append(cid)
 
     def _assign(self, lit: int, cid: int) -> None:
         self.val[lit] = True
@@ -207,12 +233,22 @@ class _DratChecker:
 
     def _propagate(self) -> int | None:
         """Unit propagation from ``self.head``; the id of a falsified clause, or None."""
-        val, reason, watches = self.val, self.reason, self.watches
+        val, reason, watches, implied = self.val, self.reason, self.watches, self.implied
         clauses, alive, trail = self.clauses, self.alive, self.trail
         i = self.head
         while i < len(trail):
-            false_lit = -trail[i]
+            true_lit = trail[i]
             i += 1
+            for other, cid in implied[true_lit]:
+                if val[other] or not alive[cid]:
+                    continue
+                if val[-other]:
+                    self.head = i
+                    return cid
+                val[other] = True
+                reason[other] = cid
+                trail.append(other)
+            false_lit = -true_lit
             ws = watches[false_lit]
             n = len(ws)
             j = k = 0

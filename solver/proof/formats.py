@@ -22,7 +22,7 @@ ProofKind = Literal["drat", "lrat"]
 # Hard limits; callers may pass smaller or larger ones.
 MAX_BYTES = 256 * 2**20
 MAX_CLAUSES = 5_000_000
-MAX_VARIABLES = 10_000_000
+MAX_VARIABLES = 1_000_000  # the checker keeps ~250 bytes per variable
 
 # Close to drat-trim's rule for telling text from binary DRAT: a text proof's
 # first bytes are digits, '-', 'd', 'c' (comments), 'p' and white space only.
