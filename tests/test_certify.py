@@ -11,8 +11,8 @@ from mindgames.cli import main
 from models import sudoku
 from solver import Model, get_engine, projection
 from solver.proof import (
-    PROOF_SOLVERS, CNF, Certificate, CertificationError, certify_cnf, certify_unique, certify_unsat,
-    drat_binary, read_proof, write_dimacs,
+    PROOF_SOLVERS, CNF, Certificate, CertificationError, certify_answer, certify_cnf, certify_unique,
+    certify_unsat, drat_binary, read_proof, write_dimacs,
 )
 from tests.test_proof import is_satisfiable, random_3sat
 
@@ -120,6 +120,20 @@ def test_certify_agrees_with_an_independent_solver(seed, num_vars):
         assert certificate.status == "unsat" and certificate.checked
 
 
+@pytest.mark.parametrize("line, expected", [
+    (HARD, "unique"), ("12345678." + "........9" + "." * 63, "unsat"), (MANY_SOLUTIONS, "multiple"),
+])
+def test_an_engine_answer_gets_the_certificate_it_calls_for(line, expected):
+    _, encoding, givens = sudoku_question(line)
+    answer = get_engine("sat").prepare(encoding.model).check_unique(givens)
+    assert answer.status == expected
+    certificate = certify_answer(encoding.model, givens, answer)
+    if expected == "multiple":
+        assert certificate is None  # two verified witnesses need no proof
+    else:
+        assert certificate.certified
+
+
 def test_a_time_limit_gives_unknown_not_a_certificate():
     _, encoding, givens = sudoku_question(HARD)
     certificate = certify_unsat(encoding.model, givens, [[-1]], time_limit=1e-9)
@@ -214,3 +228,19 @@ def test_the_command_reads_lrat(xor_cnf, tmp_path, capsys):
     (tmp_path / "p.lrat").write_text("5 1 0 1 3 0\n6 0 5 2 4 0\n")
     code, out, _ = run_certify(capsys, "--json", xor_cnf, tmp_path / "p.lrat")
     assert code == 0 and json.loads(out)["format"] == "LRAT text"
+
+
+def test_the_command_stops_at_its_time_limit_without_verifying(tmp_path, capsys):
+    from pysat.examples.genhard import PHP
+    from tests.test_proof import solve
+
+    formula = PHP(6)
+    cnf = CNF(formula.nv, [tuple(c) for c in formula.clauses])
+    write_dimacs(cnf, tmp_path / "php.cnf")
+    _, text = solve(cnf)
+    (tmp_path / "php.drat").write_text(text)
+    assert text.count("\n") > 1000  # long enough to pass a time-limit check point
+    code, out, err = run_certify(capsys, tmp_path / "php.cnf", tmp_path / "php.drat", "--time-limit", "0.000001")
+    assert code == 1 and "verified:" not in out and "not verified: time limit reached" in err
+    code, out, _ = run_certify(capsys, tmp_path / "php.cnf", tmp_path / "php.drat")
+    assert code == 0 and out.startswith("verified:")

@@ -129,6 +129,31 @@ def test_no_proof_refutes_a_satisfiable_cnf(cnf, data):
 
 
 @SLOW
+@given(cnfs, st.data())
+def test_no_lrat_proof_refutes_a_satisfiable_cnf(cnf, data):
+    assume(is_satisfiable(cnf))
+    literal = st.integers(1, cnf.num_vars).flatmap(lambda v: st.sampled_from([v, -v]))
+    first = len(cnf.clauses) + 1
+    lines = []
+    for offset in range(data.draw(st.integers(0, 10))):
+        lemma = data.draw(st.lists(literal, max_size=3))
+        hints = data.draw(st.lists(st.integers(1, first + offset - 1), max_size=8))
+        lines.append(" ".join(map(str, [first + offset, *lemma, 0, *hints, 0])))
+    hints = data.draw(st.lists(st.integers(1, first + len(lines) - 1), max_size=8))
+    lines.append(" ".join(map(str, [first + len(lines), 0, *hints, 0])))
+    proof = parse_proof(("\n".join(lines) + "\n").encode(), kind="lrat")
+    assert not check_proof(cnf, proof).ok
+
+
+def test_a_checker_time_limit_is_a_clear_unverified_result():
+    formula = PHP(6)
+    cnf = CNF(formula.nv, [tuple(c) for c in formula.clauses])
+    _, text = solve(cnf)
+    result = check_proof(cnf, parse_proof(text.encode()), time_limit=1e-6)
+    assert not result.ok and result.timed_out and "time limit reached" in result.reason
+
+
+@SLOW
 @given(unsat_cnfs)
 def test_a_proof_of_another_formula_is_rejected(cnf):
     """The proof of an unsatisfiable CNF, checked against that CNF with clauses dropped
@@ -278,6 +303,7 @@ def test_lrat_proofs_with_wrong_hints_are_rejected(text, why):
     ("p cnf 2 1\n1 x 0\n", "'x' is not a literal"),
     ("p cnf 2 1\n1 2\n", "not terminated by 0"),
     ("p dnf 2 1\n1 2 0\n", "the header must read"),
+    ("p cnf 999999999 1\n1 2 0\n", "over the limit"),
 ])
 def test_a_bad_dimacs_file_is_unusable_input(text, why):
     with pytest.raises(ProofInputError, match=why):

@@ -61,4 +61,4 @@ def run(args: argparse.Namespace) -> int:
                 f"{result.seconds:.3f} s)"
             )
         return 0
-    return fail(f"proof {status}: {result.reason}", 1)
+    return fail(f"proof {'not verified' if result.timed_out else 'rejected'}: {result.reason}", 1)

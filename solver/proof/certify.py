@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Sequence
 
-from ..engine import Deadline
-from ..model import Assignment, Model
+from ..engine import Deadline, Uniqueness
+from ..model import Assignment, Model, projection
 from .checker import CheckResult, check_proof
 from .formats import CNF, Proof, parse_text_drat, read_cnf, read_proof, write_dimacs
 
@@ -140,6 +140,30 @@ def certify_unique(
         "excluding the solution (on the primary variables)"
     )
     return certificate
+
+
+def certify_answer(
+    model: Model,
+    units: Sequence[int],
+    answer: Uniqueness,
+    solver: str = DEFAULT_SOLVER,
+    keep_dir: str | Path | None = None,
+    name: str = "certificate",
+    time_limit: float | None = None,
+) -> Certificate | None:
+    """The certificate an engine's uniqueness answer calls for, or None if it needs none.
+
+    ``unique``: :func:`certify_unique` of the witness; ``unsat``:
+    :func:`certify_unsat`; ``multiple`` needs no proof (its two verified,
+    distinct witnesses are the evidence) and ``unknown`` has nothing to prove.
+    A ``sat`` status on the certificate of a ``unique`` answer means the
+    engine's answer was wrong: callers must report that loudly."""
+    if answer.status == "unique":
+        solution = projection(model, answer.witnesses[0])
+        return certify_unique(model, units, solution, solver, keep_dir, name, time_limit)
+    if answer.status == "unsat":
+        return certify_unsat(model, units, (), solver, keep_dir, name, time_limit)
+    return None
 
 
 def certify_cnf(
