@@ -110,7 +110,7 @@ def certify_unsat(
         for lit in clause:
             if lit == 0 or abs(lit) > top:
                 raise ValueError(f"extra clause or unit {number}: literal {lit} names no variable of the CNF")
-    return certify_cnf(CNF(top, [tuple(c) for c in clauses]), solver, keep_dir, name, time_limit)
+    return certify_cnf(CNF(top, clauses), solver, keep_dir, name, time_limit)
 
 
 def certify_unique(

@@ -160,22 +160,29 @@ class _DratChecker:
 
     def load(self, clauses: Sequence[Sequence[int]]) -> None:
         """The original clauses, all at once: watch, then assign the units and propagate."""
-        watches, implied, units = self.watches, self.implied, []
+        watches, implied, stored, units = self.watches, self.implied, self.clauses, []
+        cid = len(stored)
         for clause in clauses:
-            cid = len(self.clauses)
-            clause = list(dict.fromkeys(clause)) if len(set(clause)) < len(clause) else list(clause)
-            self.clauses.append(clause)
-            if len(clause) == 2:
+            size = len(clause)
+            if size == 2:
                 a, b = clause
-                implied[-a].append((b, cid))
-                implied[-b].append((a, cid))
-            elif len(clause) > 2:
+                if a != b:  # binary clauses are never reordered: stored as given
+                    stored.append(clause)
+                    implied[-a].append((b, cid))
+                    implied[-b].append((a, cid))
+                    cid += 1
+                    continue
+                clause, size = (a,), 1
+            clause = list(dict.fromkeys(clause)) if len(set(clause)) < size else list(clause)
+            stored.append(clause)
+            if len(clause) > 2:
                 watches[clause[0]].append(cid)
                 watches[clause[1]].append(cid)
             elif clause:
                 units.append(cid)
             elif self.conflict is None:
                 self.conflict = cid
+            cid += 1
         self.alive.extend(b"\1" * len(clauses))
         val = self.val
         for cid in units:

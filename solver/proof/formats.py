@@ -39,7 +39,7 @@ class CNF:
     """A formula in conjunctive normal form; literals in DIMACS convention."""
 
     num_vars: int
-    clauses: list[tuple[int, ...]]
+    clauses: list[Sequence[int]]  # tuples when read from a file; never modified
 
 
 @dataclass
