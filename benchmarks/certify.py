@@ -1,8 +1,9 @@
-"""Certified uniqueness of Sudoku: what a checked DRAT proof costs, per puzzle.
+"""Certified uniqueness of Sudoku and Binairo: what a checked DRAT proof costs, per puzzle.
 
     python3 -m benchmarks.certify [--sample N] [--seed S] [--out benchmarks/certify.md]
 
-For a random sample of each shared set (sets that are absent are skipped) it
+For a random sample of each shared set (Sudoku: 17-clue, top1465,
+forum-hardest; Binairo 10x10 and 14x14; sets that are absent are skipped) it
 measures, per puzzle,
 
 * the plain ``check`` (solve + uniqueness, witnesses verified) through
@@ -28,42 +29,52 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import pysat
 
-from models import sudoku
+from models import binairo, sudoku
 from models.runner import PuzzleSolver
 from solver import get_engine, projection
 from solver.proof import certify_unique, check_proof, read_cnf, read_proof
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sudoku"
-SETS = ("17clue_royle_49158.txt", "magictour_top1465.txt", "forum_hardest_1106.txt")
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# (kind, file under SHARED, how a line becomes a puzzle)
+SETS = (
+    (sudoku, "sudoku/17clue_royle_49158.txt", lambda line: sudoku.parse(line[:81])),
+    (sudoku, "sudoku/magictour_top1465.txt", lambda line: sudoku.parse(line[:81])),
+    (sudoku, "sudoku/forum_hardest_1106.txt", lambda line: sudoku.parse(line[:81])),
+    (binairo, "binairo/binairo10.txt", lambda line: binairo.parse_one(line.split()[0])),
+    (binairo, "binairo/binairo14.txt", lambda line: binairo.parse_one(line.split()[0])),
+)
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 
-def sample(path: Path, size: int, seed: int) -> list[sudoku.Sudoku]:
+def sample(path: Path, size: int, seed: int, parse: Callable[[str], Any]) -> list[Any]:
     lines = [line.strip() for line in path.read_text().splitlines()]
     lines = [line for line in lines if line and not line.startswith("#")]
     chosen = random.Random(seed).sample(lines, min(size, len(lines)))
-    return [sudoku.parse(line[:81]) for line in chosen]
+    return [parse(line) for line in chosen]
 
 
-def measure(puzzles: list[sudoku.Sudoku]) -> dict[str, list[float]]:
+def measure(kind: Any, puzzles: list[Any]) -> dict[str, list[float]]:
     rows: dict[str, list[float]] = {k: [] for k in (
         "check", "certify", "solve", "proof", "proof_check", "read_check",
         "lemmas", "core_lemmas", "bytes")}
-    checker = PuzzleSolver(sudoku, "sat")
-    encoding, session = checker.session(puzzles[0])  # built before the clock starts
-    engine_session = get_engine("sat").prepare(encoding.model)
+    checker = PuzzleSolver(kind, "sat")
+    sessions: dict[Any, Any] = {}
     with tempfile.TemporaryDirectory() as keep:
         for puzzle in puzzles:
+            encoding, _ = checker.session(puzzle)  # built before the clock starts
             start = time.perf_counter()
             result = checker.check(puzzle)
             rows["check"].append(time.perf_counter() - start)
             assert result.uniqueness == "unique", result
 
-            givens = sudoku.givens(encoding, puzzle)
-            assignment = engine_session.solve(givens).assignment  # untimed: the check found it
+            givens = kind.givens(encoding, puzzle)
+            if id(encoding) not in sessions:
+                sessions[id(encoding)] = get_engine("sat").prepare(encoding.model)
+            assignment = sessions[id(encoding)].solve(givens).assignment  # untimed: the check found it
             solution = projection(encoding.model, assignment)
             start = time.perf_counter()
             certificate = certify_unique(encoding.model, givens, solution)
@@ -114,12 +125,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the table between the markers of this file")
     args = parser.parse_args()
     results = {}
-    for name in SETS:
-        path = DATA / name
+    for kind, name, parse in SETS:
+        path = SHARED / name
         if not path.exists():
-            print(f"skipped {name}: not in {DATA}")
+            print(f"skipped {name}: not in {SHARED}")
             continue
-        results[name.removesuffix(".txt")] = measure(sample(path, args.sample, args.seed))
+        puzzles = sample(path, args.sample, args.seed, parse)
+        results[Path(name).stem] = measure(kind, puzzles)
     lines = [
         f"Command: `python3 -m benchmarks.certify --sample {args.sample} --seed {args.seed}"
         + (f" --out {args.out}`" if args.out else "`"),

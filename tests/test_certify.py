@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -244,3 +245,16 @@ def test_the_command_stops_at_its_time_limit_without_verifying(tmp_path, capsys)
     assert code == 1 and "verified:" not in out and "not verified: time limit reached" in err
     code, out, _ = run_certify(capsys, tmp_path / "php.cnf", tmp_path / "php.drat")
     assert code == 0 and out.startswith("verified:")
+
+
+def test_a_unique_binairo_is_certified_through_its_cardinality_model():
+    from models import binairo
+
+    text = (Path(__file__).resolve().parents[1] / "data" / "binairo" / "takuzu_8x8.txt").read_text()
+    puzzle = binairo.parse_one("\n".join(text.split("\n\n")[0].splitlines()))
+    encoding = binairo.compile(binairo.shape(puzzle))
+    givens = binairo.givens(encoding, puzzle)
+    answer = get_engine("sat").prepare(encoding.model).check_unique(givens)
+    assert answer.status == "unique"
+    certificate = certify_answer(encoding.model, givens, answer)
+    assert certificate.certified and certificate.lemmas > 0
