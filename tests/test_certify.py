@@ -153,6 +153,8 @@ def test_bad_arguments_are_refused():
         certify_unique(encoding.model, givens, [1, 2, 3])
     with pytest.raises(ValueError, match="emits no proofs"):
         certify_unsat(encoding.model, givens, solver="minisat22")
+    with pytest.raises(ValueError, match="cannot stop at a time limit"):
+        certify_unsat(encoding.model, givens, solver="lingeling", time_limit=5)
     with pytest.raises(ValueError, match="names no variable"):
         certify_unsat(encoding.model, [10**6])
     assert "minisat22" not in PROOF_SOLVERS

@@ -27,6 +27,7 @@ from .formats import CNF, Proof, parse_text_drat, read_cnf, read_proof, write_di
 # python-sat solvers that emit DRAT proofs (Minisat, Kissat and CryptoMiniSat do not).
 PROOF_SOLVERS = ("cadical153", "cadical195", "glucose4", "glucose42", "lingeling")
 DEFAULT_SOLVER = "cadical153"
+UNLIMITED_SOLVERS = ("lingeling",)  # python-sat offers no limited solve for it
 CONFLICTS_PER_SLICE = 5_000
 
 CertificateStatus = Literal["unsat", "sat", "unknown"]
@@ -176,6 +177,8 @@ def certify_cnf(
     """Solve ``cnf`` with a proof-emitting solver and check the proof (see :func:`certify_unsat`)."""
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} emits no proofs here; choose one of {', '.join(PROOF_SOLVERS)}")
+    if time_limit is not None and solver in UNLIMITED_SOLVERS:
+        raise ValueError(f"solver {solver!r} cannot stop at a time limit; choose another or no limit")
     deadline = Deadline(time_limit)
     certificate = Certificate("unknown", solver=solver)
     seconds = certificate.seconds
