@@ -145,7 +145,7 @@ class _DratChecker:
         if self.conflict is not None:
             return cid
         val = self.val
-        if any(val[lit] for lit in clause) or any(-lit in clause for lit in clause):
+        if any(val[lit] for lit in clause) or not set(clause).isdisjoint([-lit for lit in clause]):
             if len(clause) >= 2:  # satisfied at top level for good, or a tautology
                 self._watch(cid, clause)
             return cid
