@@ -119,11 +119,13 @@ def test_binary_drat_from_the_cadical_command_checks(tmp_path):
 @SLOW
 @given(cnfs, st.data())
 def test_no_proof_refutes_a_satisfiable_cnf(cnf, data):
-    """Soundness: random lemmas (ending in the empty clause) never 'refute' a satisfiable CNF."""
+    """Soundness: random lemmas and deletions (of original clauses too), ending in the empty
+    clause, never 'refute' a satisfiable CNF."""
     assume(is_satisfiable(cnf))
     literal = st.integers(1, cnf.num_vars).flatmap(lambda v: st.sampled_from([v, -v]))
-    lemmas = data.draw(st.lists(st.lists(literal, max_size=4), max_size=30))
-    steps = [(False, tuple(lemma)) for lemma in lemmas] + [(False, ())]
+    lemma = st.tuples(st.just(False), st.lists(literal, max_size=4).map(tuple))
+    deletion = st.tuples(st.just(True), st.sampled_from(cnf.clauses).map(tuple))
+    steps = data.draw(st.lists(st.one_of(lemma, lemma, deletion), max_size=30)) + [(False, ())]
     for proof in (parse_proof(drat_text(steps).encode()), parse_proof(drat_binary(steps))):
         assert not check_proof(cnf, proof).ok
 
