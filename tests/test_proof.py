@@ -251,8 +251,9 @@ def test_a_rat_lemma_is_accepted_and_counted():
 
 
 def test_deleting_a_reason_clause_is_ignored_as_drat_trim_does():
-    cnf = CNF(2, [(1,), (-1, 2), (-2, -1)])
-    result = check_text(cnf, "d -1 2 0\nd 1 0\n0\n")
+    # 1 and 2 hold at top level ((-1 2) is the reason for 2); "3 0" needs 2 to stay.
+    cnf = CNF(4, [(1,), (-1, 2), (-2, 3, 4), (-2, 3, -4), (-2, -3, 4), (-2, -3, -4)])
+    result = check_text(cnf, "d -1 2 0\nd 1 0\n3 0\n0\n")
     assert result.ok and result.ignored_deletions == 2
 
 

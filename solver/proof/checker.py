@@ -409,6 +409,8 @@ class _DratChecker:
                     return result
                 if on_progress is not None:
                     on_progress(number, total)
+            if self.conflict is not None:
+                return self._finish_refuted(result, number, on_progress)
             if deleted:
                 outcome = self.delete(lits)
                 if outcome == "ignored":
@@ -437,6 +439,24 @@ class _DratChecker:
                     on_progress(total, total)
                 return result
             self.add(lemma)
+        result.reason = "the proof never derives the empty clause (truncated, or not a refutation)"
+        return result
+
+    def _finish_refuted(self, result: CheckResult, number: int, on_progress: OnProgress | None) -> CheckResult:
+        """Unit propagation already refutes the formula: every lemma from step ``number`` on
+        follows (by that conflict), so what is left is to find the empty clause."""
+        steps = self.proof.steps
+        used = self.rup(())  # the top-level conflict's antecedents
+        for deleted, lits in steps[number - 1:]:
+            if deleted:
+                continue
+            result.checked += 1
+            if not lits:
+                result.ok, result.reason = True, "verified"
+                result.core_size, result.core_lemmas = self.core(used)
+                if on_progress is not None:
+                    on_progress(len(steps), len(steps))
+                return result
         result.reason = "the proof never derives the empty clause (truncated, or not a refutation)"
         return result
 
