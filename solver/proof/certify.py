@@ -22,7 +22,7 @@ from typing import Any, Literal, Sequence
 from ..engine import Deadline, Uniqueness
 from ..model import Assignment, Model, projection
 from .checker import CheckResult, check_proof
-from .formats import CNF, Proof, parse_text_drat, read_cnf, read_proof, write_dimacs
+from .formats import CNF, parse_text_drat, read_cnf, read_proof, write_dimacs
 
 # python-sat solvers that emit DRAT proofs (Minisat, Kissat and CryptoMiniSat do not).
 PROOF_SOLVERS = ("cadical153", "cadical195", "glucose4", "glucose42", "lingeling")
