@@ -19,9 +19,11 @@ from typing import Literal, Sequence
 
 ProofKind = Literal["drat", "lrat"]
 
-# Hard limits; callers may pass smaller or larger ones.
-MAX_BYTES = 256 * 2**20
-MAX_CLAUSES = 5_000_000
+# Hard limits; callers may pass smaller or larger ones.  A clause costs the checker
+# ~150 bytes of Python objects: 2,000,000 clauses (a 25x25 Sudoku CNF has 752,500)
+# stay under ~0.5 GB.
+MAX_BYTES = 128 * 2**20
+MAX_CLAUSES = 2_000_000
 MAX_VARIABLES = 1_000_000  # the checker keeps ~250 bytes per variable
 
 # Close to drat-trim's rule for telling text from binary DRAT: a text proof's
