@@ -1,3 +1,3 @@
 """One module per puzzle kind (or service), each with ``register(subparsers)``."""
 
-KINDS = ("sudoku", "binairo", "crossing", "serve", "bench")
+KINDS = ("sudoku", "binairo", "crossing", "serve", "bench", "certify")

@@ -1,0 +1,30 @@
+"""Checkable proofs: certified "unsolvable" and "unique" answers.
+
+>>> from solver.proof import CNF, check_proof, parse_proof
+>>> cnf = CNF(1, [(1,), (-1,)])
+>>> check_proof(cnf, parse_proof(b"0\\n")).ok
+True
+
+* :mod:`.formats` reads and writes DIMACS CNF, DRAT (text and binary) and LRAT;
+* :mod:`.checker` is our own proof checker (RUP/RAT, deletions, core marking);
+* :mod:`.certify` solves a model's CNF with a proof-emitting solver and checks the proof.
+"""
+
+from __future__ import annotations
+
+from .certify import (
+    DEFAULT_SOLVER, PROOF_SOLVERS, Certificate, CertificationError, certify_answer, certify_cnf,
+    certify_unique, certify_unsat,
+)
+from .checker import CheckResult, check_proof
+from .formats import (
+    CNF, MAX_BYTES, MAX_CLAUSES, Proof, ProofInputError, drat_binary, drat_text, parse_dimacs,
+    parse_proof, read_cnf, read_proof, write_dimacs,
+)
+
+__all__ = [
+    "CNF", "Certificate", "CertificationError", "CheckResult", "DEFAULT_SOLVER", "MAX_BYTES",
+    "MAX_CLAUSES", "PROOF_SOLVERS", "Proof", "ProofInputError", "certify_answer", "certify_cnf", "certify_unique",
+    "certify_unsat", "check_proof", "drat_binary", "drat_text", "parse_dimacs", "parse_proof",
+    "read_cnf", "read_proof", "write_dimacs",
+]

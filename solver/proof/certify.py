@@ -1,0 +1,268 @@
+"""Certificates: "unsolvable" and "unique" answers backed by a checked DRAT proof.
+
+The proof is about the *CNF encoding* of the model, exactly the clauses the
+``sat`` engine solves (:func:`solver.sat.to_cnf`: the model's clauses plus its
+cardinality and linear constraints encoded with auxiliary variables), plus
+the givens as unit clauses and any extra clauses.  A proof made while the
+givens were solver assumptions would not check, so the formula is solved
+afresh with the givens as units, by a solver that emits DRAT, and the proof
+is then checked by our own checker (:mod:`solver.proof.checker`), never by
+the solver that made it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+from ..engine import Deadline, Uniqueness
+from ..model import Assignment, Model, projection
+from .checker import CheckResult, check_proof
+from .formats import CNF, parse_text_drat, read_cnf, read_proof, write_dimacs
+
+# python-sat solvers that emit DRAT proofs (Minisat, Kissat and CryptoMiniSat do not).
+PROOF_SOLVERS = ("cadical153", "cadical195", "glucose4", "glucose42", "lingeling")
+DEFAULT_SOLVER = "cadical153"
+UNLIMITED_SOLVERS = ("lingeling",)  # python-sat offers no limited solve for it
+CONFLICTS_PER_SLICE = 5_000
+
+CertificateStatus = Literal["unsat", "sat", "unknown"]
+
+
+class CertificationError(RuntimeError):
+    """A proof our checker rejected: the answer must not be reported as certified."""
+
+
+@dataclass
+class Certificate:
+    """The outcome of :func:`certify_unsat`.
+
+    ``status``: ``unsat`` -- the formula is unsatisfiable, and ``checked``
+    says whether our checker verified the proof (False with ``reason`` is a
+    loud failure: call :meth:`require`); ``sat`` -- satisfiable, so there is
+    no proof (``assignment`` is a model of the CNF); ``unknown`` -- the time
+    limit came first (``reason`` says where)."""
+
+    status: CertificateStatus
+    checked: bool = False
+    kind: str = "drat"
+    lemmas: int = 0
+    proof_bytes: int = 0
+    core_size: int | None = None
+    seconds: dict[str, float] = field(default_factory=lambda: {"solve": 0.0, "proof": 0.0, "check": 0.0})
+    files: list[str] | None = None  # the CNF and the proof, only when kept
+    solver: str = DEFAULT_SOLVER
+    reason: str | None = None
+    assignment: Assignment | None = None
+    about: str = "the CNF encoding of the model, with the givens as unit clauses"
+
+    @property
+    def certified(self) -> bool:
+        return self.status == "unsat" and self.checked
+
+    def require(self) -> "Certificate":
+        """Self, if it is not a rejected proof; CertificationError otherwise."""
+        if self.status == "unsat" and not self.checked:
+            raise CertificationError(f"proof rejected by the checker: {self.reason}")
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        """The issue's ``certificate`` object (``files`` only when kept)."""
+        data: dict[str, Any] = {
+            "kind": self.kind, "checked": self.checked, "lemmas": self.lemmas,
+            "seconds": {k: round(v, 6) for k, v in self.seconds.items()},
+            "proof_bytes": self.proof_bytes, "core_size": self.core_size,
+            "solver": self.solver, "about": self.about,
+        }
+        if self.files is not None:
+            data["files"] = self.files
+        if self.reason:
+            data["reason"] = self.reason
+        return data
+
+
+def certify_unsat(
+    model: Model,
+    units: Sequence[int] = (),
+    extra_clauses: Sequence[Sequence[int]] = (),
+    solver: str = DEFAULT_SOLVER,
+    keep_dir: str | Path | None = None,
+    name: str = "certificate",
+    time_limit: float | None = None,
+) -> Certificate:
+    """Prove that the CNF of ``model`` + ``units`` + ``extra_clauses`` is unsatisfiable.
+
+    Solves it with ``solver`` (one of :data:`PROOF_SOLVERS`) emitting DRAT and
+    checks the proof with our checker.  With ``keep_dir``, writes
+    ``NAME.cnf`` and ``NAME.drat`` there and checks what was written (read
+    back from the files); otherwise nothing touches the disk but the solver's
+    own temporary proof file.  ``time_limit`` covers solving and checking."""
+    from ..sat import to_cnf
+
+    clauses, top = to_cnf(model)
+    base = len(clauses)
+    clauses.extend([lit] for lit in units)
+    clauses.extend(list(clause) for clause in extra_clauses)
+    for number, clause in enumerate(clauses[base:], 1):
+        for lit in clause:
+            if lit == 0 or abs(lit) > top:
+                raise ValueError(f"extra clause or unit {number}: literal {lit} names no variable of the CNF")
+    return certify_cnf(CNF(top, clauses), solver, keep_dir, name, time_limit)
+
+
+def certify_unique(
+    model: Model,
+    units: Sequence[int],
+    solution: Sequence[int],
+    solver: str = DEFAULT_SOLVER,
+    keep_dir: str | Path | None = None,
+    name: str = "certificate",
+    time_limit: float | None = None,
+) -> Certificate:
+    """Prove that ``solution`` is the only solution given ``units``.
+
+    ``solution`` is the found solution on the model's primary variables
+    (``solver.projection(model, assignment)``): it must name each primary
+    variable once.  The certificate proves the CNF with the givens and the
+    clause excluding that solution unsatisfiable, so ``status == "unsat"`` and
+    ``checked`` mean *unique*; ``sat`` means a second solution exists (in
+    ``assignment``).  That ``solution`` is a solution at all is the rules
+    checker's job, not the proof's."""
+    if sorted(abs(lit) for lit in solution) != sorted(model.primary) or 0 in solution:
+        raise ValueError("the solution must give one literal for each primary variable of the model")
+    exclude = [-lit for lit in solution]
+    certificate = certify_unsat(model, units, [exclude], solver, keep_dir, name, time_limit)
+    certificate.about = (
+        "the CNF encoding of the model, with the givens as unit clauses and the clause "
+        "excluding the solution (on the primary variables)"
+    )
+    return certificate
+
+
+def certify_answer(
+    model: Model,
+    units: Sequence[int],
+    answer: Uniqueness,
+    solver: str = DEFAULT_SOLVER,
+    keep_dir: str | Path | None = None,
+    name: str = "certificate",
+    time_limit: float | None = None,
+) -> Certificate | None:
+    """The certificate an engine's uniqueness answer calls for, or None if it needs none.
+
+    ``unique``: :func:`certify_unique` of the witness; ``unsat``:
+    :func:`certify_unsat`; ``multiple`` needs no proof (its two verified,
+    distinct witnesses are the evidence) and ``unknown`` has nothing to prove.
+    A ``sat`` status on the certificate of a ``unique`` answer means the
+    engine's answer was wrong: callers must report that loudly."""
+    if answer.status == "unique":
+        solution = projection(model, answer.witnesses[0])
+        return certify_unique(model, units, solution, solver, keep_dir, name, time_limit)
+    if answer.status == "unsat":
+        return certify_unsat(model, units, (), solver, keep_dir, name, time_limit)
+    return None
+
+
+def certify_cnf(
+    cnf: CNF,
+    solver: str = DEFAULT_SOLVER,
+    keep_dir: str | Path | None = None,
+    name: str = "certificate",
+    time_limit: float | None = None,
+) -> Certificate:
+    """Solve ``cnf`` with a proof-emitting solver and check the proof (see :func:`certify_unsat`)."""
+    if solver not in PROOF_SOLVERS:
+        raise ValueError(f"solver {solver!r} emits no proofs here; choose one of {', '.join(PROOF_SOLVERS)}")
+    if time_limit is not None and solver in UNLIMITED_SOLVERS:
+        raise ValueError(f"solver {solver!r} cannot stop at a time limit; choose another or no limit")
+    deadline = Deadline(time_limit)
+    certificate = Certificate("unknown", solver=solver)
+    seconds = certificate.seconds
+
+    start = time.perf_counter()
+    answer, lines, assignment = _solve_with_proof(cnf, solver, deadline)
+    seconds["solve"] = time.perf_counter() - start
+    if answer is None:
+        certificate.reason = "time limit reached while solving"
+        return certificate
+    if answer:
+        certificate.status, certificate.assignment = "sat", assignment
+        return certificate
+    certificate.status = "unsat"
+
+    start = time.perf_counter()
+    proof_text = "\n".join(lines) + "\n"
+    certificate.proof_bytes = len(proof_text)
+    if keep_dir is not None:
+        directory = Path(keep_dir)
+        directory.mkdir(parents=True, exist_ok=True)
+        cnf_path, proof_path = directory / f"{name}.cnf", directory / f"{name}.drat"
+        _write_atomically(cnf_path, lambda path: write_dimacs(cnf, path))
+        _write_atomically(proof_path, lambda path: Path(path).write_text(proof_text, encoding="ascii"))
+        certificate.files = [str(cnf_path), str(proof_path)]
+    seconds["proof"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    if keep_dir is not None:  # check what a user will check: the files
+        checked_cnf, proof = read_cnf(cnf_path), read_proof(proof_path, kind="drat")
+    else:
+        checked_cnf, proof = cnf, parse_text_drat(proof_text, "proof")
+    result: CheckResult = check_proof(checked_cnf, proof, deadline.remaining())
+    seconds["check"] = time.perf_counter() - start
+    certificate.lemmas = result.lemmas
+    certificate.core_size = result.core_size
+    certificate.checked = result.ok
+    if result.timed_out:
+        certificate.status = "unknown"
+    if not result.ok:
+        certificate.reason = result.reason
+    return certificate
+
+
+def _solve_with_proof(
+    cnf: CNF, solver: str, deadline: Deadline
+) -> tuple[bool | None, list[str], Assignment | None]:
+    """(answer, proof lines, model); answer None when the time limit came first."""
+    import pysolvers
+    from pysat.solvers import Solver
+
+    with Solver(name=solver, bootstrap_with=cnf.clauses, with_proof=True) as engine:
+        try:
+            if deadline.end is None:
+                answer = engine.solve()
+            else:
+                answer = None
+                while answer is None and not deadline.passed():
+                    engine.conf_budget(CONFLICTS_PER_SLICE)
+                    answer = engine.solve_limited()
+        except pysolvers.error as error:
+            if "keyboard interrupt" in str(error).lower():
+                raise KeyboardInterrupt from None
+            raise
+        if answer is None:
+            return None, [], None
+        if answer:
+            return True, [], engine.get_model()
+        lines = list(engine.get_proof() or [])
+        # Glucose writes no empty clause when unit propagation alone refutes the
+        # formula.  Appending it claims nothing unchecked: the checker must
+        # still derive it, by unit propagation.
+        if not lines or lines[-1].strip() != "0":
+            lines.append("0")
+        return False, lines, None
+
+
+def _write_atomically(path: Path, write) -> None:
+    """Write through a temporary file in the same directory, so no half file is left."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    os.close(handle)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
