@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the service extras are not installed")
 
 from mindgames.service.testing import Server
 

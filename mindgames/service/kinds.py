@@ -171,8 +171,6 @@ def parse_one(kind: str, value: Any, task: dict) -> Any:
         raise
     except RecursionError:
         raise PuzzleError("the puzzle is nested too deeply") from None
-    except MemoryError:
-        raise PuzzleError(f"this {kind} puzzle is too big for this server (out of memory)") from None
     except (TypeError, ValueError, KeyError, AttributeError) as error:
         # A value of a shape no parser expected (e.g. a number where rows belong).
         raise PuzzleError(f"not a {kind} puzzle ({shorten(str(error), 80)})") from None
@@ -308,6 +306,7 @@ def execute(
     deadline: float | None = None,
     start: int = 0,
     on_count: Callable[[int], None] | None = None,
+    fail_on_memory: bool = False,
 ) -> None:
     """Answer every puzzle of ``task`` in order, calling ``emit(index, record)`` for each.
 
@@ -316,13 +315,26 @@ def execute(
     record), ``engine``, ``time_limit`` (per puzzle), ``limit`` and the kind's
     options.  ``deadline`` (a ``time.monotonic()`` value) bounds the whole task:
     each puzzle gets at most the time left, and puzzles not reached get an
-    ``unknown`` record.  ``start`` skips puzzles already answered (a resumed job)."""
+    ``unknown`` record.  ``start`` skips puzzles already answered (a resumed job).
+    A MemoryError (the process's memory cap) makes that puzzle's record ``unknown``, or
+    with ``fail_on_memory`` (a job, which then fails saying so) propagates.
+
+    The action ``export`` (crossing) emits the puzzle document of a built-in puzzle with
+    its params: building it is puzzle work too, so it is done here, not in the API."""
     answerer = answerer or Answerer()
     kind = task["kind"]
     puzzles = task["puzzles"]
+    if task["action"] == "export":
+        emit(0, _export(puzzles[0], task.get("params") or {}))
+        return
     for index in range(start, len(puzzles)):
         try:
             puzzle = parse_one(kind, puzzles[index], task)
+        except MemoryError:
+            if fail_on_memory or task.get("single"):
+                raise
+            emit(index, _unanswered(task, index, "too big to answer here (MemoryError)"))
+            continue
         except PuzzleError as error:
             if task.get("single"):
                 raise TaskError(422, str(error)) from None
@@ -344,9 +356,28 @@ def execute(
 
         try:
             record = answerer.answer(task, index, puzzle, limit, seen if on_count else None)
-        except (MemoryError, RecursionError) as error:
+        except MemoryError:
+            if fail_on_memory or task.get("single"):
+                raise
+            record = _unanswered(task, index, "too big to answer here (MemoryError)")
+        except RecursionError as error:
             record = _unanswered(task, index, f"too big to answer here ({type(error).__name__})")
         except Exception as error:  # a library bug (e.g. VerificationError): say so, go on
             record = _unanswered(task, index, f"the solver failed: {type(error).__name__}: "
                                               f"{shorten(str(error), 200)}")
         emit(index, record)
+
+
+def _export(name: Any, params: dict) -> dict[str, Any]:
+    """The document of built-in crossing puzzle ``name`` with ``params``, checked by the
+    library's own reader (a PuzzleError, naming the parameter, is the request's 422)."""
+    from models.crossing import parse_document, presets
+
+    if not isinstance(name, str) or name not in presets.PRESETS:
+        raise TaskError(422, f"puzzle: a built-in puzzle name ({', '.join(presets.PRESETS)})")
+    try:
+        document = presets.build(name, params)
+        parse_document(document)
+    except PuzzleError as error:
+        raise TaskError(422, str(error)) from None
+    return document
