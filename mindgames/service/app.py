@@ -31,7 +31,31 @@ from .pool import SolverPool, reply_records
 from .schemas import Answer, Batch, ErrorBody, ExportRequest, JobRequest, SolveRequest
 from .settings import Settings
 
+def example(value: Any, description: str = "") -> dict:
+    """An OpenAPI 200 response with an example body (for /docs and the README)."""
+    return {200: {"description": description or "success",
+                  "content": {"application/json": {"example": value}}}}
+
+
+DOCUMENT = example({"name": "Wolf, goat and cabbage", "boat": {"capacity": 2},
+                    "actors": [{"name": "farmer", "rows": True}, {"name": "wolf"}, {"name": "goat"},
+                               {"name": "cabbage", "cargo": True}],
+                    "rules": [{"kind": "not_together", "who": ["goat"], "with_any": ["wolf", "cabbage"],
+                               "unless_any": ["farmer"]}]},
+                   "the puzzle document (as `crossing export --json`)")
+SOLVED = {"index": 0, "status": "solved", "solution": [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]],
+          "engine": "sat", "seconds": 0.002}
+JOB = {"id": "3f2a9c0d1e4b5a67", "kind": "sudoku", "action": "solve", "status": "done",
+       "progress": {"done": 1, "total": 1, "solutions": None}, "result": None, "error": None,
+       "message": None, "created": 1767225600.0, "started": 1767225600.1, "finished": 1767225600.2,
+       "results": [SOLVED]}
+
+
 ANSWERS: dict = {200: {"model": Union[Answer, Batch, dict[str, Any]],
+                       "content": {"application/json": {"examples": {
+                           "one puzzle": {"value": SOLVED},
+                           "a batch": {"value": {"results": [SOLVED, {**SOLVED, "index": 1,
+                                                                       "status": "unsolvable", "solution": None}]}}}}},
                        "description": "one answer (for `puzzle`: the CLI's --json object; for crossing "
                                       "the `crossing solve --json` object) or `{\"results\": [...]}` "
                                       "in input order (for `puzzles`)"}}
@@ -39,11 +63,7 @@ BUSY = {429: {"model": ErrorBody, "description": "max_waiting requests already w
                                                  "(with Retry-After)"},
         503: {"model": ErrorBody, "description": "no solver process free within max_queue_seconds, "
                                                  "or none can start (with Retry-After)"}}
-DOCUMENT = {200: {"description": "the puzzle document (as `crossing export --json`)",
-                  "content": {"application/json": {"example": {
-                      "name": "Missionaries and cannibals", "boat": {"capacity": 2},
-                      "actors": [{"name": "missionary", "count": 3}, {"name": "cannibal", "count": 3}],
-                      "rules": [{"not_outnumbered": ["missionary", "cannibal"]}]}}}}}
+
 ERRORS = {
     400: {"model": ErrorBody, "description": "malformed request (e.g. invalid JSON)"},
     401: {"model": ErrorBody, "description": "missing or wrong bearer token"},
@@ -277,11 +297,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                  "solvers": solvers}, status_code=503)
         return {"status": "ok", "version": __version__, "solvers": solvers}
 
-    @app.get("/v1/kinds", tags=["service"])
+    @app.get("/v1/kinds", tags=["service"], responses=example(
+        {"kinds": [{"kind": "sudoku", "actions": ["solve", "check", "count"], "engines": ["sat", "cpsat", "backtrack"]}],
+         "limits": settings.limits()}, "every kind with its actions, formats and options; the limits"))
     async def list_kinds() -> dict:
         return {"kinds": kinds.describe(), "limits": settings.limits()}
 
-    @app.get("/v1/crossing/presets", tags=["crossing"])
+    @app.get("/v1/crossing/presets", tags=["crossing"], responses=example(
+        {"presets": {"missionaries-cannibals": {"parameters": {"pairs": 3, "capacity": 2},
+                                                "description": "...", "name": "Missionaries and cannibals"}}},
+        "each built-in puzzle's parameters (the `params` of a request) with their defaults"))
     async def crossing_presets() -> dict:
         return {"presets": kinds.crossing_presets()}
 
@@ -398,7 +423,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- jobs -----------------------------------------------------------------------------------
     @app.post("/v1/jobs", tags=["jobs"], status_code=202,
-              responses={**ERRORS, 429: {"model": ErrorBody, "description": "max_jobs reached"}})
+              responses={**ERRORS, 429: {"model": ErrorBody, "description": "max_jobs reached"},
+                         202: {"description": "queued", "content": {"application/json": {
+                             "example": {"id": "3f2a9c0d1e4b5a67", "status": "queued"}}}}})
     async def create_job(body: JobRequest) -> Any:
         """Start long work; answers at once with the job's id."""
         store: JobStore = state["store"]
@@ -429,11 +456,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["runner"].poke()
         return JSONResponse({"id": job_id, "status": "queued"}, status_code=202)
 
-    @app.get("/v1/jobs", tags=["jobs"])
+    @app.get("/v1/jobs", tags=["jobs"], responses=example({"jobs": [{**JOB, "results": None}]},
+                                                          "the latest jobs, newest first (without results)"))
     async def list_jobs(limit: int = Query(50, ge=1, le=500)) -> dict:
         return {"jobs": state["store"].list(limit)}
 
-    @app.get("/v1/jobs/{job_id}", tags=["jobs"], responses=ERRORS)
+    @app.get("/v1/jobs/{job_id}", tags=["jobs"], responses={**ERRORS, **example(JOB, "the job")})
     async def get_job(job_id: str) -> Any:
         """Status, progress and the results so far (all of them when done)."""
         job = state["store"].get(job_id)

@@ -400,7 +400,8 @@ class JobRunner:
 
     def _sweep(self) -> None:
         now = time.monotonic()
-        if now - self.swept >= self.SWEEP_SECONDS:
+        every = min(self.SWEEP_SECONDS, self.retention_days * 86400 / 2 or self.SWEEP_SECONDS)
+        if now - self.swept >= every:
             self.swept = now
             self.store.expire(self.retention_days)
             self.store.sweep_checkpoints()
