@@ -153,6 +153,9 @@ def test_a_count_job_shows_progress_and_can_be_cancelled(page):
     page.wait_for_selector("#job-table tbody tr >> nth=0 >> td.status-done", timeout=120_000)
     assert "4,111,116 grids" in page.text_content("#job-table tbody tr >> nth=0")
     shot(page, "jobs")
+    rows = page.eval_on_selector_all("#job-table tbody tr", "els => els.length")
+    page.click("#job-table tbody tr >> nth=0 >> button:has-text('Delete')")  # a finished job
+    page.wait_for_function(f"document.querySelectorAll('#job-table tbody tr').length === {rows - 1}")
 
 
 def test_crossing_presets_appear_once_a_token_is_entered_after_a_401(browser, tmp_path):

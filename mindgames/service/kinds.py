@@ -12,6 +12,7 @@ worker processes call; it imports neither FastAPI nor anything of the server.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from typing import Any, Callable
@@ -89,7 +90,10 @@ def describe() -> list[dict[str, Any]]:
     ]
 
 
+@functools.lru_cache(maxsize=1)
 def crossing_presets() -> dict[str, Any]:
+    """Each built-in puzzle's name, description and parameters with their defaults (built
+    once: the defaults are small puzzles, and this is the API process)."""
     from models.crossing import presets
 
     return {

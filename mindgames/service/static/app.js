@@ -632,6 +632,15 @@ function drawJobs() {
         drawJobs();
       });
       action.appendChild(cancel);
+    } else if (job.status !== "deleted") {
+      const remove = document.createElement("button");
+      remove.textContent = "Delete";
+      remove.addEventListener("click", async () => {
+        const reply = await api("DELETE", "/v1/jobs/" + job.id);
+        if (reply.ok || reply.status === 404) jobs.delete(job.id);
+        drawJobs();
+      });
+      action.appendChild(remove);
     }
     row.appendChild(action);
     body.appendChild(row);
