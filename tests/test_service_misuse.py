@@ -59,6 +59,20 @@ def test_a_huge_export_does_not_hold_up_the_server_and_is_a_422(server, client):
     assert answers[0].json()["error"]
 
 
+def test_presets_list_each_parameter_range_and_a_value_beyond_it_is_a_422_naming_it(client):
+    from models.crossing import presets
+
+    if not hasattr(presets, "BOUNDS"):
+        pytest.skip("the crossing library does not declare parameter bounds yet")
+    listed = client.get("/v1/crossing/presets").json()["presets"]
+    low, high = listed["jealous-husbands"]["bounds"]["couples"]
+    for action in ("export", "solve"):
+        answer = client.post(f"/v1/crossing/{action}",
+                             json={"puzzle": "jealous-husbands", "params": {"couples": high + 1}})
+        assert answer.status_code == 422
+        assert "couples" in answer.json()["error"] and str(high) in answer.json()["error"]
+
+
 def test_an_export_error_from_the_library_is_a_422_with_its_message(client):
     answer = client.post("/v1/crossing/export", json={"puzzle": "jealous-husbands", "params": {"nosuch": 1}})
     assert answer.status_code == 422

@@ -305,8 +305,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/v1/crossing/presets", tags=["crossing"], responses=example(
         {"presets": {"missionaries-cannibals": {"parameters": {"pairs": 3, "capacity": 2},
+                                                "bounds": {"pairs": [1, 1000], "capacity": [1, 20]},
                                                 "description": "...", "name": "Missionaries and cannibals"}}},
-        "each built-in puzzle's parameters (the `params` of a request) with their defaults"))
+        "each built-in puzzle's parameters (the `params` of a request) with their defaults and "
+        "allowed ranges (`bounds`, lowest and highest)"))
     async def crossing_presets() -> dict:
         return {"presets": kinds.crossing_presets()}
 

@@ -96,9 +96,11 @@ def crossing_presets() -> dict[str, Any]:
     once: the defaults are small puzzles, and this is the API process)."""
     from models.crossing import presets
 
+    bounds = getattr(presets, "BOUNDS", {})  # each parameter's allowed range, where the library has them
     return {
         name: {
             "parameters": presets.parameters(name),
+            **({"bounds": {key: list(pair) for key, pair in bounds[name].items()}} if name in bounds else {}),
             "description": " ".join((presets.PRESETS[name].__doc__ or "").split()),
             "name": presets.PRESETS[name]().get("name", name),
         }
