@@ -31,6 +31,7 @@ from .pool import SolverPool, reply_records
 from .schemas import Answer, Batch, ErrorBody, ExportRequest, JobRequest, SolveRequest
 from .settings import Settings
 
+
 def example(value: Any, description: str = "") -> dict:
     """An OpenAPI 200 response with an example body (for /docs and the README)."""
     return {200: {"description": description or "success",
@@ -133,9 +134,9 @@ class Gate:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         api = scope["path"].startswith("/v1/")
-        headers = dict(scope.get("headers", ()))
+        headers = dict(reversed(scope.get("headers", ())))  # a repeated header: the first, as Starlette reads it
         host = headers.get(b"host", b"").decode("latin-1").lower()
-        if self.hosts is not None and host not in self.hosts:
+        if self.hosts is not None and host not in self.hosts and without_port(host) not in self.hosts:
             reply = error(421, f"this server does not answer to the host {host[:100]!r}: use "
                                f"{sorted(self.hosts)[0]}, or start it with --allowed-host NAME",
                           "allowed_hosts")
@@ -199,11 +200,20 @@ def allowed_hosts(settings: Settings) -> set[str] | None:
     names = {"localhost", "127.0.0.1", "[::1]"}
     if bound not in ("0.0.0.0", "::", "[::]", ""):
         names.add(f"[{bound.strip('[]')}]" if ":" in bound else bound)
+    if settings.port == 0:  # a port picked at start (--port 0): any port of these names
+        return names | extra
     suffix = f":{settings.port}"
     allowed = {name + suffix for name in names | extra} | extra
     if settings.port == 80:
         allowed |= names
     return allowed
+
+
+def without_port(host: str) -> str:
+    """``name:port`` -> ``name`` (``[::1]:8000`` -> ``[::1]``); matched only when allowed_hosts
+    has bare names, i.e. for --port 0, port 80 and --allowed-host NAME."""
+    name, colon, port = host.rpartition(":")
+    return name if colon and port.isdigit() and not name.endswith(":") else host
 
 
 def swagger_assets() -> Path | None:

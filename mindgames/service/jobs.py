@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
-from .settings import child_command, child_cwd, child_env
+from .settings import cap_memory, child_command, child_cwd, child_env
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -237,10 +237,7 @@ def _watch_parent(parent: int) -> None:
 
 def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if memory_mb > 0:  # as the solver workers: a job too big for the machine fails alone
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (memory_mb * 2**20, memory_mb * 2**20))
+    cap_memory(memory_mb)  # as the solver workers: a job too big for the machine fails alone
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     writer = _Writer(path, job_id, run)
     row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()

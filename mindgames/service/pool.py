@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
-from .settings import child_command, child_cwd, child_env
+from .settings import cap_memory, child_command, child_cwd, child_env
 
 
 def worker_main(conn: Connection, memory_mb: int = 0) -> None:
@@ -33,11 +33,7 @@ def worker_main(conn: Connection, memory_mb: int = 0) -> None:
     ``memory_mb`` caps the worker's address space, so that a request for an absurdly big
     puzzle ends in a MemoryError (its answer says so) instead of exhausting the machine."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
-    if memory_mb > 0:
-        import resource
-
-        limit = memory_mb * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    cap_memory(memory_mb)
     answerer = Answerer()
     parent = os.getppid()
     conn.send(("ready",))

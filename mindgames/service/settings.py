@@ -92,3 +92,15 @@ def child_command(module: str, *args: str) -> list[str]:
 
 def child_cwd() -> str:
     return str(CODE_ROOT)
+
+
+def cap_memory(mb: int) -> None:
+    """Cap this process's address space at ``mb`` MB (0: leave it), never above the hard
+    limit it inherited (``mindgames --memory-limit`` on the server), which cannot be raised."""
+    if mb <= 0:
+        return
+    import resource
+
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = mb * 2**20 if hard == resource.RLIM_INFINITY else min(mb * 2**20, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
