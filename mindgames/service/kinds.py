@@ -79,7 +79,8 @@ def describe() -> list[dict[str, Any]]:
                 '{"preset": NAME, "params": {...}} (in a batch)',
             ],
             "options": {
-                "params": "parameters of a built-in puzzle",
+                "params": "parameters of a built-in puzzle: JSON integers within the bounds "
+                          "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)",
                 "count_shortest": "also count the distinct shortest plans",
                 "simple_paths": "also count the plans that never repeat a state",
                 "cross_check": "cross-check with the explicit state graph (default true)",
