@@ -71,6 +71,9 @@ def test_presets_list_each_parameter_range_and_a_value_beyond_it_is_a_422_naming
                              json={"puzzle": "jealous-husbands", "params": {"couples": high + 1}})
         assert answer.status_code == 422
         assert "couples" in answer.json()["error"] and str(high) in answer.json()["error"]
+    job = client.post("/v1/jobs", json={"kind": "crossing", "action": "solve", "puzzles": [
+        "wolf-goat-cabbage", {"preset": "jealous-husbands", "params": {"couples": high + 1}}]})
+    assert job.status_code == 422 and "couples" in job.json()["error"]  # refused before it is queued
 
 
 def test_an_export_error_from_the_library_is_a_422_with_its_message(client):

@@ -357,6 +357,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error(422, "rules: only binairo puzzles have rule sets")
         if kind != "crossing" and body.params is not None:
             return error(422, "params: only crossing puzzles have parameters")
+        if kind == "crossing":
+            problem = kinds.preset_params_error(puzzles, body.params)
+            if problem:
+                return error(422, problem)
         task = body.model_dump(exclude={"puzzle"})
         task.update(kind=kind, action=action, puzzles=puzzles, single=body.puzzles is None)
         return task

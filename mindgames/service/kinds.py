@@ -109,6 +109,31 @@ def crossing_presets() -> dict[str, Any]:
     }
 
 
+def preset_params_error(puzzles: list, params: dict | None) -> str | None:
+    """The library's message for the first built-in crossing puzzle parameter out of its
+    bounds, else None.  Only compares numbers with the library's declared ranges (no
+    puzzle is built), so the API can refuse a request, or a job, before it is queued."""
+    from models.crossing import presets
+
+    bounds = getattr(presets, "BOUNDS", None)
+    check = getattr(presets, "check_value", None)
+    if bounds is None or check is None:
+        return None
+    for value in puzzles:
+        name, given = value, params
+        if isinstance(value, dict) and "preset" in value:
+            name, given = value.get("preset"), value.get("params")
+        if not isinstance(name, str) or name.strip() not in bounds or not isinstance(given, dict):
+            continue
+        for key, number in given.items():
+            if key in bounds[name.strip()]:
+                try:
+                    check(name.strip(), key, number)
+                except PuzzleError as error:
+                    return str(error)
+    return None
+
+
 # ---------------------------------------------------------------------------
 # Parsing: one request value -> one puzzle, or PuzzleError
 # ---------------------------------------------------------------------------
