@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("fastapi", reason="the service extras are not installed")
 
 from mindgames.service.testing import Server
 
@@ -154,3 +153,23 @@ def test_a_count_job_shows_progress_and_can_be_cancelled(page):
     page.wait_for_selector("#job-table tbody tr >> nth=0 >> td.status-done", timeout=120_000)
     assert "4,111,116 grids" in page.text_content("#job-table tbody tr >> nth=0")
     shot(page, "jobs")
+    rows = page.eval_on_selector_all("#job-table tbody tr", "els => els.length")
+    page.click("#job-table tbody tr >> nth=0 >> button:has-text('Delete')")  # a finished job
+    page.wait_for_function(f"document.querySelectorAll('#job-table tbody tr').length === {rows - 1}")
+
+
+def test_crossing_presets_appear_once_a_token_is_entered_after_a_401(browser, tmp_path):
+    token = "s3cret-token-for-the-browser"
+    (tmp_path / "token").write_text(token + "\n")
+    with Server(tmp_path / "jobs.sqlite3", "--token-file", str(tmp_path / "token")) as server:
+        page = browser.new_page()
+        try:
+            page.goto(server.url + "/")
+            page.wait_for_selector("#token-box:not([hidden])")  # the presets got a 401
+            assert page.eval_on_selector_all("#crossing-preset option", "els => els.length") == 0
+            page.fill("#token", token)
+            page.press("#token", "Enter")
+            page.dispatch_event("#token", "change")
+            page.wait_for_selector("#crossing-preset option[value=wolf-goat-cabbage]", state="attached")
+        finally:
+            page.close()

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-httpx = pytest.importorskip("httpx", reason="the service extras are not installed")
-pytest.importorskip("fastapi", reason="the service extras are not installed")
+import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="most jobs queued or running at once (default 32)")
     parser.add_argument("--max-waiting", type=positive_int, default=512, metavar="N",
                         help="most requests waiting for a solver process at once (default 512)")
+    parser.add_argument("--max-queue-seconds", type=positive_float, default=30.0, metavar="S",
+                        help="longest a request waits for a free solver process before a 503 "
+                             "with Retry-After (default 30); waiting does not use its time limit")
     parser.add_argument("--job-workers", type=positive_int, default=2, metavar="N",
                         help="jobs running at once, one process each (default 2)")
     parser.add_argument("--max-job-seconds", type=positive_float, default=3600.0, metavar="S",
@@ -39,12 +42,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--worker-memory-mb", type=nonnegative_int, default=2048, metavar="MB",
                         help="address-space cap of each solver process, so a huge puzzle fails "
                              "alone (default 2048; 0: no cap)")
+    parser.add_argument("--job-memory-mb", type=nonnegative_int, default=2048, metavar="MB",
+                        help="address-space cap of each job process; a job reaching it fails "
+                             "saying so (default 2048; 0: no cap)")
+    parser.add_argument("--retention-days", type=nonnegative_float, default=7.0, metavar="DAYS",
+                        help="finished jobs are deleted this long after they end (default 7; 0: never)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="also accept requests whose Host header is NAME (e.g. a proxy's public "
+                             "name; repeatable); by default only the bound address and localhost")
+    parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
+                        help="let web pages from ORIGIN (e.g. https://example.org) call the API "
+                             "(repeatable; default: no cross-origin use)")
     parser.add_argument("--resume-jobs", action="store_true",
                         help="after a restart, continue the jobs the last server left running "
                              "(default: mark them interrupted, keeping their results)")
     parser.add_argument("--log-level", default="warning",
                         choices=("critical", "error", "warning", "info", "debug"))
     parser.set_defaults(func=run)
+
+
+def nonnegative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number >= 0")
+    return value
 
 
 def read_token(path: str) -> str:
@@ -75,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         db=args.db or default_db(), token=token, max_body_bytes=args.max_body_bytes,
         max_puzzles=args.max_puzzles, max_seconds=args.max_seconds, max_jobs=args.max_jobs,
-        max_waiting=args.max_waiting,
+        max_waiting=args.max_waiting, max_queue_seconds=args.max_queue_seconds,
+        host=args.host, port=args.port, allowed_hosts=tuple(args.allowed_host),
+        cors_origins=tuple(args.cors_origin), job_memory_mb=args.job_memory_mb,
+        retention_days=args.retention_days,
         job_workers=args.job_workers, max_job_seconds=args.max_job_seconds,
         resume_jobs=args.resume_jobs, worker_memory_mb=args.worker_memory_mb,
     )

@@ -8,13 +8,18 @@ the same one the CLI prints.  Solving happens in worker processes
 
 from __future__ import annotations
 
+import asyncio
 import hmac
+import importlib.util
 from contextlib import asynccontextmanager
 from importlib import resources
+from pathlib import Path
 from typing import Any, Union
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -23,14 +28,43 @@ from .. import __version__
 from . import kinds
 from .jobs import JobRunner, JobStore
 from .pool import SolverPool, reply_records
-from .schemas import Answer, Batch, ErrorBody, JobRequest, SolveRequest
+from .schemas import Answer, Batch, ErrorBody, ExportRequest, JobRequest, SolveRequest
 from .settings import Settings
 
+
+def example(value: Any, description: str = "") -> dict:
+    """An OpenAPI 200 response with an example body (for /docs and the README)."""
+    return {200: {"description": description or "success",
+                  "content": {"application/json": {"example": value}}}}
+
+
+DOCUMENT = example({"name": "Wolf, goat and cabbage", "boat": {"capacity": 2},
+                    "actors": [{"name": "farmer", "rows": True}, {"name": "wolf"}, {"name": "goat"},
+                               {"name": "cabbage", "cargo": True}],
+                    "rules": [{"kind": "not_together", "who": ["goat"], "with_any": ["wolf", "cabbage"],
+                               "unless_any": ["farmer"]}]},
+                   "the puzzle document (as `crossing export --json`)")
+SOLVED = {"index": 0, "status": "solved", "solution": [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]],
+          "engine": "sat", "seconds": 0.002}
+JOB = {"id": "3f2a9c0d1e4b5a67", "kind": "sudoku", "action": "solve", "status": "done",
+       "progress": {"done": 1, "total": 1, "solutions": None}, "result": None, "error": None,
+       "message": None, "created": 1767225600.0, "started": 1767225600.1, "finished": 1767225600.2,
+       "results": [SOLVED]}
+
+
 ANSWERS: dict = {200: {"model": Union[Answer, Batch, dict[str, Any]],
+                       "content": {"application/json": {"examples": {
+                           "one puzzle": {"value": SOLVED},
+                           "a batch": {"value": {"results": [SOLVED, {**SOLVED, "index": 1,
+                                                                       "status": "unsolvable", "solution": None}]}}}}},
                        "description": "one answer (for `puzzle`: the CLI's --json object; for crossing "
                                       "the `crossing solve --json` object) or `{\"results\": [...]}` "
                                       "in input order (for `puzzles`)"}}
-BUSY = {429: {"model": ErrorBody, "description": "max_waiting requests already wait for a solver"}}
+BUSY = {429: {"model": ErrorBody, "description": "max_waiting requests already wait for a solver "
+                                                 "(with Retry-After)"},
+        503: {"model": ErrorBody, "description": "no solver process free within max_queue_seconds, "
+                                                 "or none can start (with Retry-After)"}}
+
 ERRORS = {
     400: {"model": ErrorBody, "description": "malformed request (e.g. invalid JSON)"},
     401: {"model": ErrorBody, "description": "missing or wrong bearer token"},
@@ -57,6 +91,20 @@ def nesting(value: Any) -> int:
     return deepest
 
 
+def busy(status: int, message: str, limit: str, retry: int = 2) -> JSONResponse:
+    """A 429 / 503 that tells the client when to try again."""
+    reply = error(status, message, limit)
+    reply.headers["Retry-After"] = str(retry)
+    return reply
+
+
+async def disconnected(request: Request) -> None:
+    """Returns when the client hangs up (its body was read already: all that can come is
+    ``http.disconnect``)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 def error(status: int, message: str, limit: str | None = None, **extra: Any) -> JSONResponse:
     body: dict[str, Any] = {"error": message}
     if limit:
@@ -66,66 +114,118 @@ def error(status: int, message: str, limit: str | None = None, **extra: Any) -> 
 
 
 class Gate:
-    """Pure ASGI middleware in front of everything: the bearer token (when one is set) for
-    ``/v1/``, the body read as JSON, and a body over ``limit`` bytes is a 413."""
+    """Pure ASGI middleware in front of everything.
 
-    def __init__(self, app: Any, limit: int, token: str | None):
-        self.app, self.limit = app, limit
-        self.token = token.encode() if token else None
+    * The Host header must name this server (its bound address, localhost, 127.0.0.1 or
+      [::1] with its port, or an ``allowed_hosts`` name): a page on another site that
+      re-points its own name at 127.0.0.1 (DNS rebinding) is refused with a 421.
+    * The bearer token (when one is set) for ``/v1/``.
+    * A POST to the API must say ``Content-Type: application/json`` (415): a cross-site
+      form or ``text/plain`` POST, which a browser sends without asking, gets nowhere.
+    * The body is read here, whole, before the app sees it: over ``limit`` bytes, with or
+      without a Content-Length (chunked), is a 413 naming the limit."""
+
+    def __init__(self, app: Any, settings: Settings):
+        self.app, self.limit = app, settings.max_body_bytes
+        self.token = settings.token.encode() if settings.token else None
+        self.hosts = allowed_hosts(settings)
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         api = scope["path"].startswith("/v1/")
-        headers = scope.get("headers", ())
+        headers = dict(reversed(scope.get("headers", ())))  # a repeated header: the first, as Starlette reads it
+        host = headers.get(b"host", b"").decode("latin-1").lower()
+        if self.hosts is not None and host not in self.hosts and without_port(host) not in self.hosts:
+            reply = error(421, f"this server does not answer to the host {host[:100]!r}: use "
+                               f"{sorted(self.hosts)[0]}, or start it with --allowed-host NAME",
+                          "allowed_hosts")
+            return await reply(scope, receive, send)
         if api and self.token is not None:
-            given = next((v for k, v in headers if k == b"authorization"), b"")
+            given = headers.get(b"authorization", b"")
             scheme, _, token = given.partition(b" ")
             if scheme.lower() != b"bearer" or not hmac.compare_digest(token.strip(), self.token):
                 reply = error(401, "this server needs a token: send the header Authorization: Bearer TOKEN")
                 reply.headers["WWW-Authenticate"] = "Bearer"
                 return await reply(scope, receive, send)
-        message = f"the request body is larger than max_body_bytes ({self.limit} bytes)"
-        for name, value in headers:
-            if name == b"content-length":
-                try:
-                    too_big = int(value) > self.limit
-                except ValueError:
-                    too_big = False
-                if too_big:
-                    return await error(413, message, "max_body_bytes")(scope, receive, send)
-        if api:
-            # The API speaks JSON only: read the body as JSON whatever Content-Type says
-            # (curl -d sends a form type), so a client gets a JSON answer, not a form error.
-            kept = [(k, v) for k, v in headers if k != b"content-type"]
-            scope = dict(scope, headers=kept + [(b"content-type", b"application/json")])
-        seen = 0
-        started = False
-
-        async def limited_receive() -> dict:
-            nonlocal seen
-            event = await receive()
-            if event["type"] == "http.request":
-                seen += len(event.get("body", b""))
-                if seen > self.limit:
-                    raise _TooBig()
-            return event
-
-        async def tracking_send(event: dict) -> None:
-            nonlocal started
-            if event["type"] == "http.response.start":
-                started = True
-            await send(event)
-
+        if api and scope["method"] in ("POST", "PUT", "PATCH"):
+            kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+            if kind != b"application/json":
+                shown = kind.decode("latin-1")[:60] or "none"
+                return await error(415, f"the API reads JSON only: send Content-Type: application/json "
+                                        f"(this request's is {shown})")(scope, receive, send)
+        too_big = error(413, f"the request body is larger than max_body_bytes ({self.limit} bytes)",
+                        "max_body_bytes")
         try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooBig:
-            if not started:
-                await error(413, message, "max_body_bytes")(scope, receive, send)
+            declared = int(headers.get(b"content-length", b"0"))
+        except ValueError:
+            declared = 0
+        if declared > self.limit:
+            return await too_big(scope, receive, send)
+        chunks, seen = [], 0
+        while True:
+            event = await receive()
+            if event["type"] != "http.request":  # the client hung up while sending
+                return
+            chunk = event.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                return await too_big(scope, receive, send)
+            chunks.append(chunk)
+            if not event.get("more_body", False):
+                break
+        body: list[bytes] | None = [b"".join(chunks)]
+
+        async def replay() -> dict:
+            # The body once, then whatever the server says next (a disconnect).
+            nonlocal body
+            if body is not None:
+                event = {"type": "http.request", "body": body[0], "more_body": False}
+                body = None
+                return event
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
-class _TooBig(Exception):
-    pass
+def allowed_hosts(settings: Settings) -> set[str] | None:
+    """The Host header values this server answers: the loopback names and the bound address
+    with its port (bare too on port 80), and each ``--allowed-host`` as given or with the
+    port.  None (any host) for a wildcard bind without ``--allowed-host``: such a server
+    needs a token, which a rebinding page does not have."""
+    bound = settings.host.lower()
+    extra = {name.lower() for name in settings.allowed_hosts}
+    if bound in ("0.0.0.0", "::", "[::]", "") and not extra:
+        return None
+    names = {"localhost", "127.0.0.1", "[::1]"}
+    if bound not in ("0.0.0.0", "::", "[::]", ""):
+        names.add(f"[{bound.strip('[]')}]" if ":" in bound else bound)
+    if settings.port == 0:  # a port picked at start (--port 0): any port of these names
+        return names | extra
+    suffix = f":{settings.port}"
+    allowed = {name + suffix for name in names | extra} | extra
+    if settings.port == 80:
+        allowed |= names
+    return allowed
+
+
+def without_port(host: str) -> str:
+    """``name:port`` -> ``name`` (``[::1]:8000`` -> ``[::1]``); matched only when allowed_hosts
+    has bare names, i.e. for --port 0, port 80 and --allowed-host NAME."""
+    name, colon, port = host.rpartition(":")
+    return name if colon and port.isdigit() and not name.endswith(":") else host
+
+
+def swagger_assets() -> Path | None:
+    """The folder of Swagger UI's files shipped by the fastapi-offline package, if installed."""
+    try:
+        spec = importlib.util.find_spec("fastapi_offline")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.origin:
+        return None
+    folder = Path(spec.origin).parent / "static"
+    return folder if (folder / "swagger-ui-bundle.js").exists() else None
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -139,9 +239,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if recovered:
             what = "queued again" if settings.resume_jobs else "marked interrupted"
             print(f"mindgames: {recovered} job(s) left running by the last server {what}", flush=True)
-        pool = SolverPool(settings.solver_workers, settings.grace_seconds, settings.worker_memory_mb)
+        store.sweep_checkpoints()
+        pool = SolverPool(settings.solver_workers, settings.grace_seconds, settings.worker_memory_mb,
+                          settings.max_queue_seconds)
         await pool.start()
-        runner = JobRunner(store, settings.job_workers, settings.max_job_seconds)
+        runner = JobRunner(store, settings.job_workers, settings.max_job_seconds,
+                           settings.job_memory_mb, settings.retention_days)
         await runner.start()
         state.update(store=store, pool=pool, runner=runner)
         try:
@@ -157,6 +260,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Solve, check and count logic puzzles (Sudoku, Binairo, crossing puzzles) "
         "with real constraint engines; every solution is verified before it is returned.",
         lifespan=lifespan,
+        docs_url=None,  # served below from local files: /docs must work offline
+        redoc_url=None,
     )
     app.state.settings = settings
 
@@ -184,32 +289,47 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return error(500, f"internal error: {type(exc).__name__}")
 
     # -- small endpoints ------------------------------------------------------------------------
-    @app.get("/healthz", tags=["service"])
-    async def healthz() -> dict:
-        return {"status": "ok", "version": __version__}
+    @app.head("/healthz", include_in_schema=False)
+    async def healthz_head() -> Any:
+        return await healthz()
 
-    @app.get("/v1/kinds", tags=["service"])
+    @app.get("/healthz", tags=["service"], responses={
+        200: {"content": {"application/json": {"example": {
+            "status": "ok", "version": __version__,
+            "solvers": {"workers": 4, "idle": 4, "waiting": 0, "respawns": 0, "broken": None}}}}},
+        503: {"model": ErrorBody, "description": "the solver processes cannot start"}})
+    async def healthz() -> Any:
+        """`ok` while the solver processes work; 503 `broken`, saying why, when they cannot start."""
+        pool: SolverPool = state["pool"]
+        solvers = pool.status()
+        if pool.broken:
+            return JSONResponse({"status": "broken", "error": pool.broken, "version": __version__,
+                                 "solvers": solvers}, status_code=503)
+        return {"status": "ok", "version": __version__, "solvers": solvers}
+
+    @app.get("/v1/kinds", tags=["service"], responses=example(
+        {"kinds": [{"kind": "sudoku", "actions": ["solve", "check", "count"], "engines": ["sat", "cpsat", "backtrack"]}],
+         "limits": settings.limits()}, "every kind with its actions, formats and options; the limits"))
     async def list_kinds() -> dict:
         return {"kinds": kinds.describe(), "limits": settings.limits()}
 
-    @app.get("/v1/crossing/presets", tags=["crossing"])
+    @app.get("/v1/crossing/presets", tags=["crossing"], responses=example(
+        {"presets": {"missionaries-cannibals": {"parameters": {"pairs": 3, "capacity": 2},
+                                                "bounds": {"pairs": [1, 1000], "capacity": [1, 20]},
+                                                "description": "...", "name": "Missionaries and cannibals"}}},
+        "each built-in puzzle's parameters (the `params` of a request) with their defaults and "
+        "allowed ranges (`bounds`, lowest and highest)"))
     async def crossing_presets() -> dict:
         return {"presets": kinds.crossing_presets()}
 
-    @app.post("/v1/crossing/export", tags=["crossing"], responses=ERRORS)
-    async def crossing_export(body: SolveRequest) -> Any:
-        """The puzzle document of a built-in puzzle with its params (as `crossing export --json`)."""
-        from models.crossing import parse_document, presets
-        from models.errors import PuzzleError
-
-        if not isinstance(body.puzzle, str) or body.puzzle not in presets.PRESETS:
-            return error(422, f"puzzle: a built-in puzzle name ({', '.join(presets.PRESETS)})")
-        try:
-            document = presets.build(body.puzzle, body.params or {})
-            parse_document(document)
-        except PuzzleError as exc:
-            return error(422, str(exc))
-        return document
+    @app.post("/v1/crossing/export", tags=["crossing"], responses={**DOCUMENT, **ERRORS, **BUSY})
+    async def crossing_export(body: ExportRequest, request: Request) -> Any:
+        """The puzzle document of a built-in puzzle with its params (as `crossing export --json`).
+        Built by a solver process, like every answer: a huge `params` value is a 422 naming
+        the parameter and its range, and never holds up the server."""
+        task = {"kind": "crossing", "action": "export", "puzzles": [body.puzzle],
+                "params": body.params or {}, "single": True}
+        return await dispatch(task, settings.max_seconds, request)
 
     # -- answering at once ------------------------------------------------------------------------
     def task_of(kind: str, action: str, body: SolveRequest | JobRequest) -> dict | JSONResponse:
@@ -237,11 +357,47 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error(422, "rules: only binairo puzzles have rule sets")
         if kind != "crossing" and body.params is not None:
             return error(422, "params: only crossing puzzles have parameters")
+        if kind == "crossing":
+            problem = kinds.preset_params_error(puzzles, body.params)
+            if problem:
+                return error(422, problem)
         task = body.model_dump(exclude={"puzzle"})
         task.update(kind=kind, action=action, puzzles=puzzles, single=body.puzzles is None)
         return task
 
-    async def answer(kind: str, action: str, body: SolveRequest, explain: bool) -> Any:
+    async def dispatch(task: dict, seconds: float, request: Request) -> tuple | JSONResponse:
+        """Run ``task`` in a solver process: its reply, or the error response of a full
+        queue or a broken pool.  A client that hangs up meanwhile stops the work."""
+        pool: SolverPool = state["pool"]
+        if pool.waiting >= settings.max_waiting:
+            return busy(429, f"max_waiting ({settings.max_waiting}) requests are already waiting "
+                             "for a solver; try again shortly", "max_waiting")
+        cost = min(seconds, (task.get("time_limit") or seconds) * len(task["puzzles"]))
+        work = asyncio.ensure_future(pool.run(task, seconds, cost))
+        gone = asyncio.ensure_future(disconnected(request))
+        try:
+            await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+        if not work.done():  # the client went away: free its seat, stop its work
+            work.cancel()
+            return JSONResponse({"error": "the client went away"}, status_code=499)
+        reply = work.result()
+        if reply[0] == "busy":
+            return busy(503, f"no solver process became free within max_queue_seconds "
+                             f"({settings.max_queue_seconds:g} s); try again shortly", "max_queue_seconds")
+        if reply[0] == "broken":
+            return busy(503, f"no solver can run: {reply[1]}", "solver_pool")
+        if reply[0] == "error":
+            return error(reply[1], reply[2], reply[3])
+        if task["action"] == "export":
+            if reply[0] != "done":
+                return error(422, "the puzzle could not be built within the time limit"
+                             if reply[0] == "timeout" else f"the puzzle could not be built ({reply[-1]})")
+            return JSONResponse(reply_records(reply)[0])
+        return reply
+
+    async def answer(kind: str, action: str, body: SolveRequest, explain: bool, request: Request) -> Any:
         task = task_of(kind, action, body)
         if isinstance(task, JSONResponse):
             return task
@@ -250,13 +406,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               f"({settings.max_seconds:g} s) per request; use a job for longer work",
                          "max_seconds")
         task["explain"] = explain
-        pool: SolverPool = state["pool"]
-        if pool.waiting >= settings.max_waiting:
-            return error(429, f"max_waiting ({settings.max_waiting}) requests are already waiting "
-                              "for a solver; try again shortly", "max_waiting")
-        reply = await pool.run(task, settings.max_seconds)
-        if reply[0] == "error":
-            return error(reply[1], reply[2], reply[3])
+        reply = await dispatch(task, settings.max_seconds, request)
+        if isinstance(reply, JSONResponse):
+            return reply
         records = reply_records(reply)
         if reply[0] == "timeout" or len(records) < len(task["puzzles"]):
             note = ("stopped: the request's time limit was reached" if reply[0] == "timeout"
@@ -271,23 +423,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                               "unsolvable grids; crossing banks after each step")
 
     @app.post("/v1/{kind}/solve", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
-    async def solve(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
+    async def solve(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
         """Solve one puzzle (`puzzle`) or a batch (`puzzles`): the CLI's `--json` object(s)."""
-        return await answer(kind, "solve", body, explain)
+        return await answer(kind, "solve", body, explain, request)
 
     @app.post("/v1/{kind}/check", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
-    async def check(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
+    async def check(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
         """Unique, multiple (with two verified witnesses), unsolvable or unknown."""
-        return await answer(kind, "check", body, explain)
+        return await answer(kind, "check", body, explain, request)
 
     @app.post("/v1/{kind}/count", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
-    async def count(kind: str, body: SolveRequest, explain: bool = explain_query) -> Any:
+    async def count(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
         """Count solutions (up to `limit`, within the time limit; `complete` says if that is all)."""
-        return await answer(kind, "count", body, explain)
+        return await answer(kind, "count", body, explain, request)
 
     # -- jobs -----------------------------------------------------------------------------------
     @app.post("/v1/jobs", tags=["jobs"], status_code=202,
-              responses={**ERRORS, 429: {"model": ErrorBody, "description": "max_jobs reached"}})
+              responses={**ERRORS, 429: {"model": ErrorBody, "description": "max_jobs reached"},
+                         202: {"description": "queued", "content": {"application/json": {
+                             "example": {"id": "3f2a9c0d1e4b5a67", "status": "queued"}}}}})
     async def create_job(body: JobRequest) -> Any:
         """Start long work; answers at once with the job's id."""
         store: JobStore = state["store"]
@@ -296,7 +450,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return error(422, "count_grids counts every binairo grid of a size: kind binairo")
             if body.size is None:
                 return error(422, "size: count_grids needs a size (N or RxC)")
-            request = {"kind": body.kind, "action": body.action, "size": body.size,
+            from models.binairo import parse_size
+            from models.errors import PuzzleError
+
+            try:
+                parse_size(str(body.size))
+            except PuzzleError as exc:
+                return error(422, f"size: {exc}")
+            request = {"kind": body.kind, "action": body.action, "size": str(body.size),
                        "rules": body.rules or "takuzu", "method": body.method or "mitm"}
         else:
             task = task_of(body.kind, body.action, body)
@@ -311,11 +472,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         state["runner"].poke()
         return JSONResponse({"id": job_id, "status": "queued"}, status_code=202)
 
-    @app.get("/v1/jobs", tags=["jobs"])
+    @app.get("/v1/jobs", tags=["jobs"], responses=example({"jobs": [{**JOB, "results": None}]},
+                                                          "the latest jobs, newest first (without results)"))
     async def list_jobs(limit: int = Query(50, ge=1, le=500)) -> dict:
         return {"jobs": state["store"].list(limit)}
 
-    @app.get("/v1/jobs/{job_id}", tags=["jobs"], responses=ERRORS)
+    @app.get("/v1/jobs/{job_id}", tags=["jobs"], responses={**ERRORS, **example(JOB, "the job")})
     async def get_job(job_id: str) -> Any:
         """Status, progress and the results so far (all of them when done)."""
         job = state["store"].get(job_id)
@@ -323,15 +485,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error(404, f"no job {job_id!r}")
         return job
 
-    @app.delete("/v1/jobs/{job_id}", tags=["jobs"], responses=ERRORS)
-    async def cancel_job(job_id: str) -> Any:
-        """Cancel a queued or running job (results so far are kept); a finished job stays."""
+    @app.delete("/v1/jobs/{job_id}", tags=["jobs"], responses={**ERRORS, 200: {
+        "content": {"application/json": {"examples": {
+            "cancelled": {"summary": "a queued or running job is cancelled",
+                          "value": {"id": "3f2a9c0d1e4b5a67", "status": "cancelled", "message": "cancelled"}},
+            "deleted": {"summary": "a finished job is deleted",
+                        "value": {"id": "3f2a9c0d1e4b5a67", "status": "deleted"}}}}}}})
+    async def cancel_or_delete_job(job_id: str) -> Any:
+        """Cancel a queued or running job (it stays, with its results so far, until deleted or
+        past retention_days); delete a finished one (it is then 404)."""
         store: JobStore = state["store"]
         job = store.get(job_id, with_results=False)
         if job is None:
             return error(404, f"no job {job_id!r}")
-        state["runner"].cancel(job_id)
-        return store.get(job_id)
+        if job["status"] in ("queued", "running"):
+            state["runner"].cancel(job_id)
+            return store.get(job_id)
+        store.delete(job_id)
+        return {"id": job_id, "status": "deleted"}
+
+    # -- the API's own documentation, from a package's files (no CDN) -------------------------------
+    docs_assets = swagger_assets()
+    if docs_assets is not None:
+        app.mount("/docs-assets", StaticFiles(directory=str(docs_assets)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Any:
+        if docs_assets is None:
+            return error(503, "the interactive docs need the package fastapi-offline "
+                              "(pip install fastapi-offline); /openapi.json is served anyway")
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="mindgames API",
+                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs-assets/swagger-ui.css",
+                                   swagger_favicon_url="/docs-assets/favicon.png")
 
     # -- the page -------------------------------------------------------------------------------
     static = resources.files("mindgames.service") / "static"
@@ -341,5 +527,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(str(static / "index.html"), media_type="text/html")
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.add_middleware(Gate, limit=settings.max_body_bytes, token=settings.token)
+    app.add_middleware(Gate, settings=settings)
+    if settings.cors_origins:  # outermost, so it answers the browser's preflight itself
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
+                           allow_methods=["GET", "POST", "DELETE"],
+                           allow_headers=["Authorization", "Content-Type"])
     return app

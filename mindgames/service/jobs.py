@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
-from .settings import child_env
+from .settings import cap_memory, child_command, child_cwd, child_env
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
@@ -53,6 +53,19 @@ CREATE TABLE IF NOT EXISTS job_results (
 );
 """
 ACTIVE = ("queued", "running")
+CHECKPOINT_SUFFIX = ".checkpoint.jsonl"
+
+
+def checkpoint_path(db: str, job_id: str) -> str:
+    """Where a count_grids job keeps its finished cubes, so a resumed job skips them."""
+    return f"{db}.{job_id}{CHECKPOINT_SUFFIX}"
+
+
+def remove_checkpoint(db: str, job_id: str) -> None:
+    try:
+        os.remove(checkpoint_path(db, job_id))
+    except OSError:
+        pass
 
 
 def connect(path: str) -> sqlite3.Connection:
@@ -68,7 +81,7 @@ class JobStore:
     """The jobs table, used from the API process (one connection, one lock)."""
 
     def __init__(self, path: str):
-        self.path = path
+        self.path = os.path.abspath(path)  # job processes start in another directory
         self.conn = connect(path)
         self.lock = threading.Lock()
 
@@ -136,6 +149,38 @@ class JobStore:
             (status, time.time(), error, message, job_id, *from_status))
         return cursor.rowcount == 1
 
+    def delete(self, job_id: str) -> bool:
+        """Remove a finished job, its results and its checkpoint file."""
+        with self.lock, self.conn:
+            cursor = self.conn.execute(
+                "DELETE FROM jobs WHERE id=? AND status NOT IN ('queued','running')", (job_id,))
+            if cursor.rowcount:
+                self.conn.execute("DELETE FROM job_results WHERE job=?", (job_id,))
+        remove_checkpoint(self.path, job_id)
+        return cursor.rowcount == 1
+
+    def expire(self, days: float) -> int:
+        """Delete the jobs that finished more than ``days`` ago (retention_days)."""
+        if days <= 0:
+            return 0
+        rows = self._exec("SELECT id FROM jobs WHERE status NOT IN ('queued','running') "
+                          "AND finished < ?", (time.time() - days * 86400,)).fetchall()
+        return sum(self.delete(row[0]) for row in rows)
+
+    def sweep_checkpoints(self) -> None:
+        """Remove the checkpoint files of jobs that will not continue (finished, deleted)."""
+        folder, prefix = os.path.split(self.path)
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            return
+        for name in names:
+            if name.startswith(prefix + ".") and name.endswith(CHECKPOINT_SUFFIX):
+                job_id = name[len(prefix) + 1:-len(CHECKPOINT_SUFFIX)]
+                row = self._exec("SELECT status FROM jobs WHERE id=?", (job_id,)).fetchone()
+                if row is None or row[0] not in ACTIVE:
+                    remove_checkpoint(self.path, job_id)
+
     def recover(self, resume: bool) -> int:
         """After a restart: jobs left ``running`` by a server that died."""
         if resume:
@@ -190,8 +235,9 @@ def _watch_parent(parent: int) -> None:
             os._exit(3)
 
 
-def job_main(path: str, job_id: str, run: str, parent: int) -> None:
+def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    cap_memory(memory_mb)  # as the solver workers: a job too big for the machine fails alone
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     writer = _Writer(path, job_id, run)
     row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
@@ -204,6 +250,10 @@ def job_main(path: str, job_id: str, run: str, parent: int) -> None:
             _batch(writer, request, done)
     except TaskError as error:
         writer.update(status="failed", error=error.message, finished=time.time(), run=None)
+    except MemoryError:
+        writer.update(status="failed", finished=time.time(), run=None,
+                      error=f"out of memory: the job's process reached its memory cap "
+                            f"({memory_mb} MB, --job-memory-mb); the results so far are kept")
     except Exception as error:  # a library bug: the job fails, saying why
         writer.update(status="failed", error=f"{type(error).__name__}: {error}",
                       finished=time.time(), run=None)
@@ -235,11 +285,18 @@ def _batch(writer: _Writer, request: dict, done: int) -> None:
             flush()
 
     try:
-        execute(request, emit, Answerer(), start=done,
+        execute(request, emit, Answerer(), start=done, fail_on_memory=True,
                 on_count=counted if request["action"] == "count" else None)
         flush()
     except _NotOurs:
         return  # cancelled, or the server that started us is gone
+    except MemoryError:
+        pending.clear()
+        try:
+            flush()  # keep the progress of what was answered
+        except _NotOurs:
+            return
+        raise
     writer.update(status="done", finished=time.time(), run=None)
 
 
@@ -256,7 +313,7 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
         rules = binairo.check_rules_set(request.get("rules") or "takuzu")
     except PuzzleError as error:
         raise TaskError(422, str(error)) from None
-    checkpoint = f"{path}.{writer.job_id}.checkpoint.jsonl"  # so a resumed job keeps its cubes
+    checkpoint = checkpoint_path(path, writer.job_id)  # so a resumed job keeps its cubes
     last = [0.0]
 
     def on_progress(done: int, total: int) -> None:
@@ -275,10 +332,7 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
     record = result.to_json()
     record["checkpoint"] = None
     writer.update(result=record, status="done", finished=time.time(), run=None)
-    try:
-        os.remove(checkpoint)
-    except OSError:
-        pass
+    remove_checkpoint(path, writer.job_id)
 
 
 # ---------------------------------------------------------------------------
@@ -288,10 +342,16 @@ class JobRunner:
     """Starts queued jobs (at most ``workers`` at once), stops those past their time
     limit or cancelled, and notices processes that died."""
 
-    def __init__(self, store: JobStore, workers: int, max_seconds: float):
+    SWEEP_SECONDS = 60.0  # how often finished jobs past retention_days are deleted
+
+    def __init__(self, store: JobStore, workers: int, max_seconds: float,
+                 memory_mb: int = 0, retention_days: float = 0.0):
         self.store = store
         self.workers = workers
         self.max_seconds = max_seconds
+        self.memory_mb = memory_mb
+        self.retention_days = retention_days
+        self.swept = 0.0
         self.running: dict[str, tuple[Any, float]] = {}
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -307,6 +367,7 @@ class JobRunner:
             self.store.finish(job_id, "interrupted", ("running",),
                               message="the server stopped while this job ran; the results found so far are kept")
         self.running.clear()
+        self.store.sweep_checkpoints()
 
     def poke(self) -> None:
         self.wake.set()
@@ -317,6 +378,7 @@ class JobRunner:
         done = self.store.finish(job_id, "cancelled", message="cancelled")
         if entry is not None:
             _stop(entry[0])
+        remove_checkpoint(self.store.path, job_id)
         return done
 
     async def _loop(self) -> None:
@@ -324,6 +386,7 @@ class JobRunner:
             try:
                 self._reap()
                 self._launch()
+                self._sweep()
             except Exception as error:  # keep the runner alive whatever happens
                 print(f"mindgames: job runner: {type(error).__name__}: {error}", flush=True)
             self.wake.clear()
@@ -332,19 +395,31 @@ class JobRunner:
             except asyncio.TimeoutError:
                 pass
 
+    def _sweep(self) -> None:
+        now = time.monotonic()
+        every = min(self.SWEEP_SECONDS, self.retention_days * 86400 / 2 or self.SWEEP_SECONDS)
+        if now - self.swept >= every:
+            self.swept = now
+            self.store.expire(self.retention_days)
+            self.store.sweep_checkpoints()
+
     def _reap(self) -> None:
         now = time.monotonic()
         for job_id, (process, started) in list(self.running.items()):
             if process.poll() is not None:
                 del self.running[job_id]
+                hint = (f"; it may have reached its memory cap ({self.memory_mb} MB, --job-memory-mb)"
+                        if self.memory_mb and process.returncode not in (0, 3) else "")
                 self.store.finish(job_id, "failed", ("running",),
-                                  error=f"the job's process died (exit code {process.returncode})")
+                                  error=f"the job's process died (exit code {process.returncode}{hint})")
+                remove_checkpoint(self.store.path, job_id)
             elif now - started > self.max_seconds:
                 _stop(process)
                 del self.running[job_id]
                 self.store.finish(job_id, "failed", ("running",),
                                   error=f"stopped: the job ran longer than max_job_seconds "
                                         f"({self.max_seconds:g} s); the results so far are kept")
+                remove_checkpoint(self.store.path, job_id)
 
     def _launch(self) -> None:
         while len(self.running) < self.workers:
@@ -355,8 +430,9 @@ class JobRunner:
             if not self.store.claim(job_id, run):
                 continue
             process = subprocess.Popen(
-                [sys.executable, "-m", "mindgames.service.jobs", self.store.path, job_id, run,
-                 str(os.getpid())], stdin=subprocess.DEVNULL, env=child_env())
+                child_command("mindgames.service.jobs", self.store.path, job_id, run,
+                              str(os.getpid()), str(self.memory_mb)),
+                stdin=subprocess.DEVNULL, env=child_env(), cwd=child_cwd())
             self.running[job_id] = (process, time.monotonic())
 
 
@@ -370,4 +446,5 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 if __name__ == "__main__":
-    job_main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    job_main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]),
+             int(sys.argv[5]) if len(sys.argv) > 5 else 0)

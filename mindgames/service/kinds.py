@@ -12,6 +12,7 @@ worker processes call; it imports neither FastAPI nor anything of the server.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from typing import Any, Callable
@@ -78,7 +79,8 @@ def describe() -> list[dict[str, Any]]:
                 '{"preset": NAME, "params": {...}} (in a batch)',
             ],
             "options": {
-                "params": "parameters of a built-in puzzle",
+                "params": "parameters of a built-in puzzle: JSON integers within the bounds "
+                          "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)",
                 "count_shortest": "also count the distinct shortest plans",
                 "simple_paths": "also count the plans that never repeat a state",
                 "cross_check": "cross-check with the explicit state graph (default true)",
@@ -89,17 +91,47 @@ def describe() -> list[dict[str, Any]]:
     ]
 
 
+@functools.lru_cache(maxsize=1)
 def crossing_presets() -> dict[str, Any]:
+    """Each built-in puzzle's name, description and parameters with their defaults (built
+    once: the defaults are small puzzles, and this is the API process)."""
     from models.crossing import presets
 
+    bounds = getattr(presets, "BOUNDS", {})  # each parameter's allowed range, where the library has them
     return {
         name: {
             "parameters": presets.parameters(name),
+            **({"bounds": {key: list(pair) for key, pair in bounds[name].items()}} if name in bounds else {}),
             "description": " ".join((presets.PRESETS[name].__doc__ or "").split()),
             "name": presets.PRESETS[name]().get("name", name),
         }
         for name in presets.PRESETS
     }
+
+
+def preset_params_error(puzzles: list, params: dict | None) -> str | None:
+    """The library's message for the first built-in crossing puzzle parameter out of its
+    bounds, else None.  Only compares numbers with the library's declared ranges (no
+    puzzle is built), so the API can refuse a request, or a job, before it is queued."""
+    from models.crossing import presets
+
+    bounds = getattr(presets, "BOUNDS", None)
+    check = getattr(presets, "check_value", None)
+    if bounds is None or check is None:
+        return None
+    for value in puzzles:
+        name, given = value, params
+        if isinstance(value, dict) and "preset" in value:
+            name, given = value.get("preset"), value.get("params")
+        if not isinstance(name, str) or name.strip() not in bounds or not isinstance(given, dict):
+            continue
+        for key, number in given.items():
+            if key in bounds[name.strip()]:
+                try:
+                    check(name.strip(), key, number)
+                except PuzzleError as error:
+                    return str(error)
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -171,8 +203,6 @@ def parse_one(kind: str, value: Any, task: dict) -> Any:
         raise
     except RecursionError:
         raise PuzzleError("the puzzle is nested too deeply") from None
-    except MemoryError:
-        raise PuzzleError(f"this {kind} puzzle is too big for this server (out of memory)") from None
     except (TypeError, ValueError, KeyError, AttributeError) as error:
         # A value of a shape no parser expected (e.g. a number where rows belong).
         raise PuzzleError(f"not a {kind} puzzle ({shorten(str(error), 80)})") from None
@@ -308,6 +338,7 @@ def execute(
     deadline: float | None = None,
     start: int = 0,
     on_count: Callable[[int], None] | None = None,
+    fail_on_memory: bool = False,
 ) -> None:
     """Answer every puzzle of ``task`` in order, calling ``emit(index, record)`` for each.
 
@@ -316,13 +347,26 @@ def execute(
     record), ``engine``, ``time_limit`` (per puzzle), ``limit`` and the kind's
     options.  ``deadline`` (a ``time.monotonic()`` value) bounds the whole task:
     each puzzle gets at most the time left, and puzzles not reached get an
-    ``unknown`` record.  ``start`` skips puzzles already answered (a resumed job)."""
+    ``unknown`` record.  ``start`` skips puzzles already answered (a resumed job).
+    A MemoryError (the process's memory cap) makes that puzzle's record ``unknown``, or
+    with ``fail_on_memory`` (a job, which then fails saying so) propagates.
+
+    The action ``export`` (crossing) emits the puzzle document of a built-in puzzle with
+    its params: building it is puzzle work too, so it is done here, not in the API."""
     answerer = answerer or Answerer()
     kind = task["kind"]
     puzzles = task["puzzles"]
+    if task["action"] == "export":
+        emit(0, _export(puzzles[0], task.get("params") or {}))
+        return
     for index in range(start, len(puzzles)):
         try:
             puzzle = parse_one(kind, puzzles[index], task)
+        except MemoryError:
+            if fail_on_memory or task.get("single"):
+                raise
+            emit(index, _unanswered(task, index, "too big to answer here (MemoryError)"))
+            continue
         except PuzzleError as error:
             if task.get("single"):
                 raise TaskError(422, str(error)) from None
@@ -344,9 +388,28 @@ def execute(
 
         try:
             record = answerer.answer(task, index, puzzle, limit, seen if on_count else None)
-        except (MemoryError, RecursionError) as error:
+        except MemoryError:
+            if fail_on_memory or task.get("single"):
+                raise
+            record = _unanswered(task, index, "too big to answer here (MemoryError)")
+        except RecursionError as error:
             record = _unanswered(task, index, f"too big to answer here ({type(error).__name__})")
         except Exception as error:  # a library bug (e.g. VerificationError): say so, go on
             record = _unanswered(task, index, f"the solver failed: {type(error).__name__}: "
                                               f"{shorten(str(error), 200)}")
         emit(index, record)
+
+
+def _export(name: Any, params: dict) -> dict[str, Any]:
+    """The document of built-in crossing puzzle ``name`` with ``params``, checked by the
+    library's own reader (a PuzzleError, naming the parameter, is the request's 422)."""
+    from models.crossing import parse_document, presets
+
+    if not isinstance(name, str) or name not in presets.PRESETS:
+        raise TaskError(422, f"puzzle: a built-in puzzle name ({', '.join(presets.PRESETS)})")
+    try:
+        document = presets.build(name, params)
+        parse_document(document)
+    except PuzzleError as error:
+        raise TaskError(422, str(error)) from None
+    return document

@@ -4,12 +4,15 @@ Each worker is a separate process holding the library's compiled models, so
 the API's event loop never solves anything itself.  A request takes an idle
 worker, sends it the task over a pipe and reads the records it streams back.
 A worker still busy a grace period after the request's deadline is killed and
-replaced, so no request can hold a worker forever.
+replaced, so no request can hold a worker forever; one whose client went away is
+killed and replaced at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import os
 import signal
 import socket
@@ -21,22 +24,19 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
-from .settings import child_env
+from .settings import cap_memory, child_command, child_cwd, child_env
 
 
 def worker_main(conn: Connection, memory_mb: int = 0) -> None:
-    """A worker: answer tasks from ``conn`` until it closes.
+    """A worker: say ``("ready",)``, then answer tasks from ``conn`` until it closes.
 
     ``memory_mb`` caps the worker's address space, so that a request for an absurdly big
     puzzle ends in a MemoryError (its answer says so) instead of exhausting the machine."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
-    if memory_mb > 0:
-        import resource
-
-        limit = memory_mb * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    cap_memory(memory_mb)
     answerer = Answerer()
     parent = os.getppid()
+    conn.send(("ready",))
     while True:
         try:
             if not conn.poll(1.0):
@@ -53,6 +53,10 @@ def worker_main(conn: Connection, memory_mb: int = 0) -> None:
             reply: tuple = ("done", records)
         except TaskError as error:
             reply = ("error", error.status, error.message, error.limit)
+        except MemoryError:
+            records.clear()  # free what we can to be able to answer at all
+            reply = ("error", 422, f"this puzzle is too big for this server: its solver process "
+                                   f"reached its memory cap ({memory_mb} MB, --worker-memory-mb)", "worker_memory_mb")
         except Exception as error:  # a library bug: report it, keep serving
             reply = ("crash", records, f"{type(error).__name__}: {error}")
         try:
@@ -69,34 +73,79 @@ class Worker:
 
 
 class SolverPool:
-    def __init__(self, size: int, grace: float = 2.0, memory_mb: int = 0):
+    """``size`` worker processes and the requests waiting for one.
+
+    A request waits at most ``queue_seconds`` for a worker (then ``("busy",)``); its time
+    limit starts when it has one, so waiting never uses it.  Waiting requests are served
+    by their promised cost (arrival time plus the seconds they may take), so a short
+    request is not stuck behind heavy ones that arrived just before it.  A client that
+    goes away stops its work: its worker is killed and replaced."""
+
+    START_SECONDS = 60.0  # a worker not ready by then is taken for broken
+
+    def __init__(self, size: int, grace: float = 2.0, memory_mb: int = 0, queue_seconds: float = 30.0):
         self.size = size
         self.grace = grace
         self.memory_mb = memory_mb
-        self.idle: asyncio.Queue[Worker] = asyncio.Queue()
+        self.queue_seconds = queue_seconds
+        self.idle: list[Worker] = []
+        self.waiters: list[tuple[float, int, asyncio.Future]] = []
         self.workers: set[Worker] = set()
         self.closed = False
         self.waiting = 0  # requests sent or waiting for a worker
+        self.broken: str | None = None  # why workers cannot start, while they cannot
+        self.failed_starts = 0
+        self.respawns = 0  # workers replaced (killed past a deadline, died, or abandoned)
+        self._order = itertools.count()
+        self._tasks: set[asyncio.Task] = set()
 
-    def _spawn(self) -> Worker:
-        # A fresh interpreter running this module (not a fork of the server, and no
-        # re-import of whatever __main__ is), talking over a socket pair.
+    # -- processes --------------------------------------------------------------------------
+    def _spawn(self) -> None:
+        # A fresh interpreter running this module (not a fork of the server, and nothing
+        # imported from the server's working directory), talking over a socket pair.
         here, there = socket.socketpair()
         process = subprocess.Popen(
-            [sys.executable, "-m", "mindgames.service.pool", str(there.fileno()), str(self.memory_mb)],
-            pass_fds=[there.fileno()], stdin=subprocess.DEVNULL, env=child_env(),
+            child_command("mindgames.service.pool", str(there.fileno()), str(self.memory_mb)),
+            pass_fds=[there.fileno()], stdin=subprocess.DEVNULL, env=child_env(), cwd=child_cwd(),
         )
         there.close()
         worker = Worker(process, Connection(here.detach()))
         self.workers.add(worker)
-        return worker
+        self._background(self._await_ready(worker))
+
+    def _background(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _await_ready(self, worker: Worker) -> None:
+        ready = await _readable(worker.conn, self.START_SECONDS)
+        try:
+            hello = worker.conn.recv() if ready else None
+        except (EOFError, OSError):
+            hello = None
+        if hello == ("ready",):
+            self.broken, self.failed_starts = None, 0
+            self._release(worker)
+            return
+        self._kill(worker)
+        code = worker.process.returncode
+        self.failed_starts += 1
+        self.broken = (f"the solver processes fail as they start (exit code {code}); "
+                       f"see the server's log")
+        if not self.closed:  # try again, less and less often
+            await asyncio.sleep(min(30.0, 0.5 * 2 ** min(self.failed_starts, 6)))
+            if not self.closed:
+                self._spawn()
 
     async def start(self) -> None:
         for _ in range(self.size):
-            self.idle.put_nowait(self._spawn())
+            self._spawn()
 
     async def close(self) -> None:
         self.closed = True
+        for task in list(self._tasks):
+            task.cancel()
         for worker in list(self.workers):
             self._kill(worker)
 
@@ -115,22 +164,65 @@ class SolverPool:
 
     def _replace(self, worker: Worker) -> None:
         self._kill(worker)
+        self.respawns += 1
         if not self.closed:
-            self.idle.put_nowait(self._spawn())
+            self._spawn()
 
-    async def run(self, task: dict, seconds: float) -> tuple:
+    # -- handing out workers -------------------------------------------------------------------
+    def _release(self, worker: Worker) -> None:
+        while self.waiters:
+            _, _, future = heapq.heappop(self.waiters)
+            if not future.done():
+                future.set_result(worker)
+                return
+        self.idle.append(worker)
+
+    async def _acquire(self, cost: float) -> Worker:
+        if self.idle:  # (a worker is idle only while nobody waits)
+            return self.idle.pop()
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        entry = (time.monotonic() + cost, next(self._order), future)
+        heapq.heappush(self.waiters, entry)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), self.queue_seconds)
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            if future.done() and not future.cancelled():
+                self._release(future.result())  # handed to us as we gave up: pass it on
+            else:
+                future.cancel()
+                self.waiters.remove(entry)
+                heapq.heapify(self.waiters)
+            raise
+
+    def status(self) -> dict[str, Any]:
+        return {"workers": len(self.workers), "idle": len(self.idle), "waiting": self.waiting,
+                "respawns": self.respawns, "broken": self.broken}
+
+    # -- running a task -------------------------------------------------------------------------
+    async def run(self, task: dict, seconds: float, cost: float | None = None) -> tuple:
         """The worker's reply to ``task`` (``("done", records)``, ``("error", ...)``, ...);
-        ``("timeout", [])`` when it overran ``seconds`` plus the grace period."""
+        ``("timeout", [])`` when it overran ``seconds`` plus the grace period; ``("busy",)``
+        when no worker was free within ``queue_seconds``; ``("broken", why)`` when no
+        worker can start.  Cancelling it (the client went away) stops the work."""
+        if self.broken and not self.idle:
+            return ("broken", self.broken)
         self.waiting += 1
         try:
-            return await self._run(dict(task, seconds=seconds), seconds)
+            return await self._run(dict(task, seconds=seconds), seconds,
+                                   seconds if cost is None else cost)
         finally:
             self.waiting -= 1
 
-    async def _run(self, task: dict, seconds: float) -> tuple:
-        deadline = time.monotonic() + seconds + self.grace
+    async def _run(self, task: dict, seconds: float, cost: float) -> tuple:
         for _attempt in range(3):  # a worker found dead is replaced and the task sent again
-            worker = await self.idle.get()
+            try:
+                worker = await self._acquire(cost)
+            except asyncio.TimeoutError:
+                return ("broken", self.broken) if self.broken else ("busy",)
+            # The clock starts now: time spent waiting for a worker is not solving time.
+            # The worker stops itself at ``seconds``; it is killed only if it overruns
+            # that by the grace period (a tenth more for long requests).
+            deadline = time.monotonic() + seconds + self.grace + seconds / 10
             try:
                 worker.conn.send(task)
             except (OSError, ValueError):
@@ -139,36 +231,38 @@ class SolverPool:
             try:
                 reply = await self._reply(worker, deadline)
             except asyncio.CancelledError:
-                # The client went away: let the worker finish (or be stopped at the
-                # deadline) in the background, then reuse it.
-                asyncio.get_running_loop().create_task(self._reply(worker, deadline))
+                self._replace(worker)  # the client went away: stop its work, free the seat
                 raise
             if reply[0] != "died":
                 return reply
         return ("crash", [], "the solver process died")
 
     async def _reply(self, worker: Worker, deadline: float) -> tuple:
-        loop = asyncio.get_running_loop()
-        ready = asyncio.Event()
-        fd = worker.conn.fileno()
-        loop.add_reader(fd, ready.set)
-        timed_out = False
-        try:
-            await asyncio.wait_for(ready.wait(), max(0.0, deadline - time.monotonic()))
-        except asyncio.TimeoutError:
-            timed_out = True
-        finally:
-            loop.remove_reader(fd)
-        if timed_out:  # stuck past its deadline: stop it, start a fresh one
-            self._replace(worker)
+        if not await _readable(worker.conn, max(0.0, deadline - time.monotonic())):
+            self._replace(worker)  # stuck past its deadline: stop it, start a fresh one
             return ("timeout", [])
         try:
             reply = worker.conn.recv()
         except (EOFError, OSError):
             self._replace(worker)
             return ("died",)
-        self.idle.put_nowait(worker)
+        self._release(worker)
         return reply
+
+
+async def _readable(conn: Connection, timeout: float) -> bool:
+    """Whether ``conn`` has something to read (or was closed) within ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+    fd = conn.fileno()
+    loop.add_reader(fd, ready.set)
+    try:
+        await asyncio.wait_for(ready.wait(), timeout)
+        return True
+    except asyncio.TimeoutError:
+        return False
+    finally:
+        loop.remove_reader(fd)
 
 
 def reply_records(reply: tuple) -> list[dict]:

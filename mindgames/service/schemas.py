@@ -14,21 +14,32 @@ PUZZLE_DOC = ("one puzzle in any format the CLI reads for the kind: a string (a 
               "crossing a built-in name (with \"params\") or a puzzle document")
 
 
+PARAMS_DOC = ("crossing: a built-in puzzle's parameters, whole numbers (JSON integers: \"3\" is "
+              "refused, not read as 3), e.g. {\"pairs\": 3, \"capacity\": 2}; each puzzle's "
+              "parameters, defaults and allowed ranges are listed by GET /v1/crossing/presets, "
+              "and a value out of its range is a 422 naming it")
+
+# strict: a value of the wrong JSON type is a 422 naming the field, never silently converted
+# ("3" is not 3, 1 is not true); a number is still accepted where seconds are expected.
+STRICT = ConfigDict(extra="forbid", strict=True)
+
+
 class Options(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
     time_limit: Optional[float] = Field(None, gt=0, le=1e9, description="seconds per puzzle")
     limit: Optional[int] = Field(None, ge=1, le=10**15, description="count: stop at this many")
     rules: Optional[Literal["takuzu", "unruly"]] = Field(None, description="binairo rule set")
-    params: Optional[dict[str, int]] = Field(None, description="crossing: a built-in puzzle's parameters")
+    params: Optional[dict[str, int]] = Field(None, description=PARAMS_DOC,
+                                             examples=[{"pairs": 3, "capacity": 2}])
     count_shortest: bool = Field(False, description="crossing: also count the shortest plans")
     simple_paths: bool = Field(False, description="crossing: also count plans never repeating a state")
     cross_check: bool = Field(True, description="crossing: cross-check with the explicit state graph")
 
 
 class SolveRequest(Options):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
         {"puzzle": "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"},
         {"puzzles": ["1..0\n....\n....\n....", [[1, None, None, 0]] + [[None] * 4] * 3], "rules": "takuzu"},
         {"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}},
@@ -39,7 +50,7 @@ class SolveRequest(Options):
 
 
 class JobRequest(SolveRequest):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
         {"kind": "sudoku", "action": "count", "puzzles": ["." * 81], "limit": 1000000},
         {"kind": "binairo", "action": "count_grids", "size": "8"},
     ]})
@@ -47,8 +58,19 @@ class JobRequest(SolveRequest):
     kind: str = Field(..., description="sudoku, binairo or crossing")
     action: Literal["solve", "check", "count", "count_grids"] = Field(
         ..., description="count_grids: count every binairo grid of `size`")
-    size: Optional[str] = Field(None, max_length=20, description="count_grids: N or RxC")
+    size: Optional[Union[int, str]] = Field(None, description="count_grids: N or RxC (e.g. 8 or \"6x8\"), "
+                                                              "checked when the job is submitted")
     method: Optional[Literal["mitm", "dfs"]] = Field(None, description="count_grids method")
+
+
+class ExportRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
+        {"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}},
+        {"puzzle": "jealous-husbands", "params": {"couples": 4, "capacity": 3}},
+    ]})
+
+    puzzle: str = Field(..., max_length=100, description="a built-in puzzle name (GET /v1/crossing/presets)")
+    params: Optional[dict[str, int]] = Field(None, description=PARAMS_DOC)
 
 
 class ErrorBody(BaseModel):

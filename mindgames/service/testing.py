@@ -24,20 +24,22 @@ class Server:
 
     ``kill()`` sends SIGKILL (no clean shutdown); ``start()`` again reuses the db."""
 
-    def __init__(self, db: str | Path, *args: str, port: int | None = None, log: str | Path | None = None):
+    def __init__(self, db: str | Path, *args: str, port: int | None = None, log: str | Path | None = None,
+                 cwd: str | Path | None = None):
         self.db = str(db)
         self.args = list(args)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = Path(log) if log else Path(f"{self.db}.server.log")
         self.process: subprocess.Popen | None = None
+        self.cwd = str(cwd) if cwd else None  # the server's working directory (default: ours)
 
     def start(self, timeout: float = 60.0) -> "Server":
         command = [sys.executable, "-m", "mindgames.cli", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--db", self.db, *self.args]
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, env=child_env())
+                                            stdin=subprocess.DEVNULL, env=child_env(), cwd=self.cwd)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

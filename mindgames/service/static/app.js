@@ -43,7 +43,11 @@ document.querySelectorAll("#tabs button").forEach((button) => {
     if (button.dataset.panel === "jobs") refreshJobs();
   });
 });
-$("token").addEventListener("change", () => localStorage.setItem("mindgames-token", $("token").value));
+$("token").addEventListener("change", () => {
+  localStorage.setItem("mindgames-token", $("token").value);
+  // What failed for want of a token (the crossing presets) is asked again with it.
+  if (!Object.keys(presets).length) loadPresets();
+});
 document.querySelectorAll("select.engine").forEach((select) => {
   for (const name of ["sat", "cpsat", "backtrack"]) select.add(new Option(name, name));
 });
@@ -331,6 +335,7 @@ async function loadPresets() {
   const reply = await api("GET", "/v1/crossing/presets");
   if (!reply.ok) { say("crossing-message", reply.data.error, "bad"); return; }
   presets = reply.data.presets;
+  say("crossing-message", "", "info");
   const select = $("crossing-preset");
   select.replaceChildren();
   for (const [name, info] of Object.entries(presets)) select.add(new Option(info.name, name));
@@ -627,6 +632,15 @@ function drawJobs() {
         drawJobs();
       });
       action.appendChild(cancel);
+    } else if (job.status !== "deleted") {
+      const remove = document.createElement("button");
+      remove.textContent = "Delete";
+      remove.addEventListener("click", async () => {
+        const reply = await api("DELETE", "/v1/jobs/" + job.id);
+        if (reply.ok || reply.status === 404) jobs.delete(job.id);
+        drawJobs();
+      });
+      action.appendChild(remove);
     }
     row.appendChild(action);
     body.appendChild(row);
