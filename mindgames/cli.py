@@ -45,12 +45,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        apply_memory_limit(args.memory_limit)
+        apply_memory_limit(getattr(args, "memory_limit", None))
         return int(args.func(args) or 0)
     except (UsageError, PuzzleError) as error:
         return fail(str(error))
     except MemoryError:
-        return fail(memory_limit_message(args.memory_limit), code=3)
+        return fail(memory_limit_message(getattr(args, "memory_limit", None)), code=3)
     except ModuleNotFoundError as error:  # a broken install, never a traceback
         return fail(f"mindgames is not completely installed: no module named {error.name!r} "
                     "(reinstall it: pip install --force-reinstall mindgames)")

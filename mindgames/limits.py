@@ -4,18 +4,14 @@ A runaway search must end as a clear error, not as the kernel's out-of-memory
 kill of the whole machine: the process's address space is capped with
 ``RLIMIT_AS``, so an allocation past the cap raises :class:`MemoryError`,
 which the command line reports in one line (exit code 3).  Worker processes
-inherit the cap.
+inherit the cap.  ``mindgames serve`` has no such option: the server caps each
+solver and job process itself (``--worker-memory-mb``, ``--job-memory-mb``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-
-try:
-    import resource
-except ImportError:  # pragma: no cover - not on Windows
-    resource = None  # type: ignore[assignment]
 
 MIB = 2**20
 #: Never more than this by default, whatever the machine has.
@@ -49,9 +45,15 @@ def memory_mb(text: str) -> int:
     return value
 
 
+#: Commands that manage the memory of their processes themselves.
+OWN_LIMITS = ("serve",)
+
+
 def add_memory_limit_option(parser: argparse.ArgumentParser) -> None:
     """Give every leaf command (``mindgames KIND ACTION``) the ``--memory-limit`` option."""
     subcommands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if parser.prog.split()[-1] in OWN_LIMITS:
+        return
     if not subcommands:
         parser.add_argument(
             "--memory-limit", type=memory_mb, default=default_memory_limit_mb(), metavar="MB",
@@ -63,9 +65,13 @@ def add_memory_limit_option(parser: argparse.ArgumentParser) -> None:
             add_memory_limit_option(child)
 
 
-def apply_memory_limit(megabytes: int) -> None:
-    """Cap this process's address space (0: leave it as it is); never raises the hard limit."""
-    if resource is None or not megabytes:
+def apply_memory_limit(megabytes: int | None) -> None:
+    """Cap this process's address space (0 or None: leave it as it is); never raises the hard limit."""
+    if not megabytes:
+        return
+    try:
+        import resource  # imported here: only the commands that cap themselves need it
+    except ImportError:  # pragma: no cover - not on Windows
         return
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     wanted = megabytes * MIB
@@ -75,7 +81,7 @@ def apply_memory_limit(megabytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
 
 
-def memory_limit_message(megabytes: int) -> str:
+def memory_limit_message(megabytes: int | None) -> str:
     if megabytes:
         return (f"out of memory: the memory limit of {megabytes} MB was reached "
                 "(--memory-limit MB raises it; the puzzle may be too large for this machine)")
