@@ -22,6 +22,87 @@ class TooLarge(Exception):
     """The graph has more states than allowed, or building it ran out of time."""
 
 
+class OutOfTime(TooLarge):
+    """The time limit ran out while exploring the graph."""
+
+
+Progress = Callable[[int, int], None]  # (depth reached, states seen so far)
+
+
+@dataclass
+class Search:
+    """A breadth-first search from one start state.
+
+    ``length`` and ``path``/``labels`` describe a shortest way to a goal (None
+    when none was met); ``states`` is how many states were seen and
+    ``complete`` says whether that is every reachable state (then
+    ``length is None`` proves that no goal is reachable)."""
+
+    length: int | None = None
+    path: list | None = None
+    labels: list | None = None
+    states: int = 0
+    complete: bool = False
+    stopped: str = ""  # why the search stopped early
+    depth: int = -1  # every state within this many steps of the start was seen
+
+
+def breadth_first(
+    start: Hashable,
+    successors: Callable[[Hashable], Iterable[tuple[object, Hashable]]],
+    is_goal: Callable[[Hashable], bool],
+    max_states: int,
+    deadline: float | None = None,
+    on_layer: Progress | None = None,
+) -> Search:
+    """Every state reachable from ``start``, layer by layer, without building a
+    graph object (only a parent link per state): for graphs too big for networkx.
+    ``successors(state)`` yields ``(label, next state)``; ``deadline`` is a
+    ``time.perf_counter()`` value.  Stops early (``complete`` False, ``stopped``
+    says why) past ``max_states`` states or the deadline; a goal met before that
+    is still a proven shortest one (breadth first)."""
+    parent: dict = {start: None}
+    result = Search()
+    goal = start if is_goal(start) else None
+    frontier = [start]
+    depth = 0
+    try:
+        while frontier:
+            if on_layer is not None:
+                on_layer(depth, len(parent))
+            following = []
+            for state in frontier:
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise OutOfTime(f"the time limit ran out at depth {depth}")
+                for label, nxt in successors(state):
+                    if nxt in parent:
+                        continue
+                    if len(parent) >= max_states:
+                        raise TooLarge(f"more than {max_states:,} states")
+                    parent[nxt] = (state, label)
+                    following.append(nxt)
+                    if on_layer is not None and len(parent) % 20_000 == 0:
+                        on_layer(depth, len(parent))
+                    if goal is None and is_goal(nxt):
+                        goal = nxt
+            frontier = following
+            depth += 1
+        result.complete = True
+    except TooLarge as error:
+        result.stopped = str(error)
+    result.depth = depth
+    result.states = len(parent)
+    if goal is not None:
+        path, labels = [goal], []
+        while parent[path[-1]] is not None:
+            before, label = parent[path[-1]]
+            path.append(before)
+            labels.append(label)
+        result.path, result.labels = path[::-1], labels[::-1]
+        result.length = len(labels)
+    return result
+
+
 def build_graph(
     start: Hashable, neighbours: Neighbours, max_states: int, time_limit: float | None = None
 ) -> nx.DiGraph:
@@ -36,11 +117,11 @@ def build_graph(
         following = []
         for state in frontier:
             if end is not None and time.perf_counter() > end:
-                raise TooLarge(f"building the graph took over {time_limit:g} s")
+                raise OutOfTime("the time limit ran out while building the graph")
             for nxt in neighbours(state):
                 if nxt not in graph:
                     if graph.number_of_nodes() >= max_states:
-                        raise TooLarge(f"more than {max_states} states")
+                        raise TooLarge(f"more than {max_states:,} states")
                     following.append(nxt)
                     graph.add_node(nxt)
                 graph.add_edge(state, nxt)
@@ -125,4 +206,5 @@ def simple_paths(
     return result
 
 
-__all__ = ["SimplePaths", "TooLarge", "build_graph", "shortest_paths", "simple_paths"]
+__all__ = ["OutOfTime", "Search", "SimplePaths", "TooLarge", "breadth_first", "build_graph",
+           "shortest_paths", "simple_paths"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from models.crossing import Options, parse_document, presets, solve
+from models.crossing.solve import crossings
 from models.crossing.spec import load_document as document_of_text, tomllib
 from models.crossing.svg import storyboard
 from models.crossing.toml_writer import to_toml
@@ -158,6 +159,19 @@ def _set_dotted(document: dict, key: str, value: Any) -> None:
 
 
 # -- text output -----------------------------------------------------------------
+def _count(n: int, thing: str) -> str:
+    return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
+
+
+def _found(length: int | None) -> str:
+    return "the goal is unreachable" if length is None else f"shortest {crossings(length)}"
+
+
+def _verdict(check: dict) -> str:
+    # a disagreement is a VerificationError, never printed as a result
+    return "agrees" if check.get("agrees") else "not compared (no proven answer)"
+
+
 def _who(content: dict[str, int]) -> str:
     parts = [name if n == 1 else f"{name} x{n}" for name, n in content.items()]
     return ", ".join(parts) if parts else "-"
@@ -174,7 +188,7 @@ def print_outcome(outcome) -> None:
     spec = outcome.spec
     near, far = spec.sides
     if outcome.status == "solved":
-        print(f"{outcome.name}: solved in {outcome.crossings} crossings (proven shortest)")
+        print(f"{outcome.name}: solved in {crossings(outcome.crossings)} (proven shortest)")
     elif outcome.status == "unsolvable":
         print(f"{outcome.name}: unsolvable (proven)")
     else:
@@ -190,15 +204,23 @@ def print_outcome(outcome) -> None:
             print(f"  {step:>{width}}. {text}")
             print(f"  {'':>{width}}  {near}: {_who(bank['near'])} | {far}: {_who(bank['far'])}")
     print(f"proof: {outcome.proof}")
+    if outcome.confirmation:
+        print(f"model: {outcome.confirmation}")
     check = outcome.cross_check
     if check:
-        if check.get("agrees") is None:
-            print(f"cross-check: {check.get('note', 'not available')}")
-        else:
-            found = (f"shortest {check['graph_crossings']}, {check['graph_shortest_plans']} shortest plans"
-                     if check["graph_crossings"] is not None else "the goal is unreachable")
-            print(f"cross-check: state graph of {check['graph_states']} reachable states, {found}: "
-                  f"{'agrees' if check['agrees'] else 'DISAGREES'}")
+        if check.get("counted_graph_states") is not None:
+            print(f"cross-check: counted state graph of {_count(check['counted_graph_states'], 'state')}, "
+                  f"{_found(check['counted_graph_crossings'])}: {_verdict(check)}")
+        if check.get("graph_states") is not None:
+            plans = _count(check["graph_shortest_plans"], "shortest plan")
+            found = _found(check["graph_crossings"])
+            found = f"{found}, {plans}" if check["graph_crossings"] is not None else found
+            print(f"cross-check: explicit state graph of {_count(check['graph_states'], 'state')}, "
+                  f"{found}: {_verdict(check)}")
+        if check.get("note"):
+            print(f"cross-check: {check['note']}")
+    if outcome.methods:
+        print(f"agreeing: {', '.join(outcome.methods)}")
     if outcome.shortest_plans is not None:
         sp = outcome.shortest_plans
         print(f"shortest plans: {sp['count']}{'' if sp['complete'] else ' (incomplete)'}")

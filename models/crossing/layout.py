@@ -19,10 +19,12 @@ from typing import Iterator
 
 from .rules import broken_rule
 from .spec import Spec
-from .states import Move, start_state, successors
+from .states import Move, pulley_move_ok, start_state, successors
 from .symmetry import BlockType, block_types
 
 Pattern = tuple[int, int]  # (configuration, moving positions)
+CountedState = tuple[tuple[tuple[int, ...], ...], int]  # (blocks per configuration per type, boat)
+CountedMove = dict[int, dict[Pattern, int]]  # type -> (configuration, moving positions) -> blocks
 
 
 @dataclass
@@ -82,6 +84,12 @@ class Layout:
         near: dict[str, int] = {}
         far: dict[str, int] = {}
         for t, bt in enumerate(self.types):
+            if bt.identical:  # copies of one actor: no need to walk them one by one
+                name = bt.blocks[0][0]
+                for side, n in ((near, counts[t][0]), (far, counts[t][1])):
+                    if n:
+                        side[name] = side.get(name, 0) + n
+                continue
             blocks = iter(bt.blocks)
             for c, n in enumerate(counts[t]):
                 for _ in range(n):
@@ -157,6 +165,121 @@ class Layout:
                 rest = counts[t][c] - sum(taken)
                 ways *= factorial(counts[t][c]) // (factorial(rest) * _product(factorial(m) for m in taken))
         return ways
+
+    # -- the counted state graph -------------------------------------------
+    def counted_start(self) -> "CountedState":
+        return self.start(), 0
+
+    def is_counted_goal(self, key: "CountedState") -> bool:
+        _, far = self.concrete_sides(key[0])
+        return all(far.get(a.name, 0) == a.count for a in self.spec.actors if a.must_cross)
+
+    def counted_successors(self, key: "CountedState") -> Iterator[tuple["CountedMove", "CountedState"]]:
+        """Every legal counted move from the counted state ``key`` and the state
+        it leads to.  Each candidate is made concrete on one representative
+        (the rules treat interchangeable blocks alike, so any one will do) and
+        checked with the same plain reading of the rules as the explicit graph;
+        the work per state grows with the loads, not with the number of copies."""
+        counts, boat = key
+        spec = self.spec
+        river = spec.is_river
+        if river:
+            cap = spec.capacity_towards(far=not boat)
+            cap = spec.total_copies() if cap is None else cap
+        else:
+            cap = spec.capacity if spec.capacity is not None else spec.total_copies()
+        # (type, configuration, moving positions, persons going far, persons coming near)
+        options = []
+        for t in range(len(self.types)):
+            for c, s in self.patterns(t):
+                if counts[t][c] == 0:
+                    continue
+                if river and (s & c) != (s if boat else 0):
+                    continue  # a river trip leaves from the boat's side
+                options.append((t, c, s, bin(s & ~c).count("1"), bin(s & c).count("1")))
+        chosen = [0] * len(options)
+        left = [list(row) for row in counts]  # blocks still free in each configuration
+
+        def fill(i: int, going: int, coming: int) -> Iterator[None]:
+            if i == len(options):
+                yield
+                return
+            t, c, s, down, up = options[i]
+            free = left[t][c]
+            m = 0
+            while (m <= free and going + m * down <= cap and coming + m * up <= cap
+                   and (not river or going + coming + m * (down + up) <= cap)):
+                chosen[i] = m
+                left[t][c] = free - m
+                yield from fill(i + 1, going + m * down, coming + m * up)
+                m += 1
+            left[t][c] = free
+            chosen[i] = 0
+
+        for _ in fill(0, 0, 0):
+            move: dict[int, dict[Pattern, int]] = {}
+            for (t, c, s, _, _), m in zip(options, chosen):
+                if m:
+                    move.setdefault(t, {})[(c, s)] = m
+            if not move:
+                continue
+            checked = self._check_move(counts, boat, move)
+            if checked is not None:
+                yield move, checked
+
+    def _check_move(self, counts, boat: int, move: dict[int, dict[Pattern, int]]):
+        """The counted state after ``move``, or None when a rule forbids it."""
+        spec = self.spec
+        going: dict[str, int] = {}
+        coming: dict[str, int] = {}
+        after = [list(row) for row in counts]
+        for t, table in move.items():
+            first = {}  # the representative: blocks in configuration order
+            start = 0
+            for c, n in enumerate(counts[t]):
+                first[c] = start
+                start += n
+            blocks = self.types[t].blocks
+            for (c, s), m in sorted(table.items()):
+                for b in range(first[c], first[c] + m):
+                    for p, name in enumerate(blocks[b]):
+                        if s >> p & 1:
+                            side = coming if c >> p & 1 else going
+                            side[name] = side.get(name, 0) + 1
+                first[c] += m
+                after[t][c] -= m
+                after[t][c ^ s] += m
+        state = tuple(tuple(row) for row in after)
+        if spec.is_river:
+            load = going or coming
+            if sum(load.values()) < spec.min_load:
+                return None
+            rowers = spec.rowers()
+            if not any(name in rowers for name in load):
+                return None
+            if broken_rule(spec, load, "boat") is not None:
+                return None
+            nxt = (state, 1 - boat)
+        else:
+            if not going or broken_rule(spec, going, "boat") is not None:
+                return None
+            if coming and broken_rule(spec, coming, "boat") is not None:
+                return None
+            index = {a.name: i for i, a in enumerate(spec.actors)}
+            down = [0] * len(spec.actors)
+            up = [0] * len(spec.actors)
+            for name, n in going.items():
+                down[index[name]] = n
+            for name, n in coming.items():
+                up[index[name]] = n
+            if not pulley_move_ok(spec, tuple(down), tuple(up), sum(spec.actor(n).weight * k
+                                                                    for n, k in going.items())):
+                return None
+            nxt = (state, 0)
+        near, far = self.concrete_sides(state)
+        if broken_rule(spec, near, "banks") is not None or broken_rule(spec, far, "banks") is not None:
+            return None
+        return nxt
 
     def describe(self) -> list[str]:
         return [bt.label() for bt in self.types]
