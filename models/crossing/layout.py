@@ -12,7 +12,7 @@ move the positions ``s`` (a non-empty bit set) across.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from math import comb, factorial
 from typing import Iterator
@@ -31,6 +31,7 @@ CountedMove = dict[int, dict[Pattern, int]]  # type -> (configuration, moving po
 class Layout:
     spec: Spec
     types: list[BlockType]
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, spec: Spec, use_symmetry: bool = True) -> "Layout":
@@ -46,6 +47,12 @@ class Layout:
     def patterns(self, t: int) -> list[Pattern]:
         """The moves one block can make: a river trip takes positions from one
         side only; a pulley move may send some down and bring others up."""
+        key = ("patterns", t)
+        if key not in self._memo:
+            self._memo[key] = self._patterns(t)
+        return self._memo[key]
+
+    def _patterns(self, t: int) -> list[Pattern]:
         full = self.full(t)
         found = []
         for c in self.configs(t):
@@ -254,8 +261,9 @@ class Layout:
             load = going or coming
             if sum(load.values()) < spec.min_load:
                 return None
-            rowers = spec.rowers()
-            if not any(name in rowers for name in load):
+            if "rowers" not in self._memo:
+                self._memo["rowers"] = spec.rowers()
+            if not any(name in self._memo["rowers"] for name in load):
                 return None
             if broken_rule(spec, load, "boat") is not None:
                 return None
