@@ -25,9 +25,9 @@ from .states import Move, is_goal, side_content, start_state, state_space_size, 
 
 FIRST_HORIZON = 16
 COUNTED_LIMIT = 1_000_000  # most counted states the breadth-first search may see (~1 GB)
-MODEL_LIMIT = 2_000_000  # most constraints (estimated) a time-expanded model may have
+MODEL_LIMIT = 300_000  # most constraints (estimated; about half the real number) a model may have
 BUILD_RATE = 60_000  # constraints per second building + preparing a model takes, at worst
-SAFE_COUNT_LIMIT = 20_000  # counted states enumerated for `safe_counted_states`
+SAFE_COUNT_LIMIT = 5_000  # counted states enumerated for `safe_counted_states`
 Report = Callable[[str], None]
 
 
@@ -218,7 +218,8 @@ def _affordable(layout, horizon: int, options, clock) -> str:
     if size > options.model_limit:
         return (f"the model of {crossings(horizon)} would have about {size:,} constraints "
                 f"(limit {options.model_limit:,})")
-    if options.time_limit is not None and size / BUILD_RATE > clock.left():
+    # the build may take a third of the time left: the solving needs the rest
+    if options.time_limit is not None and 3 * size / BUILD_RATE > clock.left():
         return (f"building the model of {crossings(horizon)} (about {size:,} constraints) "
                 f"would not fit in the time left")
     return ""
@@ -442,7 +443,8 @@ def _cross_check(spec, layout, options, clock, outcome, report) -> None:
             notes.append(f"counted state graph not built: {error}")
     size = state_space_size(spec)
     if size > options.graph_limit:
-        notes.append(f"explicit state graph not built: up to {size:,} states "
+        shown = f"{size:,}" if size < 10**12 else f"about 10^{len(str(size)) - 1}"
+        notes.append(f"explicit state graph not built: up to {shown} states "
                      f"(limit {options.graph_limit:,})")
     elif clock.out():
         notes.append("explicit state graph not built: the time limit ran out first")
