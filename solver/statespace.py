@@ -26,6 +26,10 @@ class OutOfTime(TooLarge):
     """The time limit ran out while exploring the graph."""
 
 
+class _GoalMet(Exception):
+    pass
+
+
 Progress = Callable[[int, int], None]  # (depth reached, states seen so far)
 
 
@@ -54,13 +58,15 @@ def breadth_first(
     max_states: int,
     deadline: float | None = None,
     on_layer: Progress | None = None,
+    stop_at_goal: bool = False,
 ) -> Search:
     """Every state reachable from ``start``, layer by layer, without building a
     graph object (only a parent link per state): for graphs too big for networkx.
     ``successors(state)`` yields ``(label, next state)``; ``deadline`` is a
     ``time.perf_counter()`` value.  Stops early (``complete`` False, ``stopped``
     says why) past ``max_states`` states or the deadline; a goal met before that
-    is still a proven shortest one (breadth first)."""
+    is still a proven shortest one (breadth first).  ``stop_at_goal``: stop as
+    soon as a goal is met (then ``complete`` is False)."""
     parent: dict = {start: None}
     result = Search()
     goal = start if is_goal(start) else None
@@ -85,9 +91,13 @@ def breadth_first(
                         on_layer(depth, len(parent))
                     if goal is None and is_goal(nxt):
                         goal = nxt
+                        if stop_at_goal:
+                            raise _GoalMet
             frontier = following
             depth += 1
         result.complete = True
+    except _GoalMet:
+        result.stopped = "a goal was met"
     except TooLarge as error:
         result.stopped = str(error)
     result.depth = depth
