@@ -69,14 +69,16 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
 # -- actions -----------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
     table = {name: presets.parameters(name) for name in presets.PRESETS}
+    bounds = {name: {k: list(v) for k, v in presets.BOUNDS[name].items()} for name in presets.PRESETS}
+    descriptions = {name: presets.describe(name) for name in presets.PRESETS}
     if args.json:
-        emit_json({"puzzles": table})
+        emit_json({"puzzles": table, "bounds": bounds, "descriptions": descriptions})
         return 0
     for name, params in table.items():
-        shown = ", ".join(f"{k}={v}" for k, v in params.items()) or "-"
-        doc = " ".join((presets.PRESETS[name].__doc__ or "").split())
+        shown = ", ".join(f"{k}={v} ({bounds[name][k][0]}..{bounds[name][k][1]})"
+                          for k, v in params.items()) or "-"
         print(f"{name:24} {shown}")
-        print(f"{'':24} {doc}")
+        print(f"{'':24} {descriptions[name]}")
     return 0
 
 
@@ -133,6 +135,10 @@ def load_document(source: str, settings: list[str]) -> dict[str, Any]:
     document = document_of_text(text, name)
     for key, value in pairs:
         _set_dotted(document, key, value)
+    changed = [text.strip() for text, (key, _) in zip(settings, pairs) if key != "name"]
+    if changed and isinstance(document.get("name"), str) and "name" not in dict(pairs):
+        # the file's title may state what was just changed ("boat of 2"): say so
+        document["name"] = f"{document['name']} (with {', '.join(changed)})"
     return document
 
 

@@ -113,9 +113,14 @@ class _Clock:
         return time.perf_counter() - self.start
 
 
+def plural(n: int | None, thing: str) -> str:
+    """"1 crossing", "3 crossings", "1,234 states"."""
+    shown = f"{n:,}" if isinstance(n, int) else str(n)
+    return f"{shown} {thing}" if n == 1 else f"{shown} {thing}s"
+
+
 def crossings(n: int | None) -> str:
-    """"1 crossing", "3 crossings"."""
-    return f"{n} crossing" if n == 1 else f"{n} crossings"
+    return plural(n, "crossing")
 
 
 def solve(spec: Spec, options: Options | None = None, report: Report | None = None) -> Outcome:
@@ -149,7 +154,7 @@ def solve(spec: Spec, options: Options | None = None, report: Report | None = No
             _shortest(spec, layout, bound, exact, options, clock, outcome, report, search.depth)
         else:
             outcome.proof = (f"time limit: {_none_within(search.depth)} (breadth-first over "
-                             f"{search.states:,} counted states), the rest unknown")
+                             f"{plural(search.states, 'counted state')}), the rest unknown")
     if options.cross_check:
         _cross_check(spec, layout, options, clock, outcome, report)
     if options.simple_paths:
@@ -200,14 +205,16 @@ def _counted_search(layout, options, clock, outcome, report) -> Search:
         outcome.proof = (
             f"shortest: breadth-first search over the counted state graph (interchangeable "
             f"actors counted) meets the goal first after {crossings(search.length)} "
-            f"({search.states:,} counted states seen); the plan was replayed by the "
+            f"({plural(search.states, 'counted state')} seen); the plan was replayed by the "
             f"independent checker"
         ) if search.length else "the start is already the goal"
     elif search.complete:
         outcome.status = "unsolvable"
         outcome.methods = ["counted-bfs"]
-        outcome.proof = (f"breadth-first search over all {search.states:,} reachable counted states "
-                         f"(interchangeable actors counted) never meets the goal")
+        every = ("the only reachable counted state" if search.states == 1
+                 else f"all {search.states:,} reachable counted states")
+        outcome.proof = (f"breadth-first search over {every} (interchangeable actors counted) "
+                         f"never meets the goal")
     return search
 
 
@@ -282,8 +289,8 @@ def _confirm_on_model(layout, search: Search, options, clock, outcome, report) -
         return
     outcome.confirmation = (
         f"confirmed on {engine_name}: no plan of at most {crossings(length)} (unsatisfiable); "
-        f"a shortest plan never repeats a state and only {search.states:,} counted states are "
-        f"reachable, so no plan is longer")
+        f"a shortest plan never repeats a state and only {plural(search.states, 'counted state')} "
+        f"{'is' if search.states == 1 else 'are'} reachable, so no plan is longer")
     outcome.methods.append(f"{engine_name}-model")
 
 
