@@ -78,9 +78,10 @@ def breadth_first(
                 on_layer(depth, len(parent))
             following = []
             for state in frontier:
-                if deadline is not None and time.perf_counter() > deadline:
-                    raise OutOfTime(f"the time limit ran out at depth {depth}")
                 for label, nxt in successors(state):
+                    # checked per successor: one state may have very many
+                    if deadline is not None and time.perf_counter() > deadline:
+                        raise OutOfTime(f"the time limit ran out at depth {depth}")
                     if nxt in parent:
                         continue
                     if len(parent) >= max_states:

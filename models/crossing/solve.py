@@ -191,8 +191,15 @@ def _counted_search(layout, options, clock, outcome, report) -> Search:
     def on_layer(depth: int, states: int) -> None:
         report(f"breadth-first search: depth {depth}, {states:,} counted states")
 
-    search = breadth_first(layout.counted_start(), layout.counted_successors, layout.is_counted_goal,
+    def successors(key):
+        # moves kept as tuples: a parent link per state is most of the search's memory
+        for move, nxt in layout.counted_successors(key):
+            yield tuple((t, tuple(table.items())) for t, table in move.items()), nxt
+
+    search = breadth_first(layout.counted_start(), successors, layout.is_counted_goal,
                            options.counted_limit, clock.deadline(), on_layer, stop_at_goal=True)
+    if search.labels is not None:
+        search.labels = [{t: dict(table) for t, table in move} for move in search.labels]
     if search.complete:
         outcome.states = search.states
         outcome.abstraction["reachable_counted_states"] = search.states
