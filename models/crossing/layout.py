@@ -23,6 +23,7 @@ from .states import Move, pulley_move_ok, start_state, successors
 from .symmetry import BlockType, block_types
 
 Pattern = tuple[int, int]  # (configuration, moving positions)
+MEMO_LIMIT = 200_000  # most remembered rule checks per kind (then forgotten and started over)
 CountedState = tuple[tuple[tuple[int, ...], ...], int]  # (blocks per configuration per type, boat)
 CountedMove = dict[int, dict[Pattern, int]]  # type -> (configuration, moving positions) -> blocks
 
@@ -265,13 +266,13 @@ class Layout:
                 self._memo["rowers"] = spec.rowers()
             if not any(name in self._memo["rowers"] for name in load):
                 return None
-            if broken_rule(spec, load, "boat") is not None:
+            if not self._safe(load, "boat"):
                 return None
             nxt = (state, 1 - boat)
         else:
-            if not going or broken_rule(spec, going, "boat") is not None:
+            if not going or not self._safe(going, "boat"):
                 return None
-            if coming and broken_rule(spec, coming, "boat") is not None:
+            if coming and not self._safe(coming, "boat"):
                 return None
             index = {a.name: i for i, a in enumerate(spec.actors)}
             down = [0] * len(spec.actors)
@@ -284,10 +285,30 @@ class Layout:
                                                                     for n, k in going.items())):
                 return None
             nxt = (state, 0)
-        near, far = self.concrete_sides(state)
-        if broken_rule(spec, near, "banks") is not None or broken_rule(spec, far, "banks") is not None:
+        if not self._banks_safe(state):
             return None
         return nxt
+
+    def _safe(self, content: dict[str, int], place: str) -> bool:
+        """Does ``content`` keep every rule at a place of kind ``place``?  Remembered:
+        the same loads come up from state after state (the rules are read plainly,
+        which costs a pass over every rule's names)."""
+        memo = self._memo.setdefault(place, {})
+        key = tuple(sorted(content.items()))
+        if key not in memo:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = broken_rule(self.spec, content, place) is None
+        return memo[key]
+
+    def _banks_safe(self, counts) -> bool:
+        memo = self._memo.setdefault("states", {})
+        if counts not in memo:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            near, far = self.concrete_sides(counts)
+            memo[counts] = self._safe(near, "banks") and self._safe(far, "banks")
+        return memo[counts]
 
     def describe(self) -> list[str]:
         return [bt.label() for bt in self.types]
