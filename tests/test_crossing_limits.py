@@ -185,3 +185,18 @@ def test_memory_errors_are_not_swallowed(monkeypatch):
     monkeypatch.setattr(Layout, "counted_successors", exhausted)
     with pytest.raises(MemoryError):
         solve(spec_of("jealous-husbands"))
+
+
+def test_finding_interchangeable_actors_honours_the_deadline():
+    spec = spec_of("jealous-husbands", couples=100)
+    with pytest.raises(OutOfTime):
+        Layout.of(spec, deadline=time.perf_counter() - 1)
+    outcome = solve(spec, Options(time_limit=0.001))
+    assert outcome.status == "unknown" and outcome.proof.startswith("time limit")
+
+
+def test_the_largest_family_with_a_one_second_limit_stops_cleanly():
+    done, _ = mindgames("crossing", "solve", "jealous-husbands", "--set", "couples=100",
+                        "--set", "capacity=10", "--time-limit", "1", "--json", cap=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["status"] == "unknown"

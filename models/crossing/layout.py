@@ -35,8 +35,8 @@ class Layout:
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def of(cls, spec: Spec, use_symmetry: bool = True) -> "Layout":
-        return cls(spec, block_types(spec, use_symmetry))
+    def of(cls, spec: Spec, use_symmetry: bool = True, deadline: float | None = None) -> "Layout":
+        return cls(spec, block_types(spec, use_symmetry, deadline))
 
     # -- positions ---------------------------------------------------------
     def full(self, t: int) -> int:

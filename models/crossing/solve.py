@@ -136,7 +136,13 @@ def solve(spec: Spec, options: Options | None = None, report: Report | None = No
     report = report or (lambda text: None)
     clock = _Clock(options.time_limit)
     outcome = Outcome(spec.name, engine=options.engine, spec=spec)
-    layout = Layout.of(spec, options.use_symmetry)
+    report("finding interchangeable actors")
+    try:
+        layout = Layout.of(spec, options.use_symmetry, clock.deadline())
+    except OutOfTime as error:
+        outcome.proof = f"time limit: {error}; nothing decided"
+        outcome.seconds = clock.elapsed()
+        return outcome
     bound, exact = layout.safe_state_bound(SAFE_COUNT_LIMIT)
     outcome.abstraction = {
         "blocks": layout.describe(),
