@@ -116,16 +116,18 @@ class Layout:
         per_type = [list(_compositions(bt.size, len(self.configs(t)))) for t, bt in enumerate(self.types)]
         return product(*per_type)
 
-    def safe_state_bound(self, limit: int = 200_000) -> tuple[int, bool]:
+    def safe_state_bound(self, limit: int = 200_000, deadline: float | None = None) -> tuple[int, bool]:
         """``(n, exact)``: the number of counted states (boat sides included) whose
-        banks are both safe; when there are more than ``limit`` counted states,
-        the number of all of them (``exact`` False)."""
+        banks are both safe; when there are more than ``limit`` counted states, or
+        counting them runs past ``deadline``, the number of all of them (``exact`` False)."""
         sides = 2 if self.spec.is_river else 1
         total = self.number_of_counted_states()
         if total > limit:
             return total * sides, False
         safe = 0
-        for counts in self.counted_states():
+        for seen, counts in enumerate(self.counted_states()):
+            if deadline is not None and seen % 256 == 0 and time.perf_counter() > deadline:
+                return total * sides, False
             near, far = self.concrete_sides(counts)
             if broken_rule(self.spec, near, "banks") is None and broken_rule(self.spec, far, "banks") is None:
                 safe += 1

@@ -143,7 +143,7 @@ def solve(spec: Spec, options: Options | None = None, report: Report | None = No
         outcome.proof = f"time limit: {error}; nothing decided"
         outcome.seconds = clock.elapsed()
         return outcome
-    bound, exact = layout.safe_state_bound(SAFE_COUNT_LIMIT)
+    bound, exact = layout.safe_state_bound(SAFE_COUNT_LIMIT, clock.deadline())
     outcome.abstraction = {
         "blocks": layout.describe(),
         "counted_states": layout.number_of_counted_states(),
