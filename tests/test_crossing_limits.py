@@ -200,3 +200,10 @@ def test_the_largest_family_with_a_one_second_limit_stops_cleanly():
                         "--set", "capacity=10", "--time-limit", "1", "--json", cap=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["status"] == "unknown"
+
+
+def test_shortest_plans_not_counted_for_want_of_a_model_are_said_so():
+    outcome = solve(spec_of("missionaries-cannibals", pairs=150, capacity=4),
+                    Options(count_shortest=True, time_limit=60))
+    assert outcome.shortest_plans is None
+    assert "not counted" in outcome.confirmation

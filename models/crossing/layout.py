@@ -19,7 +19,7 @@ from typing import Iterator
 
 from .rules import broken_rule
 from .spec import Spec
-from .states import Move, pulley_move_ok, start_state, successors
+from .states import Move, pulley_move_ok
 from .symmetry import BlockType, block_types
 
 Pattern = tuple[int, int]  # (configuration, moving positions)
@@ -354,26 +354,3 @@ def representative(layout: Layout, key: tuple):
     counts, boat = key
     _, far = layout.concrete_sides(counts)
     return tuple(far.get(a.name, 0) for a in layout.spec.actors), boat
-
-
-def reachable_counted_states(layout: Layout, time_limit: float) -> int | None:
-    """How many counted states are reachable from the start (breadth first over
-    the explicit successor function, one concrete representative per counted
-    state: the rules are symmetric, so any representative has the same counted
-    successors); None when ``time_limit`` seconds do not suffice."""
-    end = time.perf_counter() + time_limit
-    start = counted_key(layout, start_state(layout.spec))
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        following = []
-        for key in frontier:
-            for _, state in successors(layout.spec, representative(layout, key)):
-                if time.perf_counter() > end:
-                    return None
-                nxt = counted_key(layout, state)
-                if nxt not in seen:
-                    seen.add(nxt)
-                    following.append(nxt)
-        frontier = following
-    return len(seen)

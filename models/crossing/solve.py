@@ -253,16 +253,20 @@ def _confirm_on_model(layout, search: Search, options, clock, outcome, report) -
     if solved and length == 0:
         return
     engine_name = options.engine
+
+    def unconfirmed(reason: str) -> None:
+        outcome.confirmation = f"not confirmed on {engine_name}: {reason}"
+        if solved and options.count_shortest:
+            outcome.confirmation += " (the shortest plans are counted on that model: not counted)"
+
     skip = _affordable(layout, length, options, clock)
     if skip:
-        outcome.confirmation = f"not confirmed on {engine_name}: {skip}"
-        return
+        return unconfirmed(skip)
     report(f"confirming on {engine_name}: building the model of {crossings(length)}")
     try:
         cm = compile_model(layout, length, unary=engine_name != "cpsat", deadline=clock.deadline())
     except OutOfTime as error:
-        outcome.confirmation = f"not confirmed on {engine_name}: {error}"
-        return
+        return unconfirmed(str(error))
     session = get_engine(engine_name).prepare(cm.model)
     if solved:
         report(f"confirming on {engine_name}: no plan of {crossings(length - 1)}?")
@@ -277,8 +281,7 @@ def _confirm_on_model(layout, search: Search, options, clock, outcome, report) -
             raise VerificationError(f"the model has no plan of {crossings(length)}, the "
                                     f"breadth-first search has one")
         if same.status == "unknown":
-            outcome.confirmation = f"not confirmed on {engine_name}: the time limit ran out"
-            return
+            return unconfirmed("the time limit ran out")
         check = Outcome(outcome.name, spec=layout.spec)
         _found(layout.spec, layout, cm, same.assignment, check)
         if check.crossings != length:
@@ -298,8 +301,7 @@ def _confirm_on_model(layout, search: Search, options, clock, outcome, report) -
         _found(layout.spec, layout, cm, answer.assignment, Outcome(outcome.name, spec=layout.spec))
         raise VerificationError("the model has a plan, the breadth-first search proved there is none")
     if answer.status == "unknown":
-        outcome.confirmation = f"not confirmed on {engine_name}: the time limit ran out"
-        return
+        return unconfirmed("the time limit ran out")
     outcome.confirmation = (
         f"confirmed on {engine_name}: no plan of at most {crossings(length)} (unsatisfiable); "
         f"a shortest plan never repeats a state and only {plural(search.states, 'counted state')} "
