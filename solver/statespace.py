@@ -115,11 +115,13 @@ def breadth_first(
 
 
 def build_graph(
-    start: Hashable, neighbours: Neighbours, max_states: int, time_limit: float | None = None
+    start: Hashable, neighbours: Neighbours, max_states: int, time_limit: float | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> nx.DiGraph:
     """The graph of every state reachable from ``start`` (breadth first).
 
-    Raises :class:`TooLarge` past ``max_states`` states or ``time_limit`` seconds."""
+    Raises :class:`TooLarge` past ``max_states`` states or ``time_limit`` seconds;
+    ``on_progress(states so far)`` is called every 10,000 states."""
     end = None if time_limit is None else time.perf_counter() + time_limit
     graph = nx.DiGraph()
     graph.add_node(start)
@@ -135,6 +137,8 @@ def build_graph(
                         raise TooLarge(f"more than {max_states:,} states")
                     following.append(nxt)
                     graph.add_node(nxt)
+                    if on_progress is not None and graph.number_of_nodes() % 10_000 == 0:
+                        on_progress(graph.number_of_nodes())
                 graph.add_edge(state, nxt)
         frontier = following
     return graph

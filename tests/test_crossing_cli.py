@@ -204,3 +204,9 @@ def test_ctrl_c_stops_a_long_search_cleanly(tmp_path):
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "interrupted" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_a_time_limit_must_be_a_positive_number_of_seconds(capsys, value):
+    assert main(["crossing", "solve", "jealous-husbands", "--time-limit", value]) == 2
+    assert "--time-limit" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -93,8 +94,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError(f"--time-limit {args.time_limit:g}: must be positive")
+    if args.time_limit is not None and not (0 < args.time_limit < math.inf):
+        raise UsageError(f"--time-limit {args.time_limit:g}: must be a positive number of seconds")
     spec = parse_document(load_document(args.puzzle, args.set))
     options = Options(
         engine=args.engine, time_limit=args.time_limit, count_shortest=args.count_shortest,

@@ -455,7 +455,8 @@ def _cross_check(spec, layout, options, clock, outcome, report) -> None:
     else:
         report("cross-checking with the counted state graph (networkx)")
         try:
-            graph = build_graph(layout.counted_start(), neighbours, options.graph_limit, clock.left())
+            graph = build_graph(layout.counted_start(), neighbours, options.graph_limit, clock.left(),
+                                lambda n: report(f"cross-check: counted state graph, {n:,} states"))
             length, _, _ = shortest_paths(graph, layout.counted_start(), layout.is_counted_goal)
             check["counted_graph_crossings"] = length
             check["counted_graph_states"] = graph.number_of_nodes()
@@ -474,7 +475,8 @@ def _cross_check(spec, layout, options, clock, outcome, report) -> None:
     else:
         report("cross-checking with the explicit state graph (networkx)")
         try:
-            graph = build_graph(start_state(spec), _neighbours(spec), options.graph_limit, clock.left())
+            graph = build_graph(start_state(spec), _neighbours(spec), options.graph_limit, clock.left(),
+                                lambda n: report(f"cross-check: explicit state graph, {n:,} states"))
         except TooLarge as error:
             notes.append(f"explicit state graph not built: {error}")
         else:
