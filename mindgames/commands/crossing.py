@@ -28,7 +28,8 @@ from ..io import UsageError, emit_json, progress, read_text
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "crossing", help="river-crossing and pulley puzzles: proven shortest plans",
-        description="Crossing puzzles: shortest plans proven on a time-expanded model.",
+        description="Crossing puzzles: shortest plans proven by a breadth-first search over "
+                    "counted states, confirmed on a time-expanded SAT model.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
@@ -43,14 +44,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="sat: CaDiCaL via python-sat (default); cpsat: OR-Tools CP-SAT")
     solver.add_argument("--json", action="store_true", help="the result as one JSON object")
     solver.add_argument("--time-limit", type=float, metavar="SECONDS",
-                        help="give up (status unknown) after this long")
+                        help="give up (status unknown, with what was proved) after this long; "
+                             "holds for the whole command")
     solver.add_argument("--count-shortest", action="store_true",
                         help="also count the distinct shortest plans")
     solver.add_argument("--simple-paths", action="store_true",
                         help="also count the plans that never repeat a state (with a length histogram)")
     solver.add_argument("--svg", metavar="FILE", help="write a storyboard picture of the plan")
     solver.add_argument("--no-cross-check", action="store_true",
-                        help="skip the explicit state graph cross-check")
+                        help="skip the networkx cross-checks (counted and explicit state graphs)")
     solver.add_argument("--no-symmetry", action="store_true",
                         help="track every actor one by one (no counting of symmetric actors)")
     solver.set_defaults(func=run_solve)
