@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from models.crossing import Options, parse_document, presets, solve
 from models.crossing.checker import replay
@@ -96,6 +97,19 @@ def test_big_families_have_the_networkx_cross_check_and_a_state_count(name, sett
     assert outcome.states == check["counted_graph_states"] > 0
     if outcome.status == "solved":
         replay(outcome.spec, outcome.plan)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(family=st.sampled_from([("jealous-husbands", "couples"), ("missionaries-cannibals", "pairs")]),
+       n=st.integers(1, 16), capacity=st.integers(1, 5))
+def test_every_family_up_to_16_and_a_boat_of_5_is_cross_checked_on_the_counted_graph(
+        family, n, capacity):
+    name, key = family
+    # graph_limit: the counted graphs here have under 1,000 states; the explicit one may not fit
+    outcome = solve(spec_of(name, **{key: n, "capacity": capacity}), Options(graph_limit=20_000))
+    assert outcome.status in ("solved", "unsolvable")
+    assert outcome.cross_check["agrees"] is True and "networkx-counted-graph" in outcome.methods
+    assert outcome.states is not None
 
 
 def test_a_found_length_is_confirmed_by_the_model_with_two_calls():
