@@ -24,7 +24,7 @@ from .spec import Spec
 from .states import Move, is_goal, side_content, start_state, state_space_size, successors
 
 FIRST_HORIZON = 16
-COUNTED_LIMIT = 1_000_000  # most counted states the breadth-first search may see (~1 GB)
+COUNTED_LIMIT = 1_000_000  # most counted states the breadth-first search may see (~750 MB)
 MODEL_LIMIT = 300_000  # most constraints (estimated; about half the real number) a model may have
 BUILD_RATE = 60_000  # constraints per second building + preparing a model takes, at worst
 SAFE_COUNT_LIMIT = 5_000  # counted states enumerated for `safe_counted_states`
