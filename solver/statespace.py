@@ -22,12 +22,106 @@ class TooLarge(Exception):
     """The graph has more states than allowed, or building it ran out of time."""
 
 
+class OutOfTime(TooLarge):
+    """The time limit ran out while exploring the graph."""
+
+
+class _GoalMet(Exception):
+    pass
+
+
+Progress = Callable[[int, int], None]  # (depth reached, states seen so far)
+
+
+@dataclass
+class Search:
+    """A breadth-first search from one start state.
+
+    ``length`` and ``path``/``labels`` describe a shortest way to a goal (None
+    when none was met); ``states`` is how many states were seen and
+    ``complete`` says whether that is every reachable state (then
+    ``length is None`` proves that no goal is reachable)."""
+
+    length: int | None = None
+    path: list | None = None
+    labels: list | None = None
+    states: int = 0
+    complete: bool = False
+    stopped: str = ""  # why the search stopped early
+    depth: int = -1  # every state within this many steps of the start was seen
+
+
+def breadth_first(
+    start: Hashable,
+    successors: Callable[[Hashable], Iterable[tuple[object, Hashable]]],
+    is_goal: Callable[[Hashable], bool],
+    max_states: int,
+    deadline: float | None = None,
+    on_layer: Progress | None = None,
+    stop_at_goal: bool = False,
+) -> Search:
+    """Every state reachable from ``start``, layer by layer, without building a
+    graph object (only a parent link per state): for graphs too big for networkx.
+    ``successors(state)`` yields ``(label, next state)``; ``deadline`` is a
+    ``time.perf_counter()`` value.  Stops early (``complete`` False, ``stopped``
+    says why) past ``max_states`` states or the deadline; a goal met before that
+    is still a proven shortest one (breadth first).  ``stop_at_goal``: stop as
+    soon as a goal is met (then ``complete`` is False)."""
+    parent: dict = {start: None}
+    result = Search()
+    goal = start if is_goal(start) else None
+    frontier = [start]
+    depth = 0
+    try:
+        while frontier:
+            if on_layer is not None:
+                on_layer(depth, len(parent))
+            following = []
+            for state in frontier:
+                for label, nxt in successors(state):
+                    # checked per successor: one state may have very many
+                    if deadline is not None and time.perf_counter() > deadline:
+                        raise OutOfTime(f"the time limit ran out at depth {depth}")
+                    if nxt in parent:
+                        continue
+                    if len(parent) >= max_states:
+                        raise TooLarge(f"more than {max_states:,} states")
+                    parent[nxt] = (state, label)
+                    following.append(nxt)
+                    if on_layer is not None and len(parent) % 20_000 == 0:
+                        on_layer(depth, len(parent))
+                    if goal is None and is_goal(nxt):
+                        goal = nxt
+                        if stop_at_goal:
+                            raise _GoalMet
+            frontier = following
+            depth += 1
+        result.complete = True
+    except _GoalMet:
+        result.stopped = "a goal was met"
+    except TooLarge as error:
+        result.stopped = str(error)
+    result.depth = depth
+    result.states = len(parent)
+    if goal is not None:
+        path, labels = [goal], []
+        while parent[path[-1]] is not None:
+            before, label = parent[path[-1]]
+            path.append(before)
+            labels.append(label)
+        result.path, result.labels = path[::-1], labels[::-1]
+        result.length = len(labels)
+    return result
+
+
 def build_graph(
-    start: Hashable, neighbours: Neighbours, max_states: int, time_limit: float | None = None
+    start: Hashable, neighbours: Neighbours, max_states: int, time_limit: float | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> nx.DiGraph:
     """The graph of every state reachable from ``start`` (breadth first).
 
-    Raises :class:`TooLarge` past ``max_states`` states or ``time_limit`` seconds."""
+    Raises :class:`TooLarge` past ``max_states`` states or ``time_limit`` seconds;
+    ``on_progress(states so far)`` is called every 10,000 states."""
     end = None if time_limit is None else time.perf_counter() + time_limit
     graph = nx.DiGraph()
     graph.add_node(start)
@@ -36,13 +130,15 @@ def build_graph(
         following = []
         for state in frontier:
             if end is not None and time.perf_counter() > end:
-                raise TooLarge(f"building the graph took over {time_limit:g} s")
+                raise OutOfTime("the time limit ran out while building the graph")
             for nxt in neighbours(state):
                 if nxt not in graph:
                     if graph.number_of_nodes() >= max_states:
-                        raise TooLarge(f"more than {max_states} states")
+                        raise TooLarge(f"more than {max_states:,} states")
                     following.append(nxt)
                     graph.add_node(nxt)
+                    if on_progress is not None and graph.number_of_nodes() % 10_000 == 0:
+                        on_progress(graph.number_of_nodes())
                 graph.add_edge(state, nxt)
         frontier = following
     return graph
@@ -125,4 +221,5 @@ def simple_paths(
     return result
 
 
-__all__ = ["SimplePaths", "TooLarge", "build_graph", "shortest_paths", "simple_paths"]
+__all__ = ["OutOfTime", "Search", "SimplePaths", "TooLarge", "breadth_first", "build_graph",
+           "shortest_paths", "simple_paths"]

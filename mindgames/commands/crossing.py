@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from models.crossing import Options, parse_document, presets, solve
+from models.crossing.solve import crossings
 from models.crossing.spec import load_document as document_of_text, tomllib
 from models.crossing.svg import storyboard
 from models.crossing.toml_writer import to_toml
@@ -26,7 +28,8 @@ from ..io import UsageError, emit_json, progress, read_text
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "crossing", help="river-crossing and pulley puzzles: proven shortest plans",
-        description="Crossing puzzles: shortest plans proven on a time-expanded model.",
+        description="Crossing puzzles: shortest plans proven by a breadth-first search over "
+                    "counted states, confirmed on a time-expanded SAT model.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
@@ -41,14 +44,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="sat: CaDiCaL via python-sat (default); cpsat: OR-Tools CP-SAT")
     solver.add_argument("--json", action="store_true", help="the result as one JSON object")
     solver.add_argument("--time-limit", type=float, metavar="SECONDS",
-                        help="give up (status unknown) after this long")
+                        help="give up (status unknown, with what was proved) after this long; "
+                             "holds for the whole command")
     solver.add_argument("--count-shortest", action="store_true",
                         help="also count the distinct shortest plans")
     solver.add_argument("--simple-paths", action="store_true",
                         help="also count the plans that never repeat a state (with a length histogram)")
     solver.add_argument("--svg", metavar="FILE", help="write a storyboard picture of the plan")
     solver.add_argument("--no-cross-check", action="store_true",
-                        help="skip the explicit state graph cross-check")
+                        help="skip the networkx cross-checks (counted and explicit state graphs)")
     solver.add_argument("--no-symmetry", action="store_true",
                         help="track every actor one by one (no counting of symmetric actors)")
     solver.set_defaults(func=run_solve)
@@ -68,14 +72,16 @@ def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
 # -- actions -----------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
     table = {name: presets.parameters(name) for name in presets.PRESETS}
+    bounds = {name: {k: list(v) for k, v in presets.BOUNDS[name].items()} for name in presets.PRESETS}
+    descriptions = {name: presets.describe(name) for name in presets.PRESETS}
     if args.json:
-        emit_json({"puzzles": table})
+        emit_json({"puzzles": table, "bounds": bounds, "descriptions": descriptions})
         return 0
     for name, params in table.items():
-        shown = ", ".join(f"{k}={v}" for k, v in params.items()) or "-"
-        doc = " ".join((presets.PRESETS[name].__doc__ or "").split())
+        shown = ", ".join(f"{k}={v} ({bounds[name][k][0]}..{bounds[name][k][1]})"
+                          for k, v in params.items()) or "-"
         print(f"{name:24} {shown}")
-        print(f"{'':24} {doc}")
+        print(f"{'':24} {descriptions[name]}")
     return 0
 
 
@@ -90,8 +96,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError(f"--time-limit {args.time_limit:g}: must be positive")
+    if args.time_limit is not None and not (0 < args.time_limit < math.inf):
+        raise UsageError(f"--time-limit {args.time_limit:g}: must be a positive number of seconds")
     spec = parse_document(load_document(args.puzzle, args.set))
     options = Options(
         engine=args.engine, time_limit=args.time_limit, count_shortest=args.count_shortest,
@@ -132,6 +138,10 @@ def load_document(source: str, settings: list[str]) -> dict[str, Any]:
     document = document_of_text(text, name)
     for key, value in pairs:
         _set_dotted(document, key, value)
+    changed = [text.strip() for text, (key, _) in zip(settings, pairs) if key != "name"]
+    if changed and isinstance(document.get("name"), str) and "name" not in dict(pairs):
+        # the file's title may state what was just changed ("boat of 2"): say so
+        document["name"] = f"{document['name']} (with {', '.join(changed)})"
     return document
 
 
@@ -158,6 +168,19 @@ def _set_dotted(document: dict, key: str, value: Any) -> None:
 
 
 # -- text output -----------------------------------------------------------------
+def _count(n: int, thing: str) -> str:
+    return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
+
+
+def _found(length: int | None) -> str:
+    return "the goal is unreachable" if length is None else f"shortest {crossings(length)}"
+
+
+def _verdict(check: dict) -> str:
+    # a disagreement is a VerificationError, never printed as a result
+    return "agrees" if check.get("agrees") else "not compared (no proven answer)"
+
+
 def _who(content: dict[str, int]) -> str:
     parts = [name if n == 1 else f"{name} x{n}" for name, n in content.items()]
     return ", ".join(parts) if parts else "-"
@@ -174,7 +197,7 @@ def print_outcome(outcome) -> None:
     spec = outcome.spec
     near, far = spec.sides
     if outcome.status == "solved":
-        print(f"{outcome.name}: solved in {outcome.crossings} crossings (proven shortest)")
+        print(f"{outcome.name}: solved in {crossings(outcome.crossings)} (proven shortest)")
     elif outcome.status == "unsolvable":
         print(f"{outcome.name}: unsolvable (proven)")
     else:
@@ -190,15 +213,23 @@ def print_outcome(outcome) -> None:
             print(f"  {step:>{width}}. {text}")
             print(f"  {'':>{width}}  {near}: {_who(bank['near'])} | {far}: {_who(bank['far'])}")
     print(f"proof: {outcome.proof}")
+    if outcome.confirmation:
+        print(f"model: {outcome.confirmation}")
     check = outcome.cross_check
     if check:
-        if check.get("agrees") is None:
-            print(f"cross-check: {check.get('note', 'not available')}")
-        else:
-            found = (f"shortest {check['graph_crossings']}, {check['graph_shortest_plans']} shortest plans"
-                     if check["graph_crossings"] is not None else "the goal is unreachable")
-            print(f"cross-check: state graph of {check['graph_states']} reachable states, {found}: "
-                  f"{'agrees' if check['agrees'] else 'DISAGREES'}")
+        if check.get("counted_graph_states") is not None:
+            print(f"cross-check: counted state graph of {_count(check['counted_graph_states'], 'state')}, "
+                  f"{_found(check['counted_graph_crossings'])}: {_verdict(check)}")
+        if check.get("graph_states") is not None:
+            plans = _count(check["graph_shortest_plans"], "shortest plan")
+            found = _found(check["graph_crossings"])
+            found = f"{found}, {plans}" if check["graph_crossings"] is not None else found
+            print(f"cross-check: explicit state graph of {_count(check['graph_states'], 'state')}, "
+                  f"{found}: {_verdict(check)}")
+        if check.get("note"):
+            print(f"cross-check: {check['note']}")
+    if outcome.methods:
+        print(f"agreeing: {', '.join(outcome.methods)}")
     if outcome.shortest_plans is not None:
         sp = outcome.shortest_plans
         print(f"shortest plans: {sp['count']}{'' if sp['complete'] else ' (incomplete)'}")

@@ -11,10 +11,12 @@ horizon up to H (incrementally on the ``sat`` engine).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from itertools import combinations
 
 from solver.model import Model, is_true
+from solver.statespace import OutOfTime
 
 from .layout import Layout, Pattern
 from .patterns import conjunctions, counted_names
@@ -59,12 +61,30 @@ class Compiled:
         return states, moves
 
 
-def compile_model(layout: Layout, horizon: int, unary: bool = True) -> Compiled:
+def estimated_size(layout: Layout, horizon: int, unary: bool = True) -> int:
+    """About how many constraints :func:`compile_model` states (measured on the
+    presets, within a factor of about 3): per step and block type, the count
+    transitions; unary sums of counts up to ``size`` take about ``size**2`` clauses."""
+    per_step = 0
+    for t, bt in enumerate(layout.types):
+        terms = len(layout.configs(t)) + len(layout.patterns(t))
+        per_step += terms * bt.size * (bt.size + 1 if unary else 2)
+    return (horizon + 1) * per_step
+
+
+def compile_model(layout: Layout, horizon: int, unary: bool = True,
+                  deadline: float | None = None) -> Compiled:
     """The model of plans of at most ``horizon`` crossings (see the module text).
 
     ``unary``: state the count arithmetic as clauses between unary sums (best for
     CNF engines) rather than as linear equations (best for CP-SAT, which
-    reasons on integers natively)."""
+    reasons on integers natively).  ``deadline`` (a ``time.perf_counter()``
+    value): raise :class:`OutOfTime` once it has passed (checked every step)."""
+
+    def check_clock() -> None:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise OutOfTime(f"the time limit ran out while building the model of {horizon} steps")
+
     cm = Compiled(layout, horizon, unary=unary)
     m = cm.model
     cm._true = m.new_var("true")
@@ -82,11 +102,14 @@ def compile_model(layout: Layout, horizon: int, unary: bool = True) -> Compiled:
             cm.boat.append(m.new_var(f"boat{t}"))
     _start_and_goal(cm)
     for t in range(horizon):
+        check_clock()
         _step(cm, t)
     for t in range(horizon + 1):
+        check_clock()
         for side in (0, 1):
             _safe(cm, ("bank", t, side), "banks")
     for t in range(horizon):
+        check_clock()
         if layout.spec.is_river:
             _safe(cm, ("boat", t), "boat")
         else:

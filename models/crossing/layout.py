@@ -12,27 +12,31 @@ move the positions ``s`` (a non-empty bit set) across.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from math import comb, factorial
 from typing import Iterator
 
 from .rules import broken_rule
 from .spec import Spec
-from .states import Move, start_state, successors
+from .states import Move, pulley_move_ok
 from .symmetry import BlockType, block_types
 
 Pattern = tuple[int, int]  # (configuration, moving positions)
+MEMO_LIMIT = 200_000  # most remembered rule checks per kind (then forgotten and started over)
+CountedState = tuple[tuple[tuple[int, ...], ...], int]  # (blocks per configuration per type, boat)
+CountedMove = dict[int, dict[Pattern, int]]  # type -> (configuration, moving positions) -> blocks
 
 
 @dataclass
 class Layout:
     spec: Spec
     types: list[BlockType]
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def of(cls, spec: Spec, use_symmetry: bool = True) -> "Layout":
-        return cls(spec, block_types(spec, use_symmetry))
+    def of(cls, spec: Spec, use_symmetry: bool = True, deadline: float | None = None) -> "Layout":
+        return cls(spec, block_types(spec, use_symmetry, deadline))
 
     # -- positions ---------------------------------------------------------
     def full(self, t: int) -> int:
@@ -44,6 +48,12 @@ class Layout:
     def patterns(self, t: int) -> list[Pattern]:
         """The moves one block can make: a river trip takes positions from one
         side only; a pulley move may send some down and bring others up."""
+        key = ("patterns", t)
+        if key not in self._memo:
+            self._memo[key] = self._patterns(t)
+        return self._memo[key]
+
+    def _patterns(self, t: int) -> list[Pattern]:
         full = self.full(t)
         found = []
         for c in self.configs(t):
@@ -82,6 +92,12 @@ class Layout:
         near: dict[str, int] = {}
         far: dict[str, int] = {}
         for t, bt in enumerate(self.types):
+            if bt.identical:  # copies of one actor: no need to walk them one by one
+                name = bt.blocks[0][0]
+                for side, n in ((near, counts[t][0]), (far, counts[t][1])):
+                    if n:
+                        side[name] = side.get(name, 0) + n
+                continue
             blocks = iter(bt.blocks)
             for c, n in enumerate(counts[t]):
                 for _ in range(n):
@@ -100,16 +116,18 @@ class Layout:
         per_type = [list(_compositions(bt.size, len(self.configs(t)))) for t, bt in enumerate(self.types)]
         return product(*per_type)
 
-    def safe_state_bound(self, limit: int = 200_000) -> tuple[int, bool]:
+    def safe_state_bound(self, limit: int = 200_000, deadline: float | None = None) -> tuple[int, bool]:
         """``(n, exact)``: the number of counted states (boat sides included) whose
-        banks are both safe; when there are more than ``limit`` counted states,
-        the number of all of them (``exact`` False)."""
+        banks are both safe; when there are more than ``limit`` counted states, or
+        counting them runs past ``deadline``, the number of all of them (``exact`` False)."""
         sides = 2 if self.spec.is_river else 1
         total = self.number_of_counted_states()
         if total > limit:
             return total * sides, False
         safe = 0
-        for counts in self.counted_states():
+        for seen, counts in enumerate(self.counted_states()):
+            if deadline is not None and seen % 256 == 0 and time.perf_counter() > deadline:
+                return total * sides, False
             near, far = self.concrete_sides(counts)
             if broken_rule(self.spec, near, "banks") is None and broken_rule(self.spec, far, "banks") is None:
                 safe += 1
@@ -158,6 +176,142 @@ class Layout:
                 ways *= factorial(counts[t][c]) // (factorial(rest) * _product(factorial(m) for m in taken))
         return ways
 
+    # -- the counted state graph -------------------------------------------
+    def counted_start(self) -> "CountedState":
+        return self.start(), 0
+
+    def is_counted_goal(self, key: "CountedState") -> bool:
+        _, far = self.concrete_sides(key[0])
+        return all(far.get(a.name, 0) == a.count for a in self.spec.actors if a.must_cross)
+
+    def counted_successors(self, key: "CountedState") -> Iterator[tuple["CountedMove", "CountedState"]]:
+        """Every legal counted move from the counted state ``key`` and the state
+        it leads to.  Each candidate is made concrete on one representative
+        (the rules treat interchangeable blocks alike, so any one will do) and
+        checked with the same plain reading of the rules as the explicit graph;
+        the work per state grows with the loads, not with the number of copies."""
+        counts, boat = key
+        spec = self.spec
+        river = spec.is_river
+        if river:
+            cap = spec.capacity_towards(far=not boat)
+            cap = spec.total_copies() if cap is None else cap
+        else:
+            cap = spec.capacity if spec.capacity is not None else spec.total_copies()
+        # (type, configuration, moving positions, persons going far, persons coming near)
+        options = []
+        for t in range(len(self.types)):
+            for c, s in self.patterns(t):
+                if counts[t][c] == 0:
+                    continue
+                if river and (s & c) != (s if boat else 0):
+                    continue  # a river trip leaves from the boat's side
+                options.append((t, c, s, bin(s & ~c).count("1"), bin(s & c).count("1")))
+        chosen = [0] * len(options)
+        left = [list(row) for row in counts]  # blocks still free in each configuration
+
+        def fill(i: int, going: int, coming: int) -> Iterator[None]:
+            if i == len(options):
+                yield
+                return
+            t, c, s, down, up = options[i]
+            free = left[t][c]
+            m = 0
+            while (m <= free and going + m * down <= cap and coming + m * up <= cap
+                   and (not river or going + coming + m * (down + up) <= cap)):
+                chosen[i] = m
+                left[t][c] = free - m
+                yield from fill(i + 1, going + m * down, coming + m * up)
+                m += 1
+            left[t][c] = free
+            chosen[i] = 0
+
+        for _ in fill(0, 0, 0):
+            move: dict[int, dict[Pattern, int]] = {}
+            for (t, c, s, _, _), m in zip(options, chosen):
+                if m:
+                    move.setdefault(t, {})[(c, s)] = m
+            if not move:
+                continue
+            checked = self._check_move(counts, boat, move)
+            if checked is not None:
+                yield move, checked
+
+    def _check_move(self, counts, boat: int, move: dict[int, dict[Pattern, int]]):
+        """The counted state after ``move``, or None when a rule forbids it."""
+        spec = self.spec
+        going: dict[str, int] = {}
+        coming: dict[str, int] = {}
+        after = [list(row) for row in counts]
+        for t, table in move.items():
+            first = {}  # the representative: blocks in configuration order
+            start = 0
+            for c, n in enumerate(counts[t]):
+                first[c] = start
+                start += n
+            blocks = self.types[t].blocks
+            for (c, s), m in sorted(table.items()):
+                for b in range(first[c], first[c] + m):
+                    for p, name in enumerate(blocks[b]):
+                        if s >> p & 1:
+                            side = coming if c >> p & 1 else going
+                            side[name] = side.get(name, 0) + 1
+                first[c] += m
+                after[t][c] -= m
+                after[t][c ^ s] += m
+        state = tuple(tuple(row) for row in after)
+        if spec.is_river:
+            load = going or coming
+            if sum(load.values()) < spec.min_load:
+                return None
+            if "rowers" not in self._memo:
+                self._memo["rowers"] = spec.rowers()
+            if not any(name in self._memo["rowers"] for name in load):
+                return None
+            if not self._safe(load, "boat"):
+                return None
+            nxt = (state, 1 - boat)
+        else:
+            if not going or not self._safe(going, "boat"):
+                return None
+            if coming and not self._safe(coming, "boat"):
+                return None
+            index = {a.name: i for i, a in enumerate(spec.actors)}
+            down = [0] * len(spec.actors)
+            up = [0] * len(spec.actors)
+            for name, n in going.items():
+                down[index[name]] = n
+            for name, n in coming.items():
+                up[index[name]] = n
+            if not pulley_move_ok(spec, tuple(down), tuple(up), sum(spec.actor(n).weight * k
+                                                                    for n, k in going.items())):
+                return None
+            nxt = (state, 0)
+        if not self._banks_safe(state):
+            return None
+        return nxt
+
+    def _safe(self, content: dict[str, int], place: str) -> bool:
+        """Does ``content`` keep every rule at a place of kind ``place``?  Remembered:
+        the same loads come up from state after state (the rules are read plainly,
+        which costs a pass over every rule's names)."""
+        memo = self._memo.setdefault(place, {})
+        key = tuple(sorted(content.items()))
+        if key not in memo:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            memo[key] = broken_rule(self.spec, content, place) is None
+        return memo[key]
+
+    def _banks_safe(self, counts) -> bool:
+        memo = self._memo.setdefault("states", {})
+        if counts not in memo:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            near, far = self.concrete_sides(counts)
+            memo[counts] = self._safe(near, "banks") and self._safe(far, "banks")
+        return memo[counts]
+
     def describe(self) -> list[str]:
         return [bt.label() for bt in self.types]
 
@@ -200,26 +354,3 @@ def representative(layout: Layout, key: tuple):
     counts, boat = key
     _, far = layout.concrete_sides(counts)
     return tuple(far.get(a.name, 0) for a in layout.spec.actors), boat
-
-
-def reachable_counted_states(layout: Layout, time_limit: float) -> int | None:
-    """How many counted states are reachable from the start (breadth first over
-    the explicit successor function, one concrete representative per counted
-    state: the rules are symmetric, so any representative has the same counted
-    successors); None when ``time_limit`` seconds do not suffice."""
-    end = time.perf_counter() + time_limit
-    start = counted_key(layout, start_state(layout.spec))
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        following = []
-        for key in frontier:
-            for _, state in successors(layout.spec, representative(layout, key)):
-                if time.perf_counter() > end:
-                    return None
-                nxt = counted_key(layout, state)
-                if nxt not in seen:
-                    seen.add(nxt)
-                    following.append(nxt)
-        frontier = following
-    return len(seen)

@@ -24,6 +24,16 @@ TOP_KEYS = {"name", "description", "boat", "pulley", "actors", "rules"}
 BOAT_KEYS = {"capacity", "return_capacity", "min_load"}
 PULLEY_KEYS = {"max_difference", "capacity"}
 ACTOR_KEYS = {"name", "count", "groups", "rows", "weight", "cargo", "must_cross"}
+# Size bounds of a puzzle document: what the solver stays bounded on (memory:
+# the counted state graph and the models grow with copies and capacity).
+MAX_ACTORS = 200  # [[actors]] entries
+MAX_COUNT = 1000  # copies of one actor
+MAX_COPIES = 2000  # copies of all actors together
+MAX_CAPACITY = 20  # boat.capacity, boat.return_capacity, boat.min_load, pulley.capacity
+MAX_WEIGHT = 1_000_000  # actors' weight, pulley.max_difference
+MAX_RULES = 400  # [[rules]] entries
+MAX_NAMES = 400  # names in one list (a rule's who/with_any/..., an actor's groups)
+MAX_NAME_LENGTH = 64  # characters of an actor or group name
 RULE_KEYS = {
     "not_together": {"kind", "who", "with_any", "unless_any", "where"},
     "not_outnumbered": {"kind", "protect", "by", "where"},
@@ -144,17 +154,17 @@ def parse_document(document: dict[str, Any]) -> Spec:
     groups = {g for a in actors for g in a.groups}
     rules = tuple(
         _rule(raw, f"rules[{i}]", known, groups)
-        for i, raw in enumerate(_list(document.get("rules", []), "rules"))
+        for i, raw in enumerate(_list(document.get("rules", []), "rules", MAX_RULES))
     )
     if "boat" in document:
         boat = _table(document["boat"], "boat")
         _no_unknown_keys(boat, BOAT_KEYS, "boat.")
         if "capacity" not in boat:
             raise PuzzleError("boat.capacity is missing")
-        capacity = _integer(boat["capacity"], "boat.capacity", minimum=1)
+        capacity = _integer(boat["capacity"], "boat.capacity", 1, MAX_CAPACITY)
         back = boat.get("return_capacity")
-        back = None if back is None else _integer(back, "boat.return_capacity", minimum=1)
-        min_load = _integer(boat.get("min_load", 1), "boat.min_load", minimum=1)
+        back = None if back is None else _integer(back, "boat.return_capacity", 1, MAX_CAPACITY)
+        min_load = _integer(boat.get("min_load", 1), "boat.min_load", 1, MAX_CAPACITY)
         for key, limit in (("capacity", capacity), ("return_capacity", back)):
             if limit is not None and min_load > limit:
                 raise PuzzleError(f"boat.min_load = {min_load} is above boat.{key} = {limit}")
@@ -169,14 +179,14 @@ def parse_document(document: dict[str, Any]) -> Spec:
     _no_unknown_keys(pulley, PULLEY_KEYS, "pulley.")
     if "max_difference" not in pulley:
         raise PuzzleError("pulley.max_difference is missing")
-    difference = _integer(pulley["max_difference"], "pulley.max_difference", minimum=0)
+    difference = _integer(pulley["max_difference"], "pulley.max_difference", 0, MAX_WEIGHT)
     capacity = pulley.get("capacity")
-    capacity = None if capacity is None else _integer(capacity, "pulley.capacity", minimum=1)
+    capacity = None if capacity is None else _integer(capacity, "pulley.capacity", 1, MAX_CAPACITY)
     return Spec(name, "pulley", actors, rules, capacity, None, 1, difference, description, document)
 
 
 def _actors(raw: Any, pulley: bool) -> tuple[Actor, ...]:
-    items = _list(raw if raw is not None else [], "actors")
+    items = _list(raw if raw is not None else [], "actors", MAX_ACTORS)
     if not items:
         raise PuzzleError("actors: a puzzle needs at least one [[actors]] entry")
     actors: list[Actor] = []
@@ -191,7 +201,8 @@ def _actors(raw: Any, pulley: bool) -> tuple[Actor, ...]:
         if name in seen:
             raise PuzzleError(f"{where}.name = {name!r}: two actors have this name")
         seen.add(name)
-        groups = tuple(_name(g, f"{where}.groups") for g in _list(table.get("groups", []), f"{where}.groups"))
+        groups = tuple(_name(g, f"{where}.groups")
+                       for g in _list(table.get("groups", []), f"{where}.groups", MAX_NAMES))
         cargo = _bool(table.get("cargo", False), f"{where}.cargo")
         rows = _bool(table.get("rows", False), f"{where}.rows")
         if cargo and rows:
@@ -200,13 +211,16 @@ def _actors(raw: Any, pulley: bool) -> tuple[Actor, ...]:
             raise PuzzleError(f"{where}.weight is missing (every actor of a pulley has a weight)")
         actors.append(Actor(
             name=name,
-            count=_integer(table.get("count", 1), f"{where}.count", minimum=1),
+            count=_integer(table.get("count", 1), f"{where}.count", 1, MAX_COUNT),
             groups=groups,
             rows=rows,
-            weight=_integer(table.get("weight", 0), f"{where}.weight", minimum=0),
+            weight=_integer(table.get("weight", 0), f"{where}.weight", 0, MAX_WEIGHT),
             cargo=cargo,
             must_cross=_bool(table.get("must_cross", True), f"{where}.must_cross"),
         ))
+    copies = sum(a.count for a in actors)
+    if copies > MAX_COPIES:
+        raise PuzzleError(f"actors: {copies} copies in all is too many (allowed: 1..{MAX_COPIES})")
     return tuple(actors)
 
 
@@ -223,7 +237,7 @@ def _rule(raw: Any, where: str, known: set[str], groups: set[str]) -> Rule:
                 raise PuzzleError(f"{where}.{key} is missing")
             return ()
         value = table[key]
-        values = [value] if isinstance(value, str) else _list(value, f"{where}.{key}")
+        values = [value] if isinstance(value, str) else _list(value, f"{where}.{key}", MAX_NAMES)
         out = []
         for v in values:
             ref = _string(v, f"{where}.{key}")
@@ -264,9 +278,11 @@ def _table(value: Any, key: str) -> dict:
     return value
 
 
-def _list(value: Any, key: str) -> list:
+def _list(value: Any, key: str, most: int | None = None) -> list:
     if not isinstance(value, list):
         raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a list")
+    if most is not None and len(value) > most:
+        raise PuzzleError(f"{key}: {len(value)} entries is too many (allowed: at most {most})")
     return value
 
 
@@ -280,6 +296,9 @@ def _name(value: Any, key: str) -> str:
     text = _string(value, key)
     if not text or text.startswith("@") or text != text.strip():
         raise PuzzleError(f"{key} = {shorten(repr(text))}: not a usable name")
+    if len(text) > MAX_NAME_LENGTH:
+        raise PuzzleError(f"{key} = {shorten(repr(text))}: a name of {len(text)} characters is too "
+                          f"long (allowed: at most {MAX_NAME_LENGTH})")
     return text
 
 
@@ -289,9 +308,12 @@ def _bool(value: Any, key: str) -> bool:
     return value
 
 
-def _integer(value: Any, key: str, minimum: int) -> int:
+def _integer(value: Any, key: str, minimum: int, maximum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a whole number")
+        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a whole number "
+                          f"in {minimum}..{maximum}")
     if value < minimum:
-        raise PuzzleError(f"{key} = {value}: must be at least {minimum}")
+        raise PuzzleError(f"{key} = {value}: must be at least {minimum} (allowed: {minimum}..{maximum})")
+    if value > maximum:
+        raise PuzzleError(f"{key} = {shorten(str(value))} is too big (allowed: {minimum}..{maximum})")
     return value

@@ -17,8 +17,11 @@ actors are tracked one by one).
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass
+
+from solver.statespace import OutOfTime
 
 from .spec import Spec
 
@@ -48,8 +51,10 @@ class BlockType:
         return " ~ ".join("(" + "+".join(b) + ")" for b in self.blocks)
 
 
-def block_types(spec: Spec, use_symmetry: bool = True) -> list[BlockType]:
-    """Partition the actors into block types (see the module text)."""
+def block_types(spec: Spec, use_symmetry: bool = True, deadline: float | None = None) -> list[BlockType]:
+    """Partition the actors into block types (see the module text).  ``deadline``
+    (a ``time.perf_counter()`` value): raise OutOfTime once it has passed (the
+    search for symmetric blocks refines colours once per candidate actor)."""
     types: list[BlockType] = []
     singles = [a.name for a in spec.actors if a.count == 1]
     for a in spec.actors:
@@ -57,11 +62,12 @@ def block_types(spec: Spec, use_symmetry: bool = True) -> list[BlockType]:
             types.append(BlockType(tuple((a.name,) for _ in range(a.count)), identical=True))
     assigned: set[str] = set()
     if use_symmetry:
-        colours = _refine(spec, _initial_colours(spec))
+        edges = _edges(spec)
+        colours = _refine(spec, _initial_colours(spec), edges)
         for cls in _classes(colours, singles):
             if len(cls) < 2 or cls[0] in assigned:
                 continue
-            found = _blocks_for(spec, colours, cls, singles, assigned)
+            found = _blocks_for(spec, colours, cls, singles, assigned, edges, deadline)
             if found is None:
                 continue
             types.append(BlockType(tuple(found)))
@@ -97,10 +103,9 @@ def _edges(spec: Spec) -> list[tuple[tuple, str, tuple]]:
     return edges
 
 
-def _refine(spec: Spec, colours: dict) -> dict:
+def _refine(spec: Spec, colours: dict, edges: list) -> dict:
     """Colour refinement to a stable partition; colours are canonical ranks,
     so equal colours in two runs mean equal roles."""
-    edges = _edges(spec)
     colours = _canonical(colours)
     while True:
         signature = {node: [colours[node]] for node in colours}
@@ -125,23 +130,32 @@ def _classes(colours: dict, names: list[str]) -> list[list[str]]:
     return list(by_colour.values())
 
 
-def _individualised(spec: Spec, colours: dict, name: str) -> dict:
+def _individualised(spec: Spec, colours: dict, name: str, edges: list) -> dict:
     marked = dict(colours)
     marked[("actor", name)] = -1
-    return _refine(spec, marked)
+    return _refine(spec, marked, edges)
 
 
-def _blocks_for(spec, colours, cls, singles, assigned) -> list[tuple[str, ...]] | None:
+def _blocks_for(spec, colours, cls, singles, assigned, edges, deadline) -> list[tuple[str, ...]] | None:
     """Blocks led by the members of ``cls``: each member with the actors of other
     classes (of the same size) that individualising it singles out.  None if the
     block swaps do not verify, even with single-actor blocks."""
     others = [d for d in _classes(colours, singles)
               if len(d) == len(cls) and d != cls and d[0] not in assigned]
     partners: list[list[str]] = [[] for _ in cls]
+    refined: dict[str, dict] = {}  # leader -> colours with the leader individualised
+
+    def individualised(leader: str) -> dict:
+        if leader not in refined:
+            if deadline is not None and time.perf_counter() > deadline:
+                raise OutOfTime("the time limit ran out while finding interchangeable actors")
+            refined[leader] = _individualised(spec, colours, leader, edges)
+        return refined[leader]
+
     for d in others:
         chosen: list[str] = []
         for leader in cls:
-            after = _individualised(spec, colours, leader)
+            after = individualised(leader)
             tally = Counter(after[("actor", x)] for x in d)
             single = [x for x in d if tally[after[("actor", x)]] == 1 and x not in chosen]
             if len(d) > 2 and len(single) != 1:
