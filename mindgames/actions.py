@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Callable
 
 from models.runner import PuzzleSolver, Result
 
 from .io import emit_json
 
 
-def answer(solver: PuzzleSolver, puzzle: Any, args: argparse.Namespace) -> Result:
-    """Run ``args.action`` on one valid puzzle.
+def answer(
+    solver: PuzzleSolver, puzzle: Any, args: argparse.Namespace,
+    on_solution: Callable[[], None] | None = None,
+) -> Result:
+    """Run ``args.action`` on one valid puzzle; a count calls ``on_solution()`` per solution.
 
     An interrupted count (Ctrl-C) still reports how many solutions it had
     found, marked incomplete, before the interrupt stops the whole run."""
@@ -23,6 +26,8 @@ def answer(solver: PuzzleSolver, puzzle: Any, args: argparse.Namespace) -> Resul
 
     def seen(_solution: Any) -> None:
         found[0] += 1
+        if on_solution is not None:
+            on_solution()
 
     try:
         return solver.count(puzzle, args.limit, args.time_limit, on_solution=seen)

@@ -23,7 +23,7 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from solver import Assignment, Model, get_engine, is_true
 
@@ -530,11 +530,17 @@ class Generator:
     def _cells(self) -> list[int]:
         return [v for row in self.encoding.x for v in row]
 
-    def random_solution(self, rng: random.Random) -> list[int]:
+    def random_solution(
+        self, rng: random.Random, deadline: float | None = None,
+        on_step: Callable[[], None] | None = None,
+    ) -> list[int] | None:
         """A random complete grid as literals: cells fixed in random order to random values,
         each kept if the rest can still be completed (one solve only when the current model
-        disagrees)."""
-        first = self.session.solve()
+        disagrees).  None if ``deadline`` (a ``time.monotonic()`` value) passes first;
+        ``on_step()`` is called per cell."""
+        first = self.session.solve((), _left(deadline))
+        if first.status == "unknown":
+            return None
         if first.status != "sat":
             raise PuzzleError(f"no {self.rows}x{self.cols} grid exists under the {self.rules} rules")
         model = first.assignment
@@ -542,11 +548,17 @@ class Generator:
         cells = self._cells()
         rng.shuffle(cells)
         for var in cells:
+            if on_step is not None:
+                on_step()
+            if deadline is not None and time.monotonic() > deadline:
+                return None
             want = var if rng.random() < 0.5 else -var
             if is_true(model, want):
                 fixed.append(want)
                 continue
-            answer = self.session.solve(fixed + [want])
+            answer = self.session.solve(fixed + [want], _left(deadline))
+            if answer.status == "unknown":
+                return None
             if answer.status == "sat":
                 model = answer.assignment
                 fixed.append(want)
@@ -556,13 +568,14 @@ class Generator:
 
     def minimize(
         self, solution: list[int], keep: Sequence[int], rng: random.Random,
-        deadline: float | None = None,
+        deadline: float | None = None, on_step: Callable[[], None] | None = None,
     ) -> tuple[list[int], bool]:
         """Remove givens one at a time (random order) while the solution stays unique.
 
         One pass is enough for minimality: a given that could not be removed
         from a larger set cannot be removed from a smaller one either (fewer
-        givens never remove solutions).  Returns (givens, finished)."""
+        givens never remove solutions).  Stops at ``deadline`` (``time.monotonic()``);
+        ``on_step()`` is called per given tried.  Returns (givens, finished)."""
         activation = self.session.new_activation()
         self.session.solver.add_clause([-activation, *(-lit for lit in solution)])
         current = list(keep)
@@ -571,16 +584,29 @@ class Generator:
         finished = True
         try:
             for lit in order:
-                if deadline is not None and time.perf_counter() > deadline:
+                if on_step is not None:
+                    on_step()
+                if deadline is not None and time.monotonic() > deadline:
                     finished = False
                     break
                 trial = [g for g in current if g != lit]
                 self.checks += 1
-                if not self.session.solver.solve(assumptions=trial + [activation]):
+                other = self._satisfiable(trial + [activation], deadline)
+                if other is None:
+                    finished = False
+                    break
+                if not other:
                     current = trial
         finally:
             self.session.solver.add_clause([-activation])
         return current, finished
+
+    def _satisfiable(self, assumptions: list[int], deadline: float | None) -> bool | None:
+        """One SAT call; None if ``deadline`` passes first (the plain call is cheaper: no model)."""
+        if deadline is None:
+            return self.session.solver.solve(assumptions=assumptions)
+        answer = self.session.solve(assumptions, _left(deadline))
+        return None if answer.status == "unknown" else answer.status == "sat"
 
     def is_unique(self, solution: list[int], given: Sequence[int]) -> bool:
         activation = self.session.new_activation()
@@ -605,6 +631,11 @@ class Generator:
         return givens(self.encoding, puzzle)
 
 
+def _left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (a ``time.monotonic()`` value), for an engine's time limit."""
+    return None if deadline is None else max(0.001, deadline - time.monotonic())
+
+
 def generate(
     rows: int, cols: int, rules: str = "takuzu", seed: int | None = None, count: int = 1
 ) -> Iterator[tuple[Puzzle, list[list[int]]]]:
@@ -613,5 +644,6 @@ def generate(
     generator = Generator(rows, cols, rules)
     for _ in range(count):
         solution = generator.random_solution(rng)
+        assert solution is not None  # no deadline
         given, _ = generator.minimize(solution, solution, rng)
         yield generator.to_puzzle(given), generator.to_grid(solution)
