@@ -342,9 +342,10 @@ def run_count_all(args: argparse.Namespace) -> int:
     if checkpoint is None and not args.no_checkpoint and rows * cols >= 100:
         checkpoint = str(default_checkpoint(f"binairo-count-{rows}x{cols}-{rules}-{args.method}.jsonl"))
         automatic = True
-    what = f"binairo count {rows}x{cols} {rules} [{args.method}]: cubes"
-    if checkpoint:
-        resuming = "resuming from" if os.path.exists(checkpoint) else "checkpoint"
+    what = f"binairo count {rows}x{cols} {rules} ({args.method}): cubes"
+    if checkpoint and sys.stderr.isatty():  # the bar may cut a long path short: say it whole
+        resuming = "resuming from" if os.path.exists(checkpoint) else "checkpoint:"
+        print(f"{what} {resuming} {checkpoint}", file=sys.stderr)
         what += f" ({resuming} {checkpoint})"
     try:
         with progress(None, what, elapsed=True) as bar:
@@ -402,7 +403,7 @@ def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None
     args.action = "count"
     limit = args.limit or None
     solver = PuzzleSolver(binairo, args.engine)
-    with progress(limit, f"binairo count {rows}x{cols} {rules} [{args.engine}]: grids") as bar:
+    with progress(limit, f"binairo count {rows}x{cols} {rules} (engine {args.engine}): grids") as bar:
         result = solver.count(empty, limit, remaining(deadline),
                               on_solution=lambda _s: bar.advance())
     if not result.complete:
