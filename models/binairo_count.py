@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -516,8 +517,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(rows: int, cols: int, rules: str, method: str) -> None:
-    import signal
-
     # Ctrl-C reaches every process of the terminal's group; only the parent handles it
     # (it keeps the checkpoint and stops the pool), workers would just print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -563,13 +562,15 @@ def count_grids(
     stop_after: int | None = None,
     orientation: str = "auto",
     deadline: float | None = None,
+    isolate: bool = False,
 ) -> CountResult:
     """Count all complete ``rows x cols`` grids exactly.
 
     ``on_progress(done, total)`` is called as cubes finish; ``stop_after``
     stops (as an interruption would) after that many new cubes, for tests.
-    ``deadline`` (a ``time.monotonic()`` value) stops the count there, cubes
-    under way included: the result is then incomplete (status ``unknown``).
+    ``deadline`` (a ``time.monotonic()`` value) stops the count there: the
+    result is then incomplete (status ``unknown``); cubes under way stop with
+    it when they run in worker processes (``isolate`` puts even ``jobs=1`` there).
     KeyboardInterrupt leaves finished cubes in ``checkpoint`` and propagates."""
     if method not in METHODS:
         raise PuzzleError(f"unknown method {method!r}; choose {' or '.join(METHODS)}")
@@ -580,7 +581,7 @@ def count_grids(
     header = {"rows": r, "cols": c, "rules": rules, "method": method, "cubes": len(todo)}
     store = Checkpoint(checkpoint, header)
     pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(todo) if i not in store.done]
-    in_process = in_this_process(r, c, jobs)
+    in_process = in_this_process(r, c, jobs, isolate)
     jobs = 1 if in_process else (jobs or os.cpu_count() or 1)
     backend = "ray" if ray_address else ("local" if in_process else f"{jobs} processes")
     result = CountResult(rows, cols, rules, method, None, False, len(todo), len(store.done),
@@ -612,11 +613,15 @@ def count_grids(
     return result
 
 
-def in_this_process(rows: int, cols: int, jobs: int | None) -> bool:
-    """Small grids are counted here: starting workers costs more than their cubes.  A big
-    grid's cube can run for minutes, so it always runs in a worker process, which a time
-    limit or Ctrl-C can stop at once (compiled code does not see signals)."""
-    return (jobs is None or jobs == 1) and rows * cols < 100
+def in_this_process(rows: int, cols: int, jobs: int | None, isolate: bool = False) -> bool:
+    """Whether cubes run in this process.  Small grids are: starting workers costs more than
+    their cubes.  ``jobs=1`` asks for this process too, unless ``isolate``: a big grid's cube
+    can run for minutes, and only a worker process can be stopped at once by a deadline or
+    Ctrl-C (compiled code does not see signals)."""
+    small = rows * cols < 100
+    if jobs is None:
+        return small
+    return jobs == 1 and (small or not isolate)
 
 
 def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Callable[[int, int, float], bool],
@@ -635,31 +640,74 @@ def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Calla
             return
 
 
+def _worker_loop(tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str) -> None:
+    """A counting worker: cubes from ``tasks`` until None, (index, count, seconds) to ``results``."""
+    _worker_init(rows, cols, rules, method)
+    while (item := tasks.get()) is not None:
+        results.put(_worker_run(item))
+
+
 def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None) -> None:
+    """The cubes on ``jobs`` worker processes, fed a few at a time (so no pipe ever fills and
+    nothing waits on a killed worker); stopping kills the workers, cubes under way with them."""
+    import itertools
     import multiprocessing
+    import queue
 
     fork = hasattr(os, "fork")
     if fork:  # compile (or load) the kernels once here; forked workers inherit them
         small = tables(4, 4, rules)
         count_cube(small, method, cubes(small, method)[0])
     context = multiprocessing.get_context("fork" if fork else "spawn")
-    pool = context.Pool(min(jobs, max(1, len(pending))), initializer=_worker_init,
-                        initargs=(r, c, rules, method))
+    tasks, results = context.SimpleQueue(), context.Queue()
+    workers = [context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method),
+                               daemon=True) for _ in range(min(jobs, max(1, len(pending))))]
+    todo = iter(pending)
+
+    def feed(n: int) -> None:
+        for item in itertools.islice(todo, n):
+            tasks.put(item)
+
+    # Ctrl-C while the workers start would leave some behind: it waits until the try.
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        results = pool.imap_unordered(_worker_run, pending, chunksize=1)
-        for _ in range(len(pending)):
-            timeout = None if deadline is None else deadline - time.monotonic()
-            if timeout is not None and timeout <= 0:
-                return
-            try:
-                index, count, seconds = results.next(timeout)
-            except multiprocessing.TimeoutError:
-                return  # the pool is terminated below, cubes under way with it
-            if finished(index, count, seconds):
-                return
+        for worker in workers:
+            worker.start()
+        try:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                blocked = False
+            feed(2 * len(workers))
+            for _ in range(len(pending)):
+                while True:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        return
+                    try:
+                        index, count, seconds = results.get(timeout=min(left or 1.0, 1.0))
+                        break
+                    except queue.Empty:
+                        dead = [w.exitcode for w in workers if w.exitcode is not None]
+                        if dead:
+                            raise PuzzleError(f"a counting worker died (exit code {dead[0]}"
+                                              f"{': killed' if dead[0] < 0 else ''})")
+                feed(1)
+                if finished(index, count, seconds):
+                    return
+        finally:
+            for worker in workers:
+                if worker.pid is not None:
+                    worker.kill()
+            for worker in workers:
+                if worker.pid is not None:
+                    worker.join()
+            results.close()
+            tasks.close()
     finally:
-        pool.terminate()
-        pool.join()
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _ray_task(rows: int, cols: int, rules: str, method: str, fixed: tuple[int, ...], weight: int):
@@ -716,7 +764,7 @@ def join_work(t: Tables, cube: Cube) -> int:
 
 def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
              jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
-             deadline: float | None = None) -> dict[str, Any]:
+             deadline: float | None = None, isolate: bool = False) -> dict[str, Any]:
     """Time a random sample of cubes; extrapolate the whole job's time (seconds, on ``jobs``).
 
     The sample runs on ``jobs`` worker processes (one cube of 12x12 takes about a minute);
@@ -743,7 +791,7 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
         return False
 
     pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(picked)]
-    in_process = in_this_process(rows, cols, jobs)
+    in_process = in_this_process(rows, cols, jobs, isolate)
     run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
     base = {"cubes": len(todo), "sampled": done, "seconds_sampled": round(spent, 3)}
     if not done:

@@ -351,14 +351,14 @@ def run_count_all(args: argparse.Namespace) -> int:
         with progress(None, what, elapsed=True) as bar:
             result = binairo_count.count_grids(
                 rows, cols, rules, args.method, jobs=args.jobs, checkpoint=checkpoint,
-                ray_address=args.ray, deadline=deadline,
+                ray_address=args.ray, deadline=deadline, isolate=True,
                 on_progress=lambda done, total: bar.update(completed=done, total=total),
             )
     except KeyboardInterrupt:
         where = f"finished cubes are in {checkpoint}; run the same command to resume" if checkpoint \
             else "no checkpoint was kept (--no-checkpoint)"
         print(f"mindgames: interrupted; {where}", file=sys.stderr)
-        raise SystemExit(130) from None
+        return 130  # the console script then exits at once, without waiting on any worker
     sample = args.cross_check if args.cross_check is not None else (2 if rows * cols < 100 else 0)
     if result.complete and args.method == "mitm" and sample:
         r, c = (int(v) for v in result.orientation.split("x"))
@@ -428,7 +428,8 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
     with progress(args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes",
                   elapsed=True) as bar:
         guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, jobs=jobs,
-                                       on_cube=lambda *_: bar.advance(), deadline=deadline)
+                                       on_cube=lambda *_: bar.advance(), deadline=deadline,
+                                       isolate=True)
     guess.update(rows=rows, cols=cols, rules=rules, method=args.method)
     if args.json:
         emit_json(guess)
