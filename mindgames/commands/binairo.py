@@ -191,7 +191,7 @@ def show(result: Result, puzzle: Puzzle | None, args: argparse.Namespace) -> Non
         status = count_text(result.count, result.complete, result.message)
     size = f"{puzzle.rows}x{puzzle.cols} {puzzle.rules}"
     print(f"{head}{size}: {status}, {result.seconds * 1000:.1f} ms [{result.engine}]")
-    if result.message and result.status not in ("solved", "generated") and args.action != "count":
+    if result.message and args.action != "count":  # a count's message is in its status
         print(f"  {result.message}")
     color = stdout_is_terminal()
     grids = [marked_rows(grid_text(puzzle.cells), None, color)]
