@@ -215,8 +215,6 @@ def run_generate(args: argparse.Namespace) -> int:
     rng = random.Random(seed)
     generator = binairo.Generator(rows, cols, rules)
     checker = PuzzleSolver(binairo, "sat")
-    if not args.json:
-        print(binairo.header_line(rules))  # read back by binairo.parse: the rules travel along
     made = 0
     # Steps: every cell is fixed once (a random grid), then tried once as a removable given.
     with progress(args.count * 2 * rows * cols,
@@ -239,6 +237,8 @@ def run_generate(args: argparse.Namespace) -> int:
             result.index = index
             result.seconds = time.perf_counter() - start
             result.extra.update(seed=seed, size=f"{rows}x{cols}")
+            if not args.json and made == 0:  # read back by binairo.parse: the rules travel along
+                print(binairo.header_line(rules))
             emit_made(result, puzzle, args)
             made += 1
     if made < args.count:
