@@ -231,3 +231,18 @@ def test_enumeration_counts_have_a_default_limit_of_ten_thousand():
     args = build_parser().parse_args(["binairo", "count", "x.txt"])
     assert args.limit == 10_000
     assert build_parser().parse_args(["binairo", "count", "x.txt", "--limit", "0"]).limit == 0
+
+
+def test_counting_one_puzzle_shows_solutions_found_on_a_terminal(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("......\n" * 6)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(["binairo", "count", str(path), "--limit", "50"]) == 0
+    assert "binairo count: solutions" in capsys.readouterr().err
+
+
+def test_minimize_says_why_it_leaves_a_puzzle_alone(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("1..0\n....\n..1.\n0...\n")
+    _, out, _ = cli("binairo", "minimize", str(path))
+    assert "not minimized: the puzzle has more than one solution" in out

@@ -47,10 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                          help="takuzu (all four rules) or unruly (rows/columns may repeat); "
                               "default: what the file says (header or JSON), else takuzu")
         sub.add_argument("--json", action="store_true", help="one JSON object per line")
-        whole = action == "generate" or action == "count"
+        time_help = {"generate": "seconds for the whole run",
+                     "count": "seconds per puzzle; with --size, for the whole run"}
         sub.add_argument("--time-limit", type=positive_float, metavar="S",
-                         help="seconds for the whole run (generate, count --size), else per "
-                              "puzzle" if whole else "seconds per puzzle")
+                         help=time_help.get(action, "seconds per puzzle"))
         if action in ("solve", "check", "count"):
             sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
         if action == "count":
