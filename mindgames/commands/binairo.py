@@ -343,10 +343,9 @@ def run_count_all(args: argparse.Namespace) -> int:
         checkpoint = str(default_checkpoint(f"binairo-count-{rows}x{cols}-{rules}-{args.method}.jsonl"))
         automatic = True
     what = f"binairo count {rows}x{cols} {rules} ({args.method}): cubes"
-    if checkpoint and sys.stderr.isatty():  # the bar may cut a long path short: say it whole
+    if checkpoint and sys.stderr.isatty():  # on its own line: in the bar it would crowd out M/N
         resuming = "resuming from" if os.path.exists(checkpoint) else "checkpoint:"
         print(f"{what} {resuming} {checkpoint}", file=sys.stderr)
-        what += f" ({resuming} {checkpoint})"
     try:
         with progress(None, what, elapsed=True) as bar:
             result = binairo_count.count_grids(
