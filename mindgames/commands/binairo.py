@@ -359,7 +359,8 @@ def run_count_all(args: argparse.Namespace) -> int:
         print(f"mindgames: interrupted; {where}", file=sys.stderr)
         return 130  # the console script then exits at once, without waiting on any worker
     sample = args.cross_check if args.cross_check is not None else (2 if rows * cols < 100 else 0)
-    if result.complete and args.method == "mitm" and sample:
+    in_time = deadline is None or time.monotonic() < deadline
+    if result.complete and args.method == "mitm" and sample and in_time:
         r, c = (int(v) for v in result.orientation.split("x"))
         for note in binairo_count.check_cubes(r, c, rules, sample):
             result.checked.append(f"dfs recount of mitm {note}: equal")
