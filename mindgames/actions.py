@@ -18,8 +18,9 @@ def answer(
     args: argparse.Namespace,
     on_count: Callable[[int], None] | None = None,
     time_limit: float | None = None,
+    on_solution: Callable[[], None] | None = None,
 ) -> Result:
-    """Run ``args.action`` on one valid puzzle.
+    """Run ``args.action`` on one valid puzzle; a count calls ``on_solution()`` per solution.
 
     ``time_limit`` (default ``args.time_limit``) is this puzzle's budget in seconds.
     A count stops at ``args.limit`` solutions (0 or None: no limit) and tells
@@ -40,6 +41,8 @@ def answer(
         if on_count is not None and time.monotonic() - shown[0] >= 0.1:
             shown[0] = time.monotonic()
             on_count(found[0])
+        if on_solution is not None:
+            on_solution()
 
     try:
         return solver.count(puzzle, args.limit or None, time_limit, on_solution=seen)

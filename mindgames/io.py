@@ -73,21 +73,22 @@ def stdout_is_terminal() -> bool:
 
 
 @contextmanager
-def progress(total: int | None, description: str) -> Iterator[Any]:
+def progress(total: int | None, description: str, elapsed: bool = True) -> Iterator[Any]:
     """A progress bar on stderr when stderr is a terminal; a silent stand-in otherwise.
 
+    ``elapsed`` adds the time spent so far (for steps that take minutes each).
     Yields an object with ``advance(n=1)`` and ``update(completed=..., total=...)``."""
     if not sys.stderr.isatty():
         yield _Silent()
         return
     from rich.console import Console
-    from rich.progress import (
-        BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn,
-    )
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
 
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    columns += [TimeElapsedColumn()] if elapsed else []
     bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        *columns, TimeRemainingColumn(),
         console=Console(stderr=True), transient=True,
         redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
     )

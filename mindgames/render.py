@@ -92,3 +92,26 @@ def side_by_side(left: list[str], right: list[str], gap: str = "    ") -> list[s
     # Widths are measured without colour codes, which take no room on screen.
     width = max((len(_visible(line)) for line in left), default=0)
     return [f"{a}{' ' * (width - len(_visible(a)))}{gap}{b}" for a, b in zip(left, right)]
+
+
+def marked_rows(
+    rows: Sequence[str], givens: Sequence[Sequence[object]] | None = None, color: bool = False
+) -> list[str]:
+    """Rows of one-character cells, givens bold and filled-in cells red when ``color``.
+
+    For grids whose symbols include ``0`` (Binairo), which :func:`grid_lines` prints as a
+    blank; a cell counts as given where ``givens`` holds anything but None there."""
+    if not color:
+        return list(rows)
+    marked = []
+    for r, row in enumerate(rows):
+        cells = []
+        for c, char in enumerate(row):
+            if char == ".":
+                cells.append(char)
+            elif givens is None or givens[r][c] is not None:
+                cells.append(f"{BOLD}{char}{RESET}")
+            else:
+                cells.append(f"{RED}{char}{RESET}")
+        marked.append("".join(cells))
+    return marked

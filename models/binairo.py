@@ -23,7 +23,7 @@ import random
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from solver import Assignment, Model, get_engine, is_true
 
@@ -278,40 +278,89 @@ def make_puzzle(cells: Sequence[Sequence[int | None]], rules: str = "takuzu") ->
 
 
 def _side(length: int) -> int | None:
-    """The side of a square puzzle written on one line of ``length`` cells (4x4 and up).
-
-    A line of 4 cells is read as a grid row (of a grid 4 wide), not as a 2x2 puzzle."""
+    """The side of a square puzzle written on one line of ``length`` cells (4x4 and up)."""
     side = int(round(length**0.5))
     return side if side * side == length and side % 2 == 0 and side >= 4 else None
 
 
-def _parse_text(text: str, rules: str) -> list[Parsed]:
+HEADER = "# mindgames binairo"  # then key=value words: rules=takuzu|unruly
+HEADER_KEYS = ("rules",)
+
+
+def header_line(rules: str) -> str:
+    """The header comment that makes a text file say its rule set (read back by :func:`parse`)."""
+    return f"{HEADER} rules={rules}"
+
+
+def _read_header(line: str, number: int) -> dict[str, str] | None:
+    """The settings of a ``# mindgames KIND key=value ...`` header line, None for a plain comment."""
+    words = line.lstrip("#").split()
+    if words[:1] != ["mindgames"]:
+        return None
+    where = f"line {number}"
+    if len(words) < 2 or words[1] != name:
+        kind = words[1] if len(words) > 1 else "no kind"
+        raise PuzzleError(f"{where}: a mindgames header for {shorten(kind)}, not for binairo")
+    settings: dict[str, str] = {}
+    for word in words[2:]:
+        key, sep, value = word.partition("=")
+        if key not in HEADER_KEYS:
+            raise PuzzleError(f"{where}: unknown header key {shorten(repr(key))} "
+                              f"(known: {', '.join(HEADER_KEYS)})")
+        if not sep or value not in RULE_SETS:
+            raise PuzzleError(f"{where}: rules={shorten(value)} is not {' or '.join(RULE_SETS)}")
+        settings[key] = value
+    return settings
+
+
+def _agreed_rules(found: str | None, asked: str | None, where: str) -> str:
+    """The rule set a file (header or record) says, checked against the one asked for."""
+    if found is not None and asked is not None and found != asked:
+        raise PuzzleError(f"{where} says rules={found}, but rules {asked} were asked for")
+    return found or asked or "takuzu"
+
+
+def _one_per_line(tokens: list[list[str]]) -> bool:
+    """Is a block of lines a list of one-line puzzles rather than one grid?
+
+    A block is one grid (one row per line, whatever its shape) unless every
+    line holds n*n cells (n even, at least 4) and the block cannot be a grid or
+    says it is a list: some line carries a second field (its known solution),
+    or the block has a single line, an odd number of lines, or lines longer
+    than a grid row can be (64 cells)."""
+    if any(len(t) > 2 for t in tokens) or not all(_side(len(t[0])) for t in tokens):
+        return False
+    return (
+        any(len(t) == 2 for t in tokens)
+        or len(tokens) % 2 == 1
+        or any(len(t[0]) > MAX_SIDE for t in tokens)
+    )
+
+
+def _parse_text(text: str, rules: str | None) -> list[Parsed]:
     """Grids (one row per line, blank line between puzzles) or one puzzle per line.
 
     A line-per-puzzle line holds n*n cells, optionally followed by a known
     solution (the format of the shared data sets), which is ignored here.
-    Ambiguity: lines of 16, 36, 64... cells are one puzzle each, unless the
-    block has exactly as many lines as a line has cells (then it is one grid);
-    write a rectangle such as 6 rows of 16 cells as JSON."""
+    A ``# mindgames binairo rules=...`` header sets the rules of the puzzles after it."""
     found: list[Parsed] = []
     block: list[tuple[int, str]] = []
+    header_rules: list[tuple[int, str | None]] = [(0, None)]  # (line, rules) of the last header
 
     def flush() -> None:
         if not block:
             return
-        tokens = [(n, line.split()) for n, line in block]
-        one_per_line = all(
-            _side(len(t[0])) and (len(t) == 2 or len(block) == 1 or len(block) != len(t[0]))
-            for _, t in tokens
-        ) and all(len(t) <= 2 for _, t in tokens)
-        if one_per_line:
-            for number, t in tokens:
+        header_at, said = header_rules[-1]
+        puzzle_rules = _agreed_rules(said, rules, f"the header at line {header_at}")
+        tokens = [line.split() for _, line in block]
+        if _one_per_line(tokens):
+            for (number, _), t in zip(block, tokens):
                 where = f"line {number}"
                 try:
                     side = _side(len(t[0])) or 0
                     flat = _row(t[0], where)
                     cells = [flat[i : i + side] for i in range(0, len(flat), side)]
-                    found.append(Parsed(make_puzzle(cells, rules), source=where))
+                    found.append(Parsed(make_puzzle(cells, puzzle_rules), source=where))
                 except PuzzleError as error:
                     message = str(error) if str(error).startswith("line") else f"{where}: {error}"
                     found.append(Parsed(None, message, where))
@@ -320,7 +369,11 @@ def _parse_text(text: str, rules: str) -> list[Parsed]:
             where = f"puzzle at line {first}"
             try:
                 cells = [_row("".join(line.split()), f"line {n}") for n, line in block]
-                found.append(Parsed(make_puzzle(cells, rules), source=where))
+                for (number, _), row in zip(block, cells):
+                    if len(row) != len(cells[0]):
+                        raise PuzzleError(f"line {number} has {len(row)} cells, "
+                                          f"line {first} (the first row) has {len(cells[0])}")
+                found.append(Parsed(make_puzzle(cells, puzzle_rules), source=where))
             except PuzzleError as error:
                 found.append(Parsed(None, f"{where}: {error}", where))
         block.clear()
@@ -329,6 +382,9 @@ def _parse_text(text: str, rules: str) -> list[Parsed]:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             flush()
+            settings = _read_header(stripped, number) if stripped else None
+            if settings is not None:
+                header_rules.append((number, settings.get("rules")))
         else:
             block.append((number, stripped))
     flush()
@@ -343,15 +399,38 @@ def _json_cell(value: Any, where: str) -> int | None:
     raise PuzzleError(f"{where}: {shorten(json.dumps(value))} is not 0, 1, null or -1")
 
 
-def _parse_json_item(item: Any, index: int, rules: str) -> Parsed:
+# Keys of the records mindgames writes (generate/solve/check/count --json): read back, ignored.
+OUTPUT_KEYS = frozenset({
+    "index", "status", "solution", "uniqueness", "solutions", "count", "complete", "engine",
+    "seconds", "error", "message", "givens", "minimal", "seed", "size", "givens_before", "puzzle",
+})
+INPUT_KEYS = frozenset({"grid", "rules"})
+
+
+def _parse_json_item(item: Any, index: int, rules: str | None) -> Parsed:
     where = f"puzzle {index + 1}"
     try:
-        grid = item.get("grid") if isinstance(item, dict) else item
-        if isinstance(item, dict) and "grid" not in item:
-            raise PuzzleError("no \"grid\" key")
-        item_rules = item.get("rules", rules) if isinstance(item, dict) else rules
+        if isinstance(item, dict):
+            unknown = sorted(set(item) - INPUT_KEYS - OUTPUT_KEYS)
+            if unknown:
+                raise PuzzleError(f"unknown key {shorten(repr(unknown[0]))} "
+                                  f"(known: {', '.join(sorted(INPUT_KEYS))} and the keys of "
+                                  "mindgames' own output records)")
+            if "grid" not in item:
+                raise PuzzleError("no \"grid\" key")
+            item_rules = item.get("rules")
+            if item_rules is not None and item_rules not in RULE_SETS:
+                raise PuzzleError(f"\"rules\" is {shorten(json.dumps(item_rules))}, "
+                                  f"not {' or '.join(RULE_SETS)}")
+            item_rules = _agreed_rules(item_rules, rules, "the record")
+            grid = item["grid"]
+        else:
+            item_rules, grid = rules or "takuzu", item
         if isinstance(grid, str):
-            return _parse_text(grid, item_rules)[0]
+            inner = _parse_text(grid, item_rules)
+            if len(inner) != 1:
+                raise PuzzleError(f"\"grid\" holds {len(inner)} puzzles, not one")
+            return inner[0]
         if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
             raise PuzzleError("\"grid\" must be a list of rows")
         cells = [
@@ -370,20 +449,39 @@ def _is_grid(data: list) -> bool:
     )
 
 
-def parse(text: str, rules: str = "takuzu") -> list[Parsed]:
+def _json_documents(text: str) -> list[Any]:
+    """One JSON document, or JSON lines (one record per line, as ``--json`` writes them)."""
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError as error:
+        whole = error
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    if len(lines) < 2:
+        raise PuzzleError(f"invalid JSON at line {whole.lineno}, column {whole.colno}: {whole.msg}")
+    documents = []
+    for number, line in lines:
+        try:
+            documents.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            raise PuzzleError(f"invalid JSON at line {number}, column {error.colno}: {error.msg}") from None
+    return documents
+
+
+def parse(text: str, rules: str | None = None) -> list[Parsed]:
     """Every puzzle in ``text``; a bad puzzle becomes a :class:`Parsed` with an error.
 
-    Raises :class:`PuzzleError` only when the text as a whole is unusable."""
-    check_rules_set(rules)
+    ``rules`` None: as the text says (header or record), else takuzu; a rule
+    set given here that contradicts the text is an error.  Raises
+    :class:`PuzzleError` only when the text as a whole is unusable."""
+    if rules is not None:
+        check_rules_set(rules)
     stripped = text.strip()
     if stripped[:1] in "{[":
-        try:
-            data = json.loads(stripped)
-        except json.JSONDecodeError as error:
-            raise PuzzleError(f"invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
-        if isinstance(data, dict) and "puzzles" in data:
-            data = data["puzzles"]
-        items = data if isinstance(data, list) and not _is_grid(data) else [data]
+        items: list[Any] = []
+        for data in _json_documents(stripped):
+            if isinstance(data, dict) and "puzzles" in data:
+                data = data["puzzles"]
+            items += data if isinstance(data, list) and not _is_grid(data) else [data]
         if not items:
             raise PuzzleError("the JSON holds no puzzle")
         return [_parse_json_item(item, i, rules) for i, item in enumerate(items)]
@@ -393,7 +491,7 @@ def parse(text: str, rules: str = "takuzu") -> list[Parsed]:
     return found
 
 
-def parse_one(text: str, rules: str = "takuzu") -> Puzzle:
+def parse_one(text: str, rules: str | None = None) -> Puzzle:
     """Exactly one puzzle, or PuzzleError."""
     found = parse(text, rules)
     if found[0].puzzle is None:
@@ -432,11 +530,17 @@ class Generator:
     def _cells(self) -> list[int]:
         return [v for row in self.encoding.x for v in row]
 
-    def random_solution(self, rng: random.Random) -> list[int]:
+    def random_solution(
+        self, rng: random.Random, deadline: float | None = None,
+        on_step: Callable[[], None] | None = None,
+    ) -> list[int] | None:
         """A random complete grid as literals: cells fixed in random order to random values,
         each kept if the rest can still be completed (one solve only when the current model
-        disagrees)."""
-        first = self.session.solve()
+        disagrees).  None if ``deadline`` (a ``time.monotonic()`` value) passes first;
+        ``on_step()`` is called per cell."""
+        first = self.session.solve((), _left(deadline))
+        if first.status == "unknown":
+            return None
         if first.status != "sat":
             raise PuzzleError(f"no {self.rows}x{self.cols} grid exists under the {self.rules} rules")
         model = first.assignment
@@ -444,11 +548,17 @@ class Generator:
         cells = self._cells()
         rng.shuffle(cells)
         for var in cells:
+            if on_step is not None:
+                on_step()
+            if deadline is not None and time.monotonic() > deadline:
+                return None
             want = var if rng.random() < 0.5 else -var
             if is_true(model, want):
                 fixed.append(want)
                 continue
-            answer = self.session.solve(fixed + [want])
+            answer = self.session.solve(fixed + [want], _left(deadline))
+            if answer.status == "unknown":
+                return None
             if answer.status == "sat":
                 model = answer.assignment
                 fixed.append(want)
@@ -458,13 +568,14 @@ class Generator:
 
     def minimize(
         self, solution: list[int], keep: Sequence[int], rng: random.Random,
-        deadline: float | None = None,
+        deadline: float | None = None, on_step: Callable[[], None] | None = None,
     ) -> tuple[list[int], bool]:
         """Remove givens one at a time (random order) while the solution stays unique.
 
         One pass is enough for minimality: a given that could not be removed
         from a larger set cannot be removed from a smaller one either (fewer
-        givens never remove solutions).  Returns (givens, finished)."""
+        givens never remove solutions).  Stops at ``deadline`` (``time.monotonic()``);
+        ``on_step()`` is called per given tried.  Returns (givens, finished)."""
         activation = self.session.new_activation()
         self.session.solver.add_clause([-activation, *(-lit for lit in solution)])
         current = list(keep)
@@ -473,16 +584,29 @@ class Generator:
         finished = True
         try:
             for lit in order:
-                if deadline is not None and time.perf_counter() > deadline:
+                if on_step is not None:
+                    on_step()
+                if deadline is not None and time.monotonic() > deadline:
                     finished = False
                     break
                 trial = [g for g in current if g != lit]
                 self.checks += 1
-                if not self.session.solver.solve(assumptions=trial + [activation]):
+                other = self._satisfiable(trial + [activation], deadline)
+                if other is None:
+                    finished = False
+                    break
+                if not other:
                     current = trial
         finally:
             self.session.solver.add_clause([-activation])
         return current, finished
+
+    def _satisfiable(self, assumptions: list[int], deadline: float | None) -> bool | None:
+        """One SAT call; None if ``deadline`` passes first (the plain call is cheaper: no model)."""
+        if deadline is None:
+            return self.session.solver.solve(assumptions=assumptions)
+        answer = self.session.solve(assumptions, _left(deadline))
+        return None if answer.status == "unknown" else answer.status == "sat"
 
     def is_unique(self, solution: list[int], given: Sequence[int]) -> bool:
         activation = self.session.new_activation()
@@ -507,6 +631,11 @@ class Generator:
         return givens(self.encoding, puzzle)
 
 
+def _left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (a ``time.monotonic()`` value), for an engine's time limit."""
+    return None if deadline is None else max(0.001, deadline - time.monotonic())
+
+
 def generate(
     rows: int, cols: int, rules: str = "takuzu", seed: int | None = None, count: int = 1
 ) -> Iterator[tuple[Puzzle, list[list[int]]]]:
@@ -515,5 +644,6 @@ def generate(
     generator = Generator(rows, cols, rules)
     for _ in range(count):
         solution = generator.random_solution(rng)
+        assert solution is not None  # no deadline
         given, _ = generator.minimize(solution, solution, rng)
         yield generator.to_puzzle(given), generator.to_grid(solution)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -80,16 +81,31 @@ class Tables:
     words: int  # 64-bit words in a set of rows
 
 
+def field_bits(rows: int) -> int:
+    """Bits per column in a packed column count (counts go up to rows / 2 in a half)."""
+    return max(1, rows.bit_length())
+
+
+def fits(rows: int, cols: int) -> bool:
+    """Whether the fast counter can count grids of ``rows`` rows of ``cols`` cells: the
+    column counts of a half are packed into one signed 64-bit key."""
+    return cols <= MAX_WIDTH and field_bits(rows) * cols <= 63
+
+
+# The shapes for which fits() holds, in words (a test keeps them in step).
+LARGEST = "14x14 (a longer side takes a narrower grid: 16-30 x 12, 32-62 x 10, 64 x 8)"
+
+
 def tables(rows: int, cols: int, rules: str) -> Tables:
-    if cols > MAX_WIDTH:
-        raise PuzzleError(f"rows of more than {MAX_WIDTH} cells are not supported by the fast counter")
+    if not fits(rows, cols):
+        raise PuzzleError(_too_big(rows, cols))
     valid = valid_rows(cols)
     index = {r: i for i, r in enumerate(valid)}
     full = (1 << cols) - 1
-    field_bits = max(1, rows.bit_length())  # column counts go up to rows / 2 in a half
+    field_bits_ = field_bits(rows)
     spread, eqpairs = [], []
     for r in valid:
-        spread.append(sum(1 << (field_bits * c) for c in range(cols) if r >> c & 1))
+        spread.append(sum(1 << (field_bits_ * c) for c in range(cols) if r >> c & 1))
         words = [0, 0]
         p = 0
         for i in range(cols):
@@ -106,7 +122,7 @@ def tables(rows: int, cols: int, rules: str) -> Tables:
         np.array(mirror, dtype=np.int64),
         np.array(spread, dtype=np.int64),
         np.array(eqpairs, dtype=np.int64).reshape(len(valid), 2),
-        field_bits,
+        field_bits_,
         (len(valid) + 63) // 64,
     )
 
@@ -446,6 +462,8 @@ class CountResult:
     backend: str = "local"
     checked: list[str] = field(default_factory=list)
     checkpoint: str | None = None
+    status: str = "unknown"  # counted | unknown (stopped before every cube was counted)
+    message: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -499,8 +517,6 @@ _WORKER: dict[str, Any] = {}
 
 
 def _worker_init(rows: int, cols: int, rules: str, method: str) -> None:
-    import signal
-
     # Ctrl-C reaches every process of the terminal's group; only the parent handles it
     # (it keeps the checkpoint and stops the pool), workers would just print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -508,9 +524,11 @@ def _worker_init(rows: int, cols: int, rules: str, method: str) -> None:
     _WORKER["method"] = method
 
 
-def _worker_run(item: tuple[int, tuple[int, ...], int]) -> tuple[int, int]:
+def _worker_run(item: tuple[int, tuple[int, ...], int]) -> tuple[int, int, float]:
     index, fixed, weight = item
-    return index, count_cube(_WORKER["tables"], _WORKER["method"], Cube(fixed, weight))
+    began = time.perf_counter()
+    found = count_cube(_WORKER["tables"], _WORKER["method"], Cube(fixed, weight))
+    return index, found, time.perf_counter() - began
 
 
 def orient(rows: int, cols: int, method: str, orientation: str = "auto") -> tuple[int, int]:
@@ -520,11 +538,16 @@ def orient(rows: int, cols: int, method: str, orientation: str = "auto") -> tupl
         r, c = rows, cols
     else:
         r, c = cols, rows
-    if c > MAX_WIDTH:
+    if not fits(r, c) and fits(c, r):
         r, c = c, r
-    if c > MAX_WIDTH:
-        raise PuzzleError(f"the fast counter handles grids with a side of at most {MAX_WIDTH}")
+    if not fits(r, c):
+        raise PuzzleError(_too_big(rows, cols))
     return r, c
+
+
+def _too_big(rows: int, cols: int) -> str:
+    return (f"count --size counts grids up to {LARGEST}, not {rows}x{cols}: the fast "
+            "counter packs a half-grid's column counts into one 64-bit word")
 
 
 def count_grids(
@@ -538,11 +561,16 @@ def count_grids(
     on_progress: Callable[[int, int], None] | None = None,
     stop_after: int | None = None,
     orientation: str = "auto",
+    deadline: float | None = None,
+    isolate: bool = False,
 ) -> CountResult:
     """Count all complete ``rows x cols`` grids exactly.
 
     ``on_progress(done, total)`` is called as cubes finish; ``stop_after``
     stops (as an interruption would) after that many new cubes, for tests.
+    ``deadline`` (a ``time.monotonic()`` value) stops the count there: the
+    result is then incomplete (status ``unknown``); cubes under way stop with
+    it when they run in worker processes (``isolate`` puts even ``jobs=1`` there).
     KeyboardInterrupt leaves finished cubes in ``checkpoint`` and propagates."""
     if method not in METHODS:
         raise PuzzleError(f"unknown method {method!r}; choose {' or '.join(METHODS)}")
@@ -553,17 +581,16 @@ def count_grids(
     header = {"rows": r, "cols": c, "rules": rules, "method": method, "cubes": len(todo)}
     store = Checkpoint(checkpoint, header)
     pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(todo) if i not in store.done]
-    if jobs is None:
-        # Small jobs stay in this process: starting workers costs more than the count.
-        jobs = 1 if len(pending) < 64 or r * c <= 64 else (os.cpu_count() or 1)
-    backend = "ray" if ray_address else ("local" if jobs == 1 else f"{jobs} processes")
+    in_process = in_this_process(r, c, jobs, isolate)
+    jobs = 1 if in_process else (jobs or os.cpu_count() or 1)
+    backend = "ray" if ray_address else ("local" if in_process else f"{jobs} processes")
     result = CountResult(rows, cols, rules, method, None, False, len(todo), len(store.done),
                          0.0, f"{r}x{c}", jobs, backend, checkpoint=checkpoint)
     if on_progress:
         on_progress(len(store.done), len(todo))
     new = 0
 
-    def finished(index: int, count: int) -> bool:
+    def finished(index: int, count: int, _seconds: float) -> bool:
         nonlocal new
         store.record(index, count)
         new += 1
@@ -572,44 +599,122 @@ def count_grids(
         return stop_after is not None and new >= stop_after
 
     if ray_address:
-        _run_ray(ray_address, r, c, rules, method, pending, finished)
-    elif jobs == 1:
-        for index, fixed, weight in pending:
-            if finished(index, count_cube(t, method, Cube(fixed, weight))):
-                break
+        _run_ray(ray_address, r, c, rules, method, pending, finished, deadline)
     else:
-        _run_processes(jobs, r, c, rules, method, pending, finished)
+        run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
     result.cubes_done = len(store.done)
     result.complete = result.cubes_done == len(todo)
     if result.complete:
         result.count = sum(todo[i].weight * n for i, n in store.done.items())
+        result.status = "counted"
+    elif deadline is not None and time.monotonic() >= deadline:
+        result.message = f"time limit reached after {result.cubes_done} of {len(todo)} cubes"
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _run_processes(jobs, r, c, rules, method, pending, finished) -> None:
+def in_this_process(rows: int, cols: int, jobs: int | None, isolate: bool = False) -> bool:
+    """Whether cubes run in this process.  Small grids are: starting workers costs more than
+    their cubes.  ``jobs=1`` asks for this process too, unless ``isolate``: a big grid's cube
+    can run for minutes, and only a worker process can be stopped at once by a deadline or
+    Ctrl-C (compiled code does not see signals)."""
+    small = rows * cols < 100
+    if jobs is None:
+        return small
+    return jobs == 1 and (small or not isolate)
+
+
+def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Callable[[int, int, float], bool],
+              jobs: int, in_process: bool, deadline: float | None) -> None:
+    """Count the ``pending`` cubes (index, rows, weight), here or in ``jobs`` worker processes;
+    ``finished(index, count, seconds)`` returns True to stop.  Stops at ``deadline``."""
+    if not in_process:
+        _run_processes(jobs, t.rows, t.cols, rules, method, pending, finished, deadline)
+        return
+    for index, fixed, weight in pending:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        began = time.perf_counter()
+        found = count_cube(t, method, Cube(fixed, weight))
+        if finished(index, found, time.perf_counter() - began):
+            return
+
+
+def _worker_loop(tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str) -> None:
+    """A counting worker: cubes from ``tasks`` until None, (index, count, seconds) to ``results``."""
+    _worker_init(rows, cols, rules, method)
+    while (item := tasks.get()) is not None:
+        results.put(_worker_run(item))
+
+
+def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None) -> None:
+    """The cubes on ``jobs`` worker processes, fed a few at a time (so no pipe ever fills and
+    nothing waits on a killed worker); stopping kills the workers, cubes under way with them."""
+    import itertools
     import multiprocessing
+    import queue
 
     fork = hasattr(os, "fork")
     if fork:  # compile (or load) the kernels once here; forked workers inherit them
         small = tables(4, 4, rules)
         count_cube(small, method, cubes(small, method)[0])
     context = multiprocessing.get_context("fork" if fork else "spawn")
-    pool = context.Pool(jobs, initializer=_worker_init, initargs=(r, c, rules, method))
+    tasks, results = context.SimpleQueue(), context.Queue()
+    workers = [context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method),
+                               daemon=True) for _ in range(min(jobs, max(1, len(pending))))]
+    todo = iter(pending)
+
+    def feed(n: int) -> None:
+        for item in itertools.islice(todo, n):
+            tasks.put(item)
+
+    # Ctrl-C while the workers start would leave some behind: it waits until the try.
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        for index, count in pool.imap_unordered(_worker_run, pending, chunksize=1):
-            if finished(index, count):
-                break
+        for worker in workers:
+            worker.start()
+        try:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                blocked = False
+            feed(2 * len(workers))
+            for _ in range(len(pending)):
+                while True:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        return
+                    try:
+                        index, count, seconds = results.get(timeout=min(left or 1.0, 1.0))
+                        break
+                    except queue.Empty:
+                        dead = [w.exitcode for w in workers if w.exitcode is not None]
+                        if dead:
+                            raise PuzzleError(f"a counting worker died (exit code {dead[0]}"
+                                              f"{': killed' if dead[0] < 0 else ''})")
+                feed(1)
+                if finished(index, count, seconds):
+                    return
+        finally:
+            for worker in workers:
+                if worker.pid is not None:
+                    worker.kill()
+            for worker in workers:
+                if worker.pid is not None:
+                    worker.join()
+            results.close()
+            tasks.close()
     finally:
-        pool.terminate()
-        pool.join()
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _ray_task(rows: int, cols: int, rules: str, method: str, fixed: tuple[int, ...], weight: int):
     return count_cube(tables(rows, cols, rules), method, Cube(fixed, weight))
 
 
-def _run_ray(address, r, c, rules, method, pending, finished) -> None:
+def _run_ray(address, r, c, rules, method, pending, finished, deadline=None) -> None:
     try:
         import ray
     except ImportError:
@@ -621,10 +726,13 @@ def _run_ray(address, r, c, rules, method, pending, finished) -> None:
                for index, fixed, weight in pending}
     try:
         while futures:
-            ready, _ = ray.wait(list(futures), num_returns=1)
+            timeout = None if deadline is None else deadline - time.monotonic()
+            if timeout is not None and timeout <= 0:
+                return
+            ready, _ = ray.wait(list(futures), num_returns=1, timeout=timeout)
             for ref in ready:
                 index = futures.pop(ref)
-                if finished(index, int(ray.get(ref))):
+                if finished(index, int(ray.get(ref)), 0.0):
                     return
     finally:
         for ref in futures:
@@ -656,8 +764,11 @@ def join_work(t: Tables, cube: Cube) -> int:
 
 def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
              jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
-             ) -> dict[str, Any]:
-    """Time a random sample of cubes; extrapolate the whole job's time (seconds, on ``jobs``)."""
+             deadline: float | None = None, isolate: bool = False) -> dict[str, Any]:
+    """Time a random sample of cubes; extrapolate the whole job's time (seconds, on ``jobs``).
+
+    The sample runs on ``jobs`` worker processes (one cube of 12x12 takes about a minute);
+    at ``deadline`` the estimate is made from the cubes finished by then (none: unknown)."""
     import random
 
     t = tables(rows, cols, rules)
@@ -666,18 +777,31 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     count_cube(small, method, cubes(small, method)[0])
     rng = random.Random(seed)
     picked = rng.sample(todo, min(sample, len(todo)))
-    start = time.perf_counter()
+    spent = 0.0
     weighted = 0
-    for cube in picked:
-        began = time.perf_counter()
-        found = count_cube(t, method, cube)
-        weighted += cube.weight * found
-        if on_cube is not None:  # a sampled 12x12 cube takes minutes: report each one
-            on_cube(cube, found, time.perf_counter() - began)
-    spent = time.perf_counter() - start
-    scale = len(todo) / len(picked)
+    done = 0
+
+    def finished(index: int, found: int, seconds: float) -> bool:
+        nonlocal spent, weighted, done
+        spent += seconds
+        weighted += picked[index].weight * found
+        done += 1
+        if on_cube is not None:
+            on_cube(picked[index], found, seconds)
+        return False
+
+    pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(picked)]
+    in_process = in_this_process(rows, cols, jobs, isolate)
+    run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
+    base = {"cubes": len(todo), "sampled": done, "seconds_sampled": round(spent, 3)}
+    if not done:
+        return {**base, "status": "unknown", "estimated_seconds": None, "estimated_count": None,
+                "message": "time limit reached before a sampled cube was finished"}
+    scale = len(todo) / done
     return {
-        "cubes": len(todo), "sampled": len(picked), "seconds_sampled": round(spent, 3),
+        **base, "status": "estimated",
         "estimated_seconds": round(spent * scale / jobs, 1),
         "estimated_count": int(weighted * scale),
+        "message": None if done == len(picked) else
+        f"time limit reached: estimated from {done} of {len(picked)} sampled cubes",
     }

@@ -9,6 +9,7 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from models import binairo
@@ -18,10 +19,12 @@ from models.runner import PuzzleSolver, Result
 from solver import ENGINE_NAMES
 
 from ..actions import answer as run_action
-from ..io import UsageError, emit_json, progress, read_text
+from ..io import UsageError, emit_json, progress, read_text, stdout_is_terminal
 from ..options import nonnegative_int, positive_float, positive_int
+from ..render import marked_rows
 
 COUNT_METHODS = ("mitm", "dfs", "engine")
+DEFAULT_LIMIT = 10_000  # solutions a count by enumeration stops at (--limit 0: none)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,22 +43,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             sub.add_argument("file", metavar="FILE", nargs="?", help="puzzle file, or - for stdin")
         elif action != "generate":
             sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
-        sub.add_argument("--rules", choices=binairo.RULE_SETS, default="takuzu",
-                         help="takuzu (default: all four rules) or unruly (rows/columns may repeat)")
+        sub.add_argument("--rules", choices=binairo.RULE_SETS,
+                         help="takuzu (all four rules) or unruly (rows/columns may repeat); "
+                              "default: what the file says (header or JSON), else takuzu")
         sub.add_argument("--json", action="store_true", help="one JSON object per line")
-        sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
+        time_help = {"generate": "seconds for the whole run",
+                     "count": "seconds per puzzle; with --size, for the whole run"}
+        sub.add_argument("--time-limit", type=positive_float, metavar="S",
+                         help=time_help.get(action, "seconds per puzzle"))
         if action in ("solve", "check", "count"):
             sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
         if action == "count":
-            sub.add_argument("--limit", type=positive_int, metavar="N", help="stop counting at N")
+            sub.add_argument("--limit", type=nonnegative_int, default=DEFAULT_LIMIT, metavar="N",
+                             help=f"stop enumerating at N solutions (default {DEFAULT_LIMIT:,}; "
+                                  "0: no limit); not for the fast --size methods")
             sub.add_argument("--size", metavar="N|RxC", help="count every N x N (or R rows x C columns) grid")
             sub.add_argument("--method", choices=COUNT_METHODS, default="mitm",
                              help="for --size: mitm (default, fastest), dfs (row by row), engine")
             sub.add_argument("--jobs", type=positive_int, metavar="N",
                              help="worker processes (default: all cores)")
             sub.add_argument("--checkpoint", metavar="FILE",
-                             help="finished cubes go here; the same command resumes from it "
-                                  "(default for 10x10 and up: binairo-count-RxC-RULES-METHOD.jsonl)")
+                             help="finished cubes go here and the file is kept; the same command "
+                                  "resumes from it (default for 10x10 and up: a file in the user "
+                                  "cache directory, removed when the count completes)")
             sub.add_argument("--no-checkpoint", action="store_true", help="keep no checkpoint file")
             sub.add_argument("--ray", metavar="ADDRESS",
                              help="run the cubes on a Ray cluster (ADDRESS, or 'local')")
@@ -72,6 +82,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.set_defaults(func=run, action=action)
 
 
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def startup_seconds() -> float:
+    """How long this process ran before now (Linux), so that a whole-process --time-limit
+    includes interpreter start and imports.  0 when unknown, or when the process is
+    long-lived (a test run, a host program): then only the command's own time counts."""
+    try:
+        with open("/proc/self/stat") as handle:
+            ticks = int(handle.read().rsplit(")", 1)[1].split()[19])  # field 22: start time
+        with open("/proc/uptime") as handle:
+            uptime = float(handle.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return age if 0 <= age < 10 else 0.0
+
+
+def whole_run_deadline(time_limit: float | None) -> float | None:
+    """The ``time.monotonic()`` moment a whole-process time limit runs out."""
+    return None if time_limit is None else time.monotonic() + time_limit - startup_seconds()
+
+
+def remaining(deadline: float | None) -> float | None:
+    return None if deadline is None else max(0.001, deadline - time.monotonic())
+
+
 def run(args: argparse.Namespace) -> int:
     if args.action == "generate":
         return run_generate(args)
@@ -83,26 +121,38 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("count needs FILE (solutions of puzzles) or --size (every grid)")
     if args.action == "count" and args.method != "mitm":
         raise UsageError("--method applies to --size only; puzzles are counted by --engine")
+    if args.action == "count" and args.limit == 0:
+        args.limit = None  # 0: no limit
     parsed = binairo.parse(read_text(args.file), args.rules)
     if len(parsed) == 1 and parsed[0].puzzle is None:
         raise PuzzleError(parsed[0].error or "not a puzzle")
     if args.action == "minimize":
         return run_minimize(args, parsed)
     solver = PuzzleSolver(binairo, args.engine)
-    with progress(len(parsed), f"binairo {args.action}") as bar:
+    # One puzzle counted: progress in solutions (up to --limit); else in puzzles.
+    by_solution = args.action == "count" and len(parsed) == 1
+    total = (args.limit if by_solution else len(parsed))
+    what = "solutions" if by_solution else "puzzles"
+    with progress(total, f"binairo {args.action}: {what}") as bar:
         for index, item in enumerate(parsed):
-            result = answer(solver, item, args)
+            result = answer(solver, item, args, bar.advance if by_solution else None)
             result.index = index
-            result.extra["rules"] = args.rules
+            result.extra["rules"] = item.puzzle.rules if item.puzzle else args.rules or "takuzu"
             show(result, item.puzzle, args)
-            bar.advance()
+            if not by_solution:
+                bar.advance()
     return 0
 
 
-def answer(solver: PuzzleSolver, item: binairo.Parsed, args: argparse.Namespace) -> Result:
+def answer(solver: PuzzleSolver, item: binairo.Parsed, args: argparse.Namespace,
+           on_solution: Any = None) -> Result:
     if item.puzzle is None:
         return Result(status="invalid", error=item.error, engine=args.engine)
-    return run_action(solver, item.puzzle, args)
+    result = run_action(solver, item.puzzle, args, on_solution)
+    if args.action == "count" and not result.complete and result.count is not None:
+        stopped_by_limit = args.limit is not None and result.count >= args.limit
+        result.message = f"stopped at --limit {args.limit}" if stopped_by_limit else "time limit"
+    return result
 
 
 # -- output ----------------------------------------------------------------------------------
@@ -114,6 +164,15 @@ def grid_text(cells: Any) -> list[str]:
 
 def side_by_side(*grids: list[str]) -> list[str]:
     return ["   ".join(parts) for parts in zip(*grids)]
+
+
+def count_text(count: int | None, complete: bool | None, message: str | None) -> str:
+    """"5 solutions", or "at least 10,000 solutions (stopped at --limit 10000)"."""
+    if count is None:
+        return f"unknown ({message})" if message else "unknown"
+    if complete:
+        return plural(count, "solution")
+    return f"at least {plural(count, 'solution')} ({message or 'stopped early'})"
 
 
 def show(result: Result, puzzle: Puzzle | None, args: argparse.Namespace) -> None:
@@ -129,17 +188,17 @@ def show(result: Result, puzzle: Puzzle | None, args: argparse.Namespace) -> Non
     if args.action == "check" and result.uniqueness:
         status = "unique solution" if result.uniqueness == "unique" else "multiple solutions"
     if args.action == "count":
-        more = "" if result.complete else " or more (stopped early)"
-        status = f"{result.count}{more} solution{'s' if result.count != 1 else ''}"
-    size = f"{puzzle.rows}x{puzzle.cols} {args.rules}"
+        status = count_text(result.count, result.complete, result.message)
+    size = f"{puzzle.rows}x{puzzle.cols} {puzzle.rules}"
     print(f"{head}{size}: {status}, {result.seconds * 1000:.1f} ms [{result.engine}]")
-    if result.message and result.status != "solved":
+    if result.message and args.action != "count":  # a count's message is in its status
         print(f"  {result.message}")
-    grids = [grid_text(puzzle.cells)]
+    color = stdout_is_terminal()
+    grids = [marked_rows(grid_text(puzzle.cells), None, color)]
     if args.action == "check" and result.uniqueness == "multiple":
-        grids += [grid_text(s) for s in result.solutions[:2]]
+        grids += [marked_rows(grid_text(s), puzzle.cells, color) for s in result.solutions[:2]]
     elif result.solution is not None and args.action != "count":
-        grids.append(grid_text(result.solution))
+        grids.append(marked_rows(grid_text(result.solution), puzzle.cells, color))
     print("\n".join(side_by_side(*grids)))
     print()
     sys.stdout.flush()
@@ -150,34 +209,55 @@ def show(result: Result, puzzle: Puzzle | None, args: argparse.Namespace) -> Non
 
 def run_generate(args: argparse.Namespace) -> int:
     rows, cols = binairo.parse_size(args.size)
+    rules = args.rules or "takuzu"
+    deadline = whole_run_deadline(args.time_limit)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    generator = binairo.Generator(rows, cols, args.rules)
+    generator = binairo.Generator(rows, cols, rules)
     checker = PuzzleSolver(binairo, "sat")
-    with progress(args.count, f"binairo generate {rows}x{cols}") as bar:
+    made = 0
+    # Steps: every cell is fixed once (a random grid), then tried once as a removable given.
+    with progress(args.count * 2 * rows * cols,
+                  f"binairo generate {plural(args.count, 'puzzle')} {rows}x{cols} {rules}",
+                  elapsed=True) as bar:
         for index in range(args.count):
             start = time.perf_counter()
-            deadline = None if args.time_limit is None else start + args.time_limit
-            solution = generator.random_solution(rng)
-            given, finished = generator.minimize(solution, solution, rng, deadline)
+            solution = generator.random_solution(rng, deadline, bar.advance)
+            if solution is None:
+                break
+            given, finished = generator.minimize(solution, solution, rng, deadline, bar.advance)
+            if not finished:
+                break
             puzzle = generator.to_puzzle(given)
-            result = confirmed(checker, puzzle, generator.to_grid(solution), finished)
+            result = confirmed(checker, puzzle, generator.to_grid(solution), True,
+                               remaining(deadline))
+            if result is None:
+                break
+            result.status = "generated"
             result.index = index
             result.seconds = time.perf_counter() - start
             result.extra.update(seed=seed, size=f"{rows}x{cols}")
+            if not args.json and made == 0:  # read back by binairo.parse: the rules travel along
+                print(binairo.header_line(rules))
             emit_made(result, puzzle, args)
-            bar.advance()
+            made += 1
+    if made < args.count:
+        print(f"mindgames: time limit reached: {made} of {plural(args.count, 'puzzle')} made "
+              f"(--time-limit {args.time_limit:g} s for the whole run)", file=sys.stderr)
     return 0
 
 
-def confirmed(checker: PuzzleSolver, puzzle: Puzzle, solution: list[list[int]], minimal: bool) -> Result:
+def confirmed(checker: PuzzleSolver, puzzle: Puzzle, solution: list[list[int]], minimal: bool,
+              time_limit: float | None = None) -> Result | None:
     """Check the made puzzle again from scratch (a separate session): unique, and its solution
-    is the one it was made from."""
-    result = checker.check(puzzle)
+    is the one it was made from.  None if the time limit ran out first."""
+    result = checker.check(puzzle, time_limit)
+    if result.status == "unknown":
+        return None
     if result.uniqueness != "unique" or result.solution != solution:
         raise AssertionError("a made puzzle is not unique: this is a bug")
-    result.extra.update(puzzle=puzzle.line(), givens=puzzle.givens, minimal=minimal,
-                        rules=puzzle.rules)
+    result.extra.update(puzzle=puzzle.line(), grid=[list(row) for row in puzzle.cells],
+                        givens=puzzle.givens, minimal=minimal, rules=puzzle.rules)
     return result
 
 
@@ -188,8 +268,8 @@ def emit_made(result: Result, puzzle: Puzzle, args: argparse.Namespace) -> None:
     minimal = "minimal" if result.extra["minimal"] else "not minimal (time limit)"
     extra = f", seed {result.extra['seed']}" if "seed" in result.extra else ""
     print(f"# puzzle {result.index + 1}: {puzzle.rows}x{puzzle.cols} {puzzle.rules}, "
-          f"{puzzle.givens} givens, unique, {minimal}{extra}, {result.seconds:.3f} s")
-    print("\n".join(grid_text(puzzle.cells)))
+          f"{plural(puzzle.givens, 'given')}, unique, {minimal}{extra}, {result.seconds:.3f} s")
+    print("\n".join(marked_rows(grid_text(puzzle.cells), None, stdout_is_terminal())))
     print()
     sys.stdout.flush()
 
@@ -199,35 +279,44 @@ def run_minimize(args: argparse.Namespace, parsed: list[binairo.Parsed]) -> int:
     rng = random.Random(seed)
     generators: dict[tuple, binairo.Generator] = {}
     checker = PuzzleSolver(binairo, "sat")
-    for index, item in enumerate(parsed):
-        start = time.perf_counter()
-        puzzle = item.puzzle
-        if puzzle is None:
-            result = Result(index=index, status="invalid", error=item.error, engine="sat")
-            result.extra["rules"] = args.rules
-            show(result, None, argparse.Namespace(**{**vars(args), "action": "minimize"}))
-            continue
-        result = checker.check(puzzle, args.time_limit)
-        if result.uniqueness != "unique":
-            result.index = index
-            result.extra["rules"] = args.rules
-            if result.uniqueness == "multiple":
-                result.message = "not minimized: the puzzle has more than one solution"
-            show(result, puzzle, argparse.Namespace(**{**vars(args), "action": "check"}))
-            continue
-        key = binairo.shape(puzzle)
-        if key not in generators:
-            generators[key] = binairo.Generator(*key)
-        generator = generators[key]
-        deadline = None if args.time_limit is None else start + args.time_limit
-        solution = generator.literals(Puzzle(tuple(map(tuple, result.solution)), puzzle.rules))
-        given, finished = generator.minimize(solution, generator.literals(puzzle), rng, deadline)
-        smaller = generator.to_puzzle(given)
-        result = confirmed(checker, smaller, result.solution, finished)
-        result.index = index
-        result.seconds = time.perf_counter() - start
-        result.extra.update(seed=seed, givens_before=puzzle.givens)
-        emit_made(result, smaller, args)
+    header_rules = None  # the rules the last header written says
+    steps = sum(item.puzzle.givens for item in parsed if item.puzzle is not None)
+    with progress(steps, "binairo minimize: givens tried", elapsed=True) as bar:
+        for index, item in enumerate(parsed):
+            start = time.perf_counter()
+            deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+            puzzle = item.puzzle
+            if puzzle is None:
+                result = Result(index=index, status="invalid", error=item.error, engine="sat")
+                result.extra["rules"] = args.rules or "takuzu"
+                show(result, None, argparse.Namespace(**{**vars(args), "action": "minimize"}))
+                continue
+            result = checker.check(puzzle, args.time_limit)
+            if result.uniqueness != "unique":
+                result.index = index
+                result.extra["rules"] = puzzle.rules
+                if result.uniqueness == "multiple":
+                    result.message = "not minimized: the puzzle has more than one solution"
+                show(result, puzzle, argparse.Namespace(**{**vars(args), "action": "check"}))
+                bar.advance(puzzle.givens)
+                continue
+            key = binairo.shape(puzzle)
+            if key not in generators:
+                generators[key] = binairo.Generator(*key)
+            generator = generators[key]
+            solution = generator.literals(Puzzle(tuple(map(tuple, result.solution)), puzzle.rules))
+            given, finished = generator.minimize(solution, generator.literals(puzzle), rng,
+                                                 deadline, bar.advance)
+            smaller = generator.to_puzzle(given)
+            made = confirmed(checker, smaller, result.solution, finished)
+            assert made is not None  # no time limit on the confirmation
+            made.index = index
+            made.seconds = time.perf_counter() - start
+            made.extra.update(seed=seed, givens_before=puzzle.givens)
+            if not args.json and smaller.rules != header_rules:
+                print(binairo.header_line(smaller.rules))
+                header_rules = smaller.rules
+            emit_made(made, smaller, args)
     return 0
 
 
@@ -238,62 +327,42 @@ def run_count_all(args: argparse.Namespace) -> int:
     # Imported here: numba takes a second or more to import, and only this needs it.
     from models import binairo_count
 
+    deadline = whole_run_deadline(args.time_limit)
     rows, cols = binairo.parse_size(args.size)
+    rules = args.rules or "takuzu"
     if args.method == "engine":
-        empty = Puzzle(tuple((None,) * cols for _ in range(rows)), args.rules)
-        args.action = "count"
-        solver = PuzzleSolver(binairo, args.engine)
-        with progress(None, f"binairo count {rows}x{cols} [{args.engine}]") as bar:
-            result = solver.count(empty, args.limit, args.time_limit,
-                                  on_solution=lambda _s: bar.advance())
-        result.extra.update(rules=args.rules, size=f"{rows}x{cols}", method=f"engine:{args.engine}")
-        show(result, empty, args) if args.json else print(
-            f"{rows}x{cols} {args.rules} grids: {result.count}"
-            f"{'' if result.complete else ' or more (stopped early)'} "
-            f"(engine {args.engine}, {result.seconds:.2f} s)")
-        return 0
+        return count_all_by_engine(rows, cols, rules, deadline, args)
+    binairo_count.orient(rows, cols, args.method)  # a shape too big is an error before any work
     if args.estimate:
-        r, c = binairo_count.orient(rows, cols, args.method)
-        def report(cube: Any, found: int, seconds: float) -> None:
-            print(f"cube {cube.rows} (weight {cube.weight}): {found} grids, {seconds:.1f} s",
-                  file=sys.stderr, flush=True)
-
-        guess = binairo_count.estimate(r, c, args.rules, args.method, args.estimate,
-                                       jobs=args.jobs or os.cpu_count() or 1, on_cube=report)
-        guess.update(rows=rows, cols=cols, rules=args.rules, method=args.method)
-        if args.json:
-            emit_json(guess)
-        else:
-            print(f"{rows}x{cols} {args.rules} [{args.method}]: {guess['cubes']} cubes; "
-                  f"{guess['sampled']} took {guess['seconds_sampled']} s; whole job about "
-                  f"{guess['estimated_seconds']:,.0f} s on {args.jobs or os.cpu_count()} cores; "
-                  f"count about {guess['estimated_count']:.3e}")
-        return 0
+        return estimate_count(rows, cols, rules, deadline, args)
     if args.ray and args.jobs:
         raise UsageError("--ray and --jobs exclude each other (Ray decides where cubes run)")
     checkpoint = args.checkpoint
     automatic = False
     if checkpoint is None and not args.no_checkpoint and rows * cols >= 100:
-        checkpoint = f"binairo-count-{rows}x{cols}-{args.rules}-{args.method}.jsonl"
+        checkpoint = str(default_checkpoint(f"binairo-count-{rows}x{cols}-{rules}-{args.method}.jsonl"))
         automatic = True
-    if checkpoint and os.path.exists(checkpoint) and not args.json:
-        print(f"resuming from {checkpoint}", file=sys.stderr)
+    what = f"binairo count {rows}x{cols} {rules} ({args.method}): cubes"
+    if checkpoint and sys.stderr.isatty():  # on its own line: in the bar it would crowd out M/N
+        resuming = "resuming from" if os.path.exists(checkpoint) else "checkpoint:"
+        print(f"{what} {resuming} {checkpoint}", file=sys.stderr)
     try:
-        with progress(None, f"binairo count {rows}x{cols} [{args.method}] cubes") as bar:
+        with progress(None, what, elapsed=True) as bar:
             result = binairo_count.count_grids(
-                rows, cols, args.rules, args.method, jobs=args.jobs, checkpoint=checkpoint,
-                ray_address=args.ray,
+                rows, cols, rules, args.method, jobs=args.jobs, checkpoint=checkpoint,
+                ray_address=args.ray, deadline=deadline, isolate=True,
                 on_progress=lambda done, total: bar.update(completed=done, total=total),
             )
     except KeyboardInterrupt:
         where = f"finished cubes are in {checkpoint}; run the same command to resume" if checkpoint \
             else "no checkpoint was kept (--no-checkpoint)"
         print(f"mindgames: interrupted; {where}", file=sys.stderr)
-        raise SystemExit(130) from None
+        return 130  # the console script then exits at once, without waiting on any worker
     sample = args.cross_check if args.cross_check is not None else (2 if rows * cols < 100 else 0)
-    if result.complete and args.method == "mitm" and sample:
+    in_time = deadline is None or time.monotonic() < deadline
+    if result.complete and args.method == "mitm" and sample and in_time:
         r, c = (int(v) for v in result.orientation.split("x"))
-        for note in binairo_count.check_cubes(r, c, args.rules, sample):
+        for note in binairo_count.check_cubes(r, c, rules, sample):
             result.checked.append(f"dfs recount of mitm {note}: equal")
     if result.complete and not result.checked:
         result.checked.append("none in this run (--cross-check K recounts K cubes with dfs)")
@@ -302,9 +371,74 @@ def run_count_all(args: argparse.Namespace) -> int:
         result.checkpoint = None
     if args.json:
         emit_json(result.to_json())
+        return 0
+    how = f"{result.method}, {plural(result.cubes, 'cube')}, {result.backend}, {result.seconds:.2f} s"
+    if result.complete:
+        print(f"{rows}x{cols} {rules} grids: {result.count:,} ({how})")
     else:
-        print(f"{rows}x{cols} {args.rules} grids: {result.count} "
-              f"({result.method}, {result.cubes} cubes, {result.backend}, {result.seconds:.2f} s)")
-        for note in result.checked:
-            print(f"  checked: {note}")
+        kept = f"; finished cubes kept in {checkpoint}" if checkpoint else ""
+        print(f"{rows}x{cols} {rules} grids: unknown ({result.message}{kept}) ({how})")
+    for note in result.checked:
+        print(f"  checked: {note}")
+    return 0
+
+
+def default_checkpoint(name: str) -> Path:
+    """Where an automatic checkpoint lives: the user's cache directory, not the current one."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_cache_dir("mindgames"))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot create the cache directory {folder} ({error.strerror or error}); "
+                         "give --checkpoint FILE or --no-checkpoint") from None
+    return folder / name
+
+
+def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None,
+                        args: argparse.Namespace) -> int:
+    """Every grid of a size enumerated by an engine (the reference for small sizes)."""
+    empty = Puzzle(tuple((None,) * cols for _ in range(rows)), rules)
+    args.action = "count"
+    limit = args.limit or None
+    solver = PuzzleSolver(binairo, args.engine)
+    with progress(limit, f"binairo count {rows}x{cols} {rules} (engine {args.engine}): grids") as bar:
+        result = solver.count(empty, limit, remaining(deadline),
+                              on_solution=lambda _s: bar.advance())
+    if not result.complete:
+        stopped_by_limit = limit is not None and (result.count or 0) >= limit
+        result.message = f"stopped at --limit {limit}" if stopped_by_limit else "time limit"
+    result.extra.update(rules=rules, size=f"{rows}x{cols}", method=f"engine:{args.engine}")
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        counted = count_text(result.count, result.complete, result.message).replace("solution", "grid")
+        print(f"{rows}x{cols} {rules} grids: {counted} (engine {args.engine}, {result.seconds:.2f} s)")
+    return 0
+
+
+def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
+                   args: argparse.Namespace) -> int:
+    """Time --estimate K random cubes (each can take minutes) and extrapolate the whole job."""
+    from models import binairo_count
+
+    r, c = binairo_count.orient(rows, cols, args.method)
+    jobs = args.jobs or os.cpu_count() or 1
+    with progress(args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes",
+                  elapsed=True) as bar:
+        guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, jobs=jobs,
+                                       on_cube=lambda *_: bar.advance(), deadline=deadline,
+                                       isolate=True)
+    guess.update(rows=rows, cols=cols, rules=rules, method=args.method)
+    if args.json:
+        emit_json(guess)
+    elif guess["estimated_seconds"] is None:
+        print(f"{rows}x{cols} {rules} [{args.method}]: unknown ({guess['message']})")
+    else:
+        note = f" ({guess['message']})" if guess["message"] else ""
+        print(f"{rows}x{cols} {rules} [{args.method}]: {plural(guess['cubes'], 'cube')}; "
+              f"{guess['sampled']} took {guess['seconds_sampled']} s; whole job about "
+              f"{guess['estimated_seconds']:,.0f} s on {plural(jobs, 'core')}; "
+              f"count about {guess['estimated_count']:.3e}{note}")
     return 0

@@ -148,7 +148,7 @@ def _parse_sudoku(value: Any, task: dict) -> Any:
 def _parse_binairo(value: Any, task: dict) -> Any:
     from models import binairo
 
-    rules = task.get("rules") or "takuzu"
+    rules = task.get("rules")  # None: as the puzzle says (header or "rules" key), else takuzu
     text = value if isinstance(value, str) else json.dumps(value)
     found = binairo.parse(text, rules)
     if len(found) != 1:
