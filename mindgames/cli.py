@@ -41,11 +41,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, cap_memory: bool = False) -> int:
+    """Run one command; its exit code.
+
+    ``cap_memory`` applies ``--memory-limit`` to this process: the console
+    script does, a program that calls ``main`` in its own process (a test, a
+    notebook) is left uncapped: the cap would hold for all else it runs."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        apply_memory_limit(getattr(args, "memory_limit", None))
+        if cap_memory:
+            apply_memory_limit(getattr(args, "memory_limit", None))
         return int(args.func(args) or 0)
     except (UsageError, PuzzleError) as error:
         return fail(str(error))
@@ -66,7 +72,7 @@ def entry() -> None:
 
     After an interrupted search, native solver threads may still be winding
     down; skipping interpreter finalisation avoids a crash report on the way out."""
-    code = main()
+    code = main(cap_memory=True)
     if code == 130:
         sys.stdout.flush()
         sys.stderr.flush()

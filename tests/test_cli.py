@@ -60,7 +60,7 @@ def test_the_memory_limit_caps_the_process_and_the_command_says_so():
         "from mindgames import cli\n"
         "from mindgames.commands import sudoku\n"
         "sudoku.run = lambda args: len(bytearray(2**30))\n"
-        "sys.exit(cli.main(['sudoku', 'solve', 'x.txt', '--memory-limit', '300']))\n"
+        "sys.exit(cli.main(['sudoku', 'solve', 'x.txt', '--memory-limit', '300'], cap_memory=True))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 3, done.stderr
