@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = Path(__file__).resolve().parents[1]
+HERE = ROOT / "tests" / "snapshots"
 
 #: name -> the command's arguments after ``mindgames``; every one ends in --json.
 COMMANDS: dict[str, list[str]] = {
