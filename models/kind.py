@@ -100,6 +100,9 @@ class PuzzleKind(ABC):
     #: settings of the kind that apply to reading and answering (e.g. binairo's rules)
     options: ClassVar[tuple[Option, ...]] = ()
 
+    def __repr__(self) -> str:
+        return f"<{self.name} kind>"
+
     def describe_kind(self) -> dict[str, Any]:
         """The kind as ``GET /v1/kinds`` shows it."""
         return {
