@@ -144,7 +144,7 @@ def test_running_out_of_time_while_certifying_keeps_the_answer(monkeypatch):
     import solver.proof.certify as certify
 
     monkeypatch.setattr(certify, "_solve_with_proof", lambda cnf, name, deadline: (None, [], None))
-    result = PuzzleSolver(sudoku, "sat").check(sudoku.parse(SEED_PUZZLE), time_limit=60, certify=True)
+    result = PuzzleSolver(sudoku, "sat").check(sudoku.parse(HARD), time_limit=60, certify=True)
     assert result.uniqueness == "unique"
     certificate = result.to_json()["certificate"]
     assert certificate["checked"] is False and certificate["reason"].startswith("time limit")

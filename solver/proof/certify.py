@@ -29,6 +29,7 @@ PROOF_SOLVERS = ("cadical153", "cadical195", "glucose4", "glucose42", "lingeling
 DEFAULT_SOLVER = "cadical153"
 UNLIMITED_SOLVERS = ("lingeling",)  # python-sat offers no limited solve for it
 CONFLICTS_PER_SLICE = 5_000
+BY_PROPAGATION = "unit propagation"  # the "solver" of a proof that is the empty clause alone
 
 CertificateStatus = Literal["unsat", "sat", "unknown"]
 
@@ -55,7 +56,7 @@ class Certificate:
     core_size: int | None = None
     seconds: dict[str, float] = field(default_factory=lambda: {"solve": 0.0, "proof": 0.0, "check": 0.0})
     files: list[str] | None = None  # the CNF and the proof, only when kept
-    solver: str = DEFAULT_SOLVER
+    solver: str = DEFAULT_SOLVER  # what made the proof (BY_PROPAGATION: no solver was needed)
     reason: str | None = None
     assignment: Assignment | None = None
     about: str = "the CNF encoding of the model, with the givens as unit clauses"
@@ -231,7 +232,13 @@ def certify_cnf(
     seconds = certificate.seconds
 
     start = time.perf_counter()
-    answer, lines, assignment = _solve_with_proof(cnf, solver, deadline)
+    if loaded is not None and loaded.fits(cnf, cnf.num_vars) and loaded.refutes(cnf):
+        # The empty clause alone is the proof: our checker derives it by unit propagation
+        # (the givens of an easy puzzle and the clause excluding its solution).
+        answer, lines, assignment = False, ["0"], None
+        certificate.solver = BY_PROPAGATION
+    else:
+        answer, lines, assignment = _solve_with_proof(cnf, solver, deadline)
     seconds["solve"] = time.perf_counter() - start
     if answer is None:
         certificate.reason = "time limit reached while solving"

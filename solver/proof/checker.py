@@ -139,6 +139,8 @@ class LoadedFormula:
         self.cnf = cnf
         self._checker = _DratChecker(cnf, Proof("drat"), cnf.num_vars)
         self._checker.load(cnf.clauses)
+        self._reorderable = [cid for cid, clause in enumerate(self._checker.clauses) if len(clause) > 2]
+        self._prepared: tuple[CNF, _DratChecker] | None = None  # see refutes()
 
     def fits(self, cnf: CNF, top: int) -> bool:
         """Whether ``cnf`` (with a proof naming variables up to ``top``) extends this formula."""
@@ -150,11 +152,25 @@ class LoadedFormula:
 
     def extended(self, cnf: CNF, proof: Proof) -> "_DratChecker":
         """A checker for ``proof`` of ``cnf``, started from this formula (``fits`` must hold)."""
-        checker = self._checker.copy(cnf, proof)
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared[0] is cnf:
+            checker = prepared[1]
+            checker.proof = proof
+            return checker
+        checker = self._checker.copy(cnf, proof, self._reorderable)
         for clause in cnf.clauses[len(self.cnf.clauses):]:
             checker.add(clause)
         checker.first_lemma = len(checker.clauses)
         return checker
+
+    def refutes(self, cnf: CNF) -> bool:
+        """Whether unit propagation alone refutes ``cnf`` (which must extend this formula),
+        so that the one-line proof "0" (the empty clause) checks and no solver is needed:
+        easy puzzles' uniqueness (the givens and the clause excluding the solution).
+        The checker state made to tell is kept for the next check of ``cnf``."""
+        checker = self.extended(cnf, Proof("drat"))
+        self._prepared = (cnf, checker)
+        return checker.conflict is not None
 
 
 def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> "_DratChecker":
@@ -186,18 +202,20 @@ class _DratChecker:
         self.deps: list = []  # per lemma: (clause ids, top-level literals) its check used
         self.first_lemma = len(cnf.clauses)
 
-    def copy(self, cnf: CNF, proof: Proof) -> "_DratChecker":
+    def copy(self, cnf: CNF, proof: Proof, reorderable: Sequence[int]) -> "_DratChecker":
         """This checker's state, for checking ``proof`` of ``cnf`` (which extends this one's
         formula).  Copied is what a check changes: assignments, watch and implication
-        lists, and the clauses of three or more literals (propagation reorders them);
-        binary clauses are never changed, so they are shared."""
+        lists, and the ``reorderable`` clauses (the ids of those of three or more literals:
+        propagation reorders them); the others are never changed, so they are shared."""
         twin = object.__new__(_DratChecker)
         twin.__dict__.update(self.__dict__)
         twin.cnf, twin.proof = cnf, proof
         twin.val, twin.reason, twin.trail = self.val[:], self.reason[:], self.trail[:]
         twin.watches = [ws[:] for ws in self.watches]
         twin.implied = [pairs[:] for pairs in self.implied]
-        twin.clauses = [clause if len(clause) == 2 else list(clause) for clause in self.clauses]
+        twin.clauses = self.clauses[:]
+        for cid in reorderable:
+            twin.clauses[cid] = list(self.clauses[cid])
         twin.alive = bytearray(self.alive)
         twin.deps = []
         return twin
