@@ -139,6 +139,24 @@ def test_checks_from_a_loaded_formula_agree_with_checks_from_scratch(cnf, fracti
 
 @SLOW
 @given(cnfs, st.data())
+def test_proofs_of_the_simplified_formula_check_against_the_formula(cnf, data):
+    """As for a puzzle: the rules loaded once, the givens added as unit clauses."""
+    literal = st.integers(1, cnf.num_vars).flatmap(lambda v: st.sampled_from([v, -v]))
+    givens = data.draw(st.lists(literal, max_size=4).map(lambda lits: [(lit,) for lit in lits]))
+    loaded, whole = split(CNF(cnf.num_vars, [*cnf.clauses, *givens]), len(cnf.clauses))
+    simplified = CNF(cnf.num_vars, loaded.simplified(whole))
+    assert is_satisfiable(simplified) == is_satisfiable(whole)
+    if loaded.refutes(whole):
+        assert check_text(whole, "0\n").ok  # the empty clause alone: unit propagation refutes it
+    elif not is_satisfiable(whole):
+        for name in SOLVERS:
+            _, text = solve(simplified, name)
+            result = check_proof(whole, parse_proof(text.encode()), loaded=loaded)
+            assert result.ok, f"{name}: {result.reason}"
+
+
+@SLOW
+@given(cnfs, st.data())
 def test_no_proof_refutes_a_satisfiable_cnf_from_a_loaded_formula(cnf, data):
     assume(is_satisfiable(cnf))
     loaded, whole = split(cnf, data.draw(st.integers(0, len(cnf.clauses))))

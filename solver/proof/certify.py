@@ -238,7 +238,11 @@ def certify_cnf(
         answer, lines, assignment = False, ["0"], None
         certificate.solver = BY_PROPAGATION
     else:
-        answer, lines, assignment = _solve_with_proof(cnf, solver, deadline)
+        # With the checker's propagation at hand, the solver gets the simplified formula
+        # (see LoadedFormula.simplified); the proof is still checked against ``cnf``.
+        solved = cnf if loaded is None or not loaded.fits(cnf, cnf.num_vars) else CNF(
+            cnf.num_vars, loaded.simplified(cnf))
+        answer, lines, assignment = _solve_with_proof(solved, solver, deadline)
     seconds["solve"] = time.perf_counter() - start
     if answer is None:
         certificate.reason = "time limit reached while solving"
@@ -300,7 +304,10 @@ def _solve_with_proof(
         if answer is None:
             return None, [], None
         if answer:
-            return True, [], engine.get_model()
+            model = engine.get_model()
+            # Variables the (simplified) formula no longer names can take any value.
+            model.extend(-var for var in range(len(model) + 1, cnf.num_vars + 1))
+            return True, [], model
         lines = list(engine.get_proof() or [])
         # Glucose writes no empty clause when unit propagation alone refutes the
         # formula.  Appending it claims nothing unchecked: the checker must
