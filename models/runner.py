@@ -49,10 +49,12 @@ from typing import Any, Callable, Hashable, Protocol
 
 from solver import Assignment, Model, Session, Uniqueness, get_engine
 from solver.deadline import Deadline
-from solver.proof import CertificationError, ProofBase, certify_answer
+from solver.proof import Certificate, CertificationError, ProofBase, certify_answer
 
 from .errors import VerificationError
 
+
+TIME_LIMIT_BEFORE = "time limit reached before the proof was made"
 
 # Why an answer gets no certificate (``certificate`` null): by the engine's answer.
 _NO_PROOF_NEEDED = {
@@ -170,6 +172,9 @@ class PuzzleSolver:
         """Set ``result.extra["certificate"]`` for the engine's ``answer`` (see the module's doc)."""
         if answer.status not in ("unique", "unsat"):
             _no_certificate(result, answer.status)
+            return
+        if deadline.passed():  # not even the shape's proof base is built
+            result.extra["certificate"] = Certificate("unknown", reason=TIME_LIMIT_BEFORE).to_json()
             return
         certificate = certify_answer(
             encoding.model, givens, answer, keep_dir=proof_dir, name=name,

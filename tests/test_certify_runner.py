@@ -150,6 +150,24 @@ def test_running_out_of_time_while_certifying_keeps_the_answer(monkeypatch):
     assert certificate["checked"] is False and certificate["reason"].startswith("time limit")
 
 
+def test_no_time_left_after_the_answer_means_no_proof_is_made(monkeypatch):
+    from solver.deadline import Deadline
+
+    solver = PuzzleSolver(sudoku, "sat")
+    real_check = solver.session(sudoku.parse(HARD))[1].check_unique
+
+    def answer_then_time_is_up(givens, time_limit):
+        answer = real_check(givens, None)
+        monkeypatch.setattr(Deadline, "passed", lambda self: True)
+        return answer
+
+    monkeypatch.setattr(solver.session(sudoku.parse(HARD))[1], "check_unique", answer_then_time_is_up)
+    result = solver.check(sudoku.parse(HARD), time_limit=60, certify=True)
+    assert result.uniqueness == "unique"
+    certificate = result.extra["certificate"]
+    assert certificate["checked"] is False and certificate["reason"].startswith("time limit")
+
+
 def test_an_engine_that_runs_out_of_time_has_nothing_to_certify():
     result = PuzzleSolver(sudoku, "sat").check(sudoku.parse(SEED_PUZZLE), time_limit=0, certify=True)
     assert result.status == "unknown"
