@@ -7,7 +7,9 @@ True
 
 * :mod:`.formats` reads and writes DIMACS CNF, DRAT (text and binary) and LRAT;
 * :mod:`.checker` is our own proof checker (RUP/RAT, deletions, core marking);
-* :mod:`.certify` solves a model's CNF with a proof-emitting solver and checks the proof.
+  :class:`LoadedFormula` loads a formula once for many checks of formulas extending it;
+* :mod:`.certify` solves a model's CNF with a proof-emitting solver and checks the proof;
+  :class:`ProofBase` keeps what the certificates of one model (a puzzle shape) share.
 """
 
 from __future__ import annotations
