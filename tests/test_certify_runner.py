@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from models import binairo, sudoku
 from models.runner import PuzzleSolver
@@ -114,6 +115,25 @@ def test_one_solver_certifies_many_puzzles_of_one_shape_and_of_several():
             assert solver.check(puzzle, certify=True).extra["certificate"]["checked"]
 
 
+FOUR = sudoku.solve(empty_sudoku(4, box=[2, 2]), "sat").solution
+RANDOM_FOURS = PuzzleSolver(sudoku, "sat")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sets(st.integers(0, 15)), st.integers(0, 15), st.integers(0, 4))
+def test_every_unique_or_unsolvable_answer_gets_a_checked_certificate(kept, cell, value):
+    """Random 4x4 puzzles: kept cells of one solution, and one cell perhaps changed
+    (to another value, or blanked): unique, multiple and unsolvable ones all occur."""
+    grid = [[FOUR[r][c] if 4 * r + c in kept else 0 for c in range(4)] for r in range(4)]
+    grid[cell // 4][cell % 4] = value
+    result = RANDOM_FOURS.check(sudoku.make_puzzle(grid, box=[2, 2]), certify=True)
+    certificate = result.extra["certificate"]
+    if result.uniqueness == "unique" or result.status == "unsolvable":
+        assert certificate["checked"] is True
+    else:
+        assert result.uniqueness == "multiple" and certificate is None
+
+
 # ---------------------------------------------------------------------------
 # Answers that need no proof say so
 # ---------------------------------------------------------------------------
@@ -181,8 +201,15 @@ def test_kept_files_are_named_after_the_puzzle_and_the_command_verifies_them(tmp
     puzzle, solution = SUDOKUS["9x9"]
     unsolvable = sudoku_without_solution(puzzle, solution)
     solver = PuzzleSolver(sudoku, "cpsat")
-    for name, result in (("puzzle-1", solver.check(puzzle, certify=True, proof_dir=tmp_path, name="puzzle-1")),
-                         ("puzzle-2", solver.solve(unsolvable, certify=True, proof_dir=tmp_path, name="puzzle-2"))):
+    results = {
+        "puzzle-1": solver.check(puzzle, certify=True, proof_dir=tmp_path, name="puzzle-1"),
+        "puzzle-2": solver.check(sudoku.parse(HARD), certify=True, proof_dir=tmp_path, name="puzzle-2"),
+        "puzzle-3": solver.solve(unsolvable, certify=True, proof_dir=tmp_path, name="puzzle-3"),
+    }
+    # an easy puzzle's proof is the empty clause alone; the hard one's comes from a solver
+    assert results["puzzle-1"].extra["certificate"]["solver"] == "unit propagation"
+    assert results["puzzle-2"].extra["certificate"]["solver"] == "cadical153"
+    for name, result in results.items():
         files = result.to_json()["certificate"]["files"]
         assert files == [str(tmp_path / f"{name}.cnf"), str(tmp_path / f"{name}.drat")]
         run = subprocess.run([sys.executable, "-m", "mindgames.cli", "certify", *files],
