@@ -28,7 +28,7 @@ from models.runner import PuzzleSolver, Result
 from solver import ENGINE_NAMES
 
 from ..io import UsageError, emit_json, progress, read_text, seconds_left, stdout_is_terminal
-from ..options import nonnegative_int, positive_float
+from ..options import nonnegative_int, positive_float, unread_fields
 from ..render import plural, side_by_side
 
 DEFAULT_COUNT_LIMIT = 10_000  # solutions a count stops at (--limit 0: none)
@@ -172,23 +172,12 @@ def answer(
     kind's own fields (an unreadable item: ``invalid``, naming what is wrong)."""
     if not item.ok:
         result = Result(status="invalid", error=str(item.error), engine=args.engine)
-        result.extra.update(unread_fields(kind, args))
+        result.extra.update(unread_fields(kind, stated_options(kind, args)))
     else:
         result = ask(solver, item.puzzle, args, time_limit, on_count, on_solution, name=f"puzzle-{index + 1}")
         result.extra.update(kind.result_fields(item.puzzle))
     result.index = index
     return result
-
-
-def unread_fields(kind: GridKind, args: argparse.Namespace) -> dict[str, Any]:
-    """What an unreadable puzzle's result still says: the setting it was to be read with,
-    for each option that always has a value (one of its ``choices``: as stated, else the
-    default, else the first choice), e.g. binairo's rules."""
-    stated = stated_options(kind, args)
-    return {
-        o.name: stated[o.name] or (o.default if o.default is not None else o.choices[0])
-        for o in kind.options if o.choices
-    }
 
 
 def ask(

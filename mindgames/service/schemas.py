@@ -31,6 +31,10 @@ class Options(BaseModel):
     time_limit: Optional[float] = Field(None, gt=0, le=1e9, description="seconds per puzzle")
     limit: Optional[int] = Field(None, ge=1, le=10**15, description="count: stop at this many")
     rules: Optional[Literal["takuzu", "unruly"]] = Field(None, description="binairo rule set")
+    certify: bool = Field(False, description="solve, check of grid puzzles: prove 'unique' / "
+                                             "'unsolvable' with a DRAT proof our own checker verifies, "
+                                             "within the same time limit; the answer gains `certificate` "
+                                             "(kind, checked, lemmas, seconds)")
     params: Optional[dict[str, int]] = Field(None, description=PARAMS_DOC,
                                              examples=[{"pairs": 3, "capacity": 2}])
     count_shortest: bool = Field(False, description="crossing: also count the shortest plans")
