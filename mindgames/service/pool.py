@@ -47,23 +47,27 @@ def worker_main(conn: Connection, memory_mb: int = 0) -> None:
             task = conn.recv()
         except (EOFError, OSError):
             return
-        records: list[tuple[int, dict]] = []
         try:
-            execute(task, lambda i, r: records.append((i, r)), answerer,
-                    deadline=time.monotonic() + task["seconds"])
-            reply: Reply = Done(records)
-        except TaskError as error:
-            reply = Refused(error.status, error.message, error.limit)
-        except MemoryError:
-            records.clear()  # free what we can to be able to answer at all
-            reply = Refused(422, f"this puzzle is too big for this server: its solver process "
-                                 f"reached its memory cap ({memory_mb} MB, --worker-memory-mb)", "worker_memory_mb")
-        except Exception as error:  # a library bug: report it, keep serving
-            reply = Crashed(records, f"{type(error).__name__}: {error}")
-        try:
-            conn.send(reply)
+            conn.send(answer_task(task, answerer, memory_mb))
         except (OSError, ValueError):
             return
+
+
+def answer_task(task: dict, answerer: Answerer, memory_mb: int = 0) -> Reply:
+    """What a worker replies to ``task``: every record, or why there is none."""
+    records: list[tuple[int, dict]] = []
+    try:
+        execute(task, lambda i, r: records.append((i, r)), answerer,
+                deadline=time.monotonic() + task["seconds"])
+        return Done(records)
+    except TaskError as error:
+        return Refused(error.status, error.message, error.limit)
+    except MemoryError:
+        records.clear()  # free what we can to be able to answer at all
+        return Refused(422, f"this puzzle is too big for this server: its solver process "
+                            f"reached its memory cap ({memory_mb} MB, --worker-memory-mb)", "worker_memory_mb")
+    except Exception as error:  # a library bug: report it, keep serving
+        return Crashed(records, f"{type(error).__name__}: {error}")
 
 
 @dataclass(eq=False)
