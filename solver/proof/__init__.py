@@ -13,18 +13,18 @@ True
 from __future__ import annotations
 
 from .certify import (
-    DEFAULT_SOLVER, PROOF_SOLVERS, Certificate, CertificationError, certify_answer, certify_cnf,
-    certify_unique, certify_unsat,
+    DEFAULT_SOLVER, PROOF_SOLVERS, Certificate, CertificationError, ProofBase, certify_answer,
+    certify_cnf, certify_unique, certify_unsat,
 )
-from .checker import CheckResult, check_proof
+from .checker import CheckResult, LoadedFormula, check_proof
 from .formats import (
     CNF, MAX_BYTES, MAX_CLAUSES, Proof, ProofInputError, drat_binary, drat_text, parse_dimacs,
     parse_proof, read_cnf, read_proof, write_dimacs,
 )
 
 __all__ = [
-    "CNF", "Certificate", "CertificationError", "CheckResult", "DEFAULT_SOLVER", "MAX_BYTES",
-    "MAX_CLAUSES", "PROOF_SOLVERS", "Proof", "ProofInputError", "certify_answer", "certify_cnf", "certify_unique",
+    "CNF", "Certificate", "CertificationError", "CheckResult", "DEFAULT_SOLVER", "LoadedFormula",
+    "MAX_BYTES", "MAX_CLAUSES", "PROOF_SOLVERS", "Proof", "ProofBase", "ProofInputError", "certify_answer", "certify_cnf", "certify_unique",
     "certify_unsat", "check_proof", "drat_binary", "drat_text", "parse_dimacs", "parse_proof",
     "read_cnf", "read_proof", "write_dimacs",
 ]
