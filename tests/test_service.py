@@ -153,6 +153,23 @@ def test_explain_adds_the_clashing_cells_for_the_page(client):
     assert explained["clashing_cells"] == [[0, 0], [0, 1]]
 
 
+def test_certify_answers_with_the_checked_certificate(client):
+    checked = client.post("/v1/sudoku/check", json={"puzzle": HARD, "certify": True}).json()
+    assert checked["uniqueness"] == "unique"
+    certificate = checked["certificate"]
+    assert certificate["kind"] == "drat" and certificate["checked"] is True and certificate["lemmas"] >= 1
+    unsolvable = client.post("/v1/binairo/solve", json={"puzzle": "111.\n....\n....\n....", "certify": True})
+    assert unsolvable.json()["status"] == "unsolvable" and unsolvable.json()["certificate"]["checked"]
+    assert "certificate" not in client.post("/v1/sudoku/check", json={"puzzle": HARD}).json()
+
+
+def test_certify_applies_to_solve_and_check_of_grid_puzzles_only(client):
+    for path, body in (("/v1/sudoku/count", {"puzzle": HARD}),
+                       ("/v1/crossing/solve", {"puzzle": "wolf-goat-cabbage"})):
+        answer = client.post(path, json={**body, "certify": True})
+        assert answer.status_code == 422 and "certify" in answer.json()["error"]
+
+
 def test_check_gives_two_different_witnesses_for_a_puzzle_with_several_solutions(client):
     answer = client.post("/v1/sudoku/check", json={"puzzle": "." * 16}).json()
     assert answer["uniqueness"] == "multiple"
