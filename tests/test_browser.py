@@ -97,6 +97,26 @@ def test_clashing_givens_are_reported_and_highlighted(page):
     shot(page, "sudoku-clash")
 
 
+def test_check_with_certify_shows_the_checked_certificate(page):
+    page.fill("#sudoku-paste", HARD)
+    page.click("#sudoku-load")
+    page.check("#sudoku-certify")
+    page.click("#sudoku-check")
+    page.wait_for_selector("#sudoku-message.ok")
+    said = page.text_content("#sudoku-message")
+    assert said.startswith("Unique solution (certified: DRAT, checked; ") and "lemma" in said
+    shot(page, "sudoku-certified")
+
+
+def test_the_tabs_are_the_kinds_the_server_lists_then_jobs(page, server):
+    import httpx
+
+    listed = [k["kind"] for k in httpx.get(server.url + "/v1/kinds").json()["kinds"]]
+    page.wait_for_selector("#tabs button[data-panel=jobs]")
+    tabs = page.eval_on_selector_all("#tabs button", "els => els.map(e => e.dataset.panel)")
+    assert tabs == listed + ["jobs"]
+
+
 def test_clicking_a_binairo_cell_cycles_blank_zero_one(page):
     page.click("#tabs button[data-panel=binairo]")
     first = "#binairo-grid .cell >> nth=0"
