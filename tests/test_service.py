@@ -153,6 +153,21 @@ def test_explain_adds_the_clashing_cells_for_the_page(client):
     assert explained["clashing_cells"] == [[0, 0], [0, 1]]
 
 
+def test_each_kinds_options_are_request_fields_and_only_its_own(client):
+    x6 = client.post("/v1/sudoku/check", json={"puzzle": "." * 36, "box": "3x2", "diagonals": True})
+    assert x6.status_code == 200 and x6.json()["uniqueness"] == "multiple"
+    solution = x6.json()["solution"]
+    assert sorted(solution[i][i] for i in range(6)) == list(range(1, 7))  # the diagonal holds 1..6
+    top_left_box = [solution[r][c] for r in range(3) for c in range(2)]  # 3 rows x 2 columns
+    assert sorted(top_left_box) == list(range(1, 7))
+    bad = client.post("/v1/sudoku/solve", json={"puzzle": "." * 36, "box": "3x"})
+    assert bad.status_code == 422 and bad.json()["error"].startswith("box: ")
+    other = client.post("/v1/binairo/solve", json={"puzzle": "1...\n....\n....\n....", "box": "2x2"})
+    assert other.status_code == 422 and "box: an option of sudoku puzzles only" in other.json()["error"]
+    listed = {k["kind"]: k for k in client.get("/v1/kinds").json()["kinds"]}
+    assert {"box", "diagonals"} <= set(listed["sudoku"]["options"]) and "rules" in listed["binairo"]["options"]
+
+
 def test_certify_answers_with_the_checked_certificate(client):
     checked = client.post("/v1/sudoku/check", json={"puzzle": HARD, "certify": True}).json()
     assert checked["uniqueness"] == "unique"

@@ -112,15 +112,6 @@ def run_count(args: argparse.Namespace) -> int:
     return grid.run(args)
 
 
-def count_text(count: int | None, complete: bool | None, message: str | None) -> str:
-    """"5 solutions", or "at least 10,000 solutions (stopped at --limit 10000)"."""
-    if count is None:
-        return f"unknown ({message})" if message else "unknown"
-    if complete:
-        return plural(count, "solution")
-    return f"at least {plural(count, 'solution')} ({message or 'stopped early'})"
-
-
 # -- generate / minimize ---------------------------------------------------------------------
 
 
@@ -340,7 +331,7 @@ def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None
     if args.json:
         emit_json(result.to_json())
     else:
-        counted = count_text(result.count, result.complete, result.message).replace("solution", "grid")
+        counted = grid.count_text(result).replace("solution", "grid")
         print(f"{rows}x{cols} {rules} grids: {counted} (engine {args.engine}, {result.seconds:.2f} s)")
     return 0
 

@@ -358,9 +358,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if any(nesting(p) > MAX_NESTING for p in puzzles):
             return error(422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep; "
                               "no puzzle format needs that")
-        if body.rules is not None and "rules" not in kinds.option_names(kind):
-            having = [name for name in names if "rules" in kinds.option_names(name)]
-            return error(422, f"rules: only {' and '.join(having)} puzzles have rule sets")
+        problem = kinds.options_error(kind, body.model_dump())
+        if problem:
+            return error(422, problem)
         if grid is not None and body.params is not None:
             return error(422, "params: only crossing puzzles have parameters")
         if grid is None:

@@ -38,8 +38,11 @@ class TaskError(Exception):
 # ---------------------------------------------------------------------------
 CROSSING = "crossing"  # a plan kind, answered by models.crossing until it has its kind object
 
-#: what the service offers a kind beyond the shared actions (jobs.py runs them)
+#: what the service offers a kind beyond the shared actions (jobs.py runs them), and their fields
 JOB_ACTIONS: dict[str, list[str]] = {"binairo": ["count_grids (jobs only)"]}
+JOB_OPTIONS: dict[str, dict[str, str]] = {
+    "binairo": {"size": "count_grids job: N or RxC, count every grid of that size"},
+}
 #: the request fields the service adds to every grid kind's own options
 GRID_OPTIONS = {
     "time_limit": "seconds per puzzle",
@@ -66,10 +69,23 @@ def grid_kind(name: str) -> GridKind | None:
     return kind if isinstance(kind, GridKind) else None
 
 
-def option_names(name: str) -> tuple[str, ...]:
-    """The request fields that are options of kind ``name`` (binairo: rules)."""
+def options_error(name: str, request: dict[str, Any]) -> str | None:
+    """What is wrong with the kind options of a request for kind ``name``, else None: an
+    option of other kinds only, or a value the kind cannot read (``"box": "3x"``)."""
+    from models.registry import grid_kinds
+
     kind = grid_kind(name)
-    return tuple(option.name for option in kind.options) if kind else ()
+    own = {option.name: option for option in kind.options} if kind else {}
+    for other in grid_kinds():
+        for option in other.options:
+            if request.get(option.name) is not None and option.name not in own:
+                having = [k.name for k in grid_kinds() if option in k.options]
+                return f"{option.name}: an option of {' and '.join(having)} puzzles only"
+    try:
+        stated_options(kind, request) if kind else None
+    except PuzzleError as error:
+        return str(error)
+    return None
 
 
 def describe() -> list[dict[str, Any]]:
@@ -85,7 +101,7 @@ def describe() -> list[dict[str, Any]]:
         entry = kind.describe_kind()
         entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
         entry["engines"] = list(ENGINE_NAMES)
-        entry["options"] = {**entry["options"], **GRID_OPTIONS}
+        entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
         described.append(entry)
     return described + [describe_crossing()]
 
@@ -162,8 +178,18 @@ def preset_params_error(puzzles: list, params: dict | None) -> str | None:
 # Parsing: one request value -> one puzzle, or PuzzleError
 # ---------------------------------------------------------------------------
 def stated_options(kind: GridKind, task: dict) -> dict[str, Any]:
-    """The kind's options as the request gives them (None: as the puzzle says)."""
-    return {option.name: task.get(option.name) for option in kind.options}
+    """The kind's options as the request gives them, read by the kind (``"3x2"`` -> ``(3, 2)``);
+    None: as the puzzle says.  PuzzleError names a value the kind cannot read."""
+    stated = {}
+    for option in kind.options:
+        value = task.get(option.name)
+        if isinstance(value, str):
+            try:
+                value = option.value(value)
+            except PuzzleError as error:
+                raise PuzzleError(f"{option.name}: {error}") from None
+        stated[option.name] = value
+    return stated
 
 
 def _parse_crossing(value: Any, task: dict) -> Any:
