@@ -29,6 +29,7 @@ COUNT_METHODS = ("mitm", "dfs", "engine")
 
 #: count may go without FILE: ``count --size N`` counts every grid of a size
 FILE_OPTIONAL = ("count",)
+HELP = {"count": "count solutions of each puzzle, or every grid of a --size"}
 
 
 def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.ArgumentParser],

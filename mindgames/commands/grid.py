@@ -7,8 +7,8 @@ these commands from its object and one registry line.  What one kind does
 beyond them (Sudoku's ``generate``; binairo's ``generate``, ``minimize`` and
 ``count --size``) lives in an *extension*: the module ``mindgames.commands.KIND``,
 when it exists, whose ``extend(actions, parsers, kind, started)`` adds
-subcommands and options (and whose ``FILE_OPTIONAL`` names the shared actions
-that may go without FILE).
+subcommands and options (whose ``FILE_OPTIONAL`` names the shared actions that
+may go without FILE, and ``HELP`` their help texts where they do more).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
     file_optional = getattr(more, "FILE_OPTIONAL", ())
     parsers: dict[str, argparse.ArgumentParser] = {}
     for action, help_text in SHARED_ACTIONS.items():
-        sub = actions.add_parser(action, help=help_text)
+        sub = actions.add_parser(action, help=getattr(more, "HELP", {}).get(action, help_text))
         sub.add_argument("file", metavar="FILE", nargs="?" if action in file_optional else None,
                          help="puzzle file, or - for standard input")
         sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
