@@ -73,7 +73,7 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
             sub.add_argument("--size", metavar="N|RxC", required=True, help="grid size, e.g. 10 or 6x8")
             sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many")
         sub.set_defaults(func=run_generate if action == "generate" else run_minimize, action=action,
-                         started=started)
+                         started=started, engine="sat")  # both check what they make with sat
 
 
 def startup_seconds() -> float:
