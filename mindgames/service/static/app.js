@@ -406,7 +406,8 @@ function showTextResult(messageId, answer, action, reply) {
   answer.textContent = "";
   if (!reply.ok || result.status === "invalid") { say(messageId, "Invalid: " + (result.error || "HTTP " + reply.status), "bad"); return; }
   const took = ` (${ms(result.seconds)}, ${result.engine})`;
-  const rows = (grid) => grid.map((row) => (Array.isArray(row) ? row.join(" ") : String(row))).join("\n");
+  // a grid as rows of values; a flat list (a one-row kind) as one row
+  const rows = (grid) => (Array.isArray(grid[0]) ? grid.map((row) => row.join(" ")).join("\n") : grid.join(" "));
   if (result.status === "unsolvable") say(messageId, "Unsolvable: " + result.message + certified(result) + took, "bad");
   else if (action === "count") say(messageId, `${result.count}${result.complete ? "" : " or more"} solutions${took}`, "ok");
   else if (result.status === "solved") {
