@@ -25,7 +25,8 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
     sub = actions.add_parser(
         "generate", help="puzzles with exactly one solution and no removable given"
     )
-    sub.add_argument("--box", type=argument_type(sudoku.BOX), metavar="RxC", help="box shape (default 3x3)")
+    box = next(option for option in kind.options if option.name == "box")
+    sub.add_argument("--box", type=argument_type(box), metavar="RxC", help="box shape (default 3x3)")
     sub.add_argument("--regions", metavar="LABELS",
                      help="jigsaw: N*N region labels, row by row (e.g. 36 for 6x6), instead of --box")
     sub.add_argument("--diagonals", action="store_true", help="X-Sudoku: both diagonals too")
