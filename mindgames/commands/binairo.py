@@ -11,7 +11,6 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from models import binairo
 from models.binairo import BINAIRO, Puzzle

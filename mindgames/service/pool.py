@@ -24,7 +24,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
-from .replies import Broken, Busy, Crashed, Died, Done, Ready, Refused, Reply, TimedOut, answered
+from .replies import Broken, Busy, Crashed, Died, Done, Ready, Refused, Reply, TimedOut
 from .settings import cap_memory, child_command, child_cwd, child_env
 
 
@@ -270,7 +270,7 @@ async def _readable(conn: Connection, timeout: float) -> bool:
         loop.remove_reader(fd)
 
 
-__all__ = ["SolverPool", "TaskError", "answered"]
+__all__ = ["SolverPool", "TaskError", "answer_task"]
 
 
 if __name__ == "__main__":
