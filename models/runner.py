@@ -97,6 +97,7 @@ class Result:
     complete: bool | None = None
     engine: str | None = None
     seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)  # the engine's search counters
     error: str | None = None  # for invalid input
     message: str | None = None  # a human explanation (e.g. where givens clash)
     extra: dict[str, Any] = field(default_factory=dict)
@@ -214,7 +215,7 @@ class PuzzleSolver:
         encoding, session = self.session(puzzle)
         givens = self.kind.givens(encoding, puzzle)
         answer = session.solve(givens, deadline.remaining())
-        result = Result(engine=self.engine_name)
+        result = Result(engine=self.engine_name, stats=answer.stats)
         if answer.status == "sat":
             result.status = "solved"
             result.solution = self._verified(puzzle, encoding, answer.assignment)
@@ -247,7 +248,7 @@ class PuzzleSolver:
         answer = session.check_unique(givens, deadline.remaining())
         witnesses = [self._verified(puzzle, encoding, a) for a in answer.witnesses]
         # No solution found: "solutions" is null, as in solve (never an empty list).
-        result = Result(engine=self.engine_name, solutions=witnesses or None)
+        result = Result(engine=self.engine_name, solutions=witnesses or None, stats=answer.stats)
         if witnesses:
             result.status = "solved"
             result.solution = witnesses[0]
@@ -288,7 +289,8 @@ class PuzzleSolver:
         answer = session.count(
             self.kind.givens(encoding, puzzle), limit, deadline.remaining(), on_solution=verify_each
         )
-        result = Result(engine=self.engine_name, count=answer.count, complete=answer.complete)
+        result = Result(engine=self.engine_name, count=answer.count, complete=answer.complete,
+                        stats=answer.stats)
         if kept:
             result.solutions = kept
         if answer.count:

@@ -29,6 +29,10 @@ class _OutOfTime(Exception):
 
 
 class BacktrackSession(Session):
+    #: nodes: values tried; backtracks: choices whose values ran out, so the
+    #: search went back up; max_depth: the most choices open at once
+    STATS = ("nodes", "backtracks", "max_depth")
+
     def __init__(self, model: Model):
         super().__init__(model)
         n = model.num_vars
@@ -74,7 +78,8 @@ class BacktrackSession(Session):
         open_sum = list(self.potential)
         lower, upper, occurrences = self.lower, self.upper, self.occurrences
         trail: list[int] = []
-        nodes = 0
+        nodes = 0  # since the last look at the clock
+        tried = backtracks = max_depth = 0  # the search's counters (STATS)
 
         def assign(var: int, positive: bool) -> bool:
             """Set a variable; False if that breaks a constraint (the setting stays on the trail)."""
@@ -153,6 +158,7 @@ class BacktrackSession(Session):
                         # fall through to backtrack
                     else:
                         stack.append([index, 0, len(trail)])
+                        max_depth = max(max_depth, len(stack))
                     # try the next option of the deepest open branch
                     advanced = False
                     while stack:
@@ -165,6 +171,7 @@ class BacktrackSession(Session):
                             option += 1
                             if value[abs(lit)] == 0 or value[abs(lit)] == (1 if lit > 0 else -1):
                                 nodes += 1
+                                tried += 1
                                 if take(group, lit):
                                     advanced = True
                                     break
@@ -174,6 +181,7 @@ class BacktrackSession(Session):
                             index = b + 1
                             break
                         stack.pop()
+                        backtracks += 1
                     if nodes >= _CHECK_CLOCK_EVERY:
                         nodes = 0
                         if deadline.passed():
@@ -182,13 +190,14 @@ class BacktrackSession(Session):
                         break  # search space exhausted
             except _OutOfTime:
                 complete = False
+        self.search_stats = {"nodes": tried, "backtracks": backtracks, "max_depth": max_depth}
         return complete
 
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> SolveResult:
         found = self.enumerate(assumptions, limit=1, time_limit=time_limit, keep=1)
         if found.count:
-            return SolveResult("sat", found.solutions[0], found.seconds)
-        return SolveResult("unsat" if found.complete else "unknown", None, found.seconds)
+            return SolveResult("sat", found.solutions[0], found.seconds, found.stats)
+        return SolveResult("unsat" if found.complete else "unknown", None, found.seconds, found.stats)
 
 
 class BacktrackEngine(Engine):

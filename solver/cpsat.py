@@ -53,7 +53,16 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None):
     return outcome[0]
 
 
+def _stats(solver: cp_model.CpSolver) -> dict[str, int]:
+    """The search's counters, from CP-SAT's response."""
+    response = solver.response_proto
+    return {"branches": int(response.num_branches), "conflicts": int(response.num_conflicts),
+            "booleans": int(response.num_booleans)}
+
+
 class CpSatSession(Session):
+    STATS = ("branches", "conflicts", "booleans")
+
     def __init__(self, model: Model, workers: int = 1):
         super().__init__(model)
         self.workers = workers
@@ -118,17 +127,18 @@ class CpSatSession(Session):
         start = time.perf_counter()
         with self._with_assumptions(assumptions) as model:
             if model is None:
-                return SolveResult("unsat", None, time.perf_counter() - start)
+                return SolveResult("unsat", None, time.perf_counter() - start,
+                                   dict.fromkeys(self.STATS, 0))
             solver = self._solver(time_limit)
             status = _run(solver, model)
             if status == cp_model.MODEL_INVALID:
                 raise RuntimeError(f"CP-SAT rejected the model: {model.Validate()}")
-        seconds = time.perf_counter() - start
+        seconds, stats = time.perf_counter() - start, _stats(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return SolveResult("sat", self._assignment(solver.response_proto.solution), seconds)
+            return SolveResult("sat", self._assignment(solver.response_proto.solution), seconds, stats)
         if status == cp_model.INFEASIBLE:
-            return SolveResult("unsat", None, seconds)
-        return SolveResult("unknown", None, seconds)
+            return SolveResult("unsat", None, seconds, stats)
+        return SolveResult("unknown", None, seconds, stats)
 
     def _search(self, assumptions: list[int], deadline: Deadline, solutions: Solutions) -> bool:
         with self._with_assumptions(assumptions) as model:
@@ -146,6 +156,7 @@ class CpSatSession(Session):
                         self.StopSearch()
 
             status = _run(solver, model, Collector())
+            self.search_stats = _stats(solver)
         return status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 

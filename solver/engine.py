@@ -9,6 +9,10 @@ makes a batch of same-shaped puzzles fast on an incremental SAT solver.
 Every operation takes a time limit in seconds (``None``: no limit).  Running
 out of time is not an error: the answer says ``unknown`` (or, for a count,
 ``complete=False``).
+
+Every result carries ``stats``: how much search the engine did for that one
+question, as counters named by the engine (``STATS`` on each session class
+lists them; README.md's "Search statistics" says what each means).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ class SolveResult:
     status: SolveStatus
     assignment: Assignment | None = None
     seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -43,6 +48,7 @@ class Enumeration:
     complete: bool
     solutions: list[Assignment] = field(default_factory=list)
     seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -52,6 +58,7 @@ class Uniqueness:
     status: UniquenessStatus
     witnesses: list[Assignment] = field(default_factory=list)
     seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
 
 
 OnSolution = Callable[[Assignment], None]
@@ -91,8 +98,13 @@ class Solutions:
 class Session(ABC):
     """A model prepared for one engine; answers questions under assumptions."""
 
+    #: the names of the counters in every result's ``stats``, in order
+    STATS: tuple[str, ...] = ()
+
     def __init__(self, model: Model):
         self.model = model
+        #: the counters of the last search (:meth:`_search` fills them)
+        self.search_stats: dict[str, int] = {}
 
     @abstractmethod
     def solve(
@@ -116,10 +128,11 @@ class Session(ABC):
         start = time.perf_counter()
         solutions = Solutions(self.model, limit, keep, on_solution, self.distinct_by_construction)
         if solutions.reached_limit:  # limit 0: nothing wanted, nothing searched
-            return Enumeration(0, False, [], 0.0)
+            return Enumeration(0, False, [], 0.0, dict.fromkeys(self.STATS, 0))
+        self.search_stats = dict.fromkeys(self.STATS, 0)
         complete = self._search(list(assumptions), Deadline(time_limit), solutions)
         return Enumeration(solutions.count, complete and not solutions.reached_limit,
-                           solutions.kept, time.perf_counter() - start)
+                           solutions.kept, time.perf_counter() - start, dict(self.search_stats))
 
     #: True when the search itself never reports one primary projection twice
     #: (a SAT solver blocking each solution), so no set of seen ones is kept.
@@ -129,7 +142,8 @@ class Session(ABC):
     def _search(self, assumptions: list[int], deadline: Deadline, solutions: "Solutions") -> bool:
         """Offer every solution to ``solutions.add`` until it returns False (the
         limit is reached) or the deadline passes; True when the search space was
-        exhausted (so the solutions offered are all there are)."""
+        exhausted (so the solutions offered are all there are).  The search's
+        counters go into ``self.search_stats`` (its keys are :attr:`STATS`)."""
 
     def count(
         self,
@@ -152,7 +166,7 @@ class Session(ABC):
             status = "unknown"
         else:
             status = "unique" if found.count == 1 else "unsat"
-        return Uniqueness(status, found.solutions, found.seconds)
+        return Uniqueness(status, found.solutions, found.seconds, found.stats)
 
 
 class Engine(ABC):

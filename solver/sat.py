@@ -132,6 +132,9 @@ def _encode_pb(clauses, lits, weights, op, bound, top, contradiction) -> int:
 
 
 class SatSession(Session):
+    #: CaDiCaL's own counters (python-sat's ``accum_stats()``), per question
+    STATS = ("decisions", "conflicts", "propagations", "restarts")
+
     def __init__(self, model: Model, solver_name: str = "cadical153"):
         super().__init__(model)
         self.solver_name = solver_name
@@ -165,8 +168,24 @@ class SatSession(Session):
         self.solver, self.base_top, self.num_clauses = self._new_solver()
         self.top = self.base_top
 
+    def _counters(self) -> dict[str, int]:
+        """The solver's counters so far (they grow over all its calls)."""
+        counted = self.solver.accum_stats() or {}
+        return {name: int(counted.get(name, 0)) for name in self.STATS}
+
     def _solve(self, assumptions: Sequence[int], deadline: Deadline) -> bool | None:
-        """True / False, or None when time ran out.  Ctrl-C raises KeyboardInterrupt."""
+        """True / False, or None when time ran out.  Ctrl-C raises KeyboardInterrupt.
+
+        What the call cost is added to ``self.search_stats``."""
+        before = self._counters()
+        try:
+            return self._solve_sliced(assumptions, deadline)
+        finally:
+            after = self._counters()
+            for name in self.STATS:
+                self.search_stats[name] = self.search_stats.get(name, 0) + after[name] - before[name]
+
+    def _solve_sliced(self, assumptions: Sequence[int], deadline: Deadline) -> bool | None:
         try:
             if deadline.end is None:
                 return self.solver.solve(assumptions=assumptions)
@@ -184,13 +203,14 @@ class SatSession(Session):
 
     def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> SolveResult:
         start = time.perf_counter()
+        self.search_stats = dict.fromkeys(self.STATS, 0)
         answer = self._solve(list(assumptions), Deadline(time_limit))
-        seconds = time.perf_counter() - start
+        seconds, stats = time.perf_counter() - start, dict(self.search_stats)
         if answer is None:
-            return SolveResult("unknown", None, seconds)
+            return SolveResult("unknown", None, seconds, stats)
         if not answer:
-            return SolveResult("unsat", None, seconds)
-        return SolveResult("sat", self.solver.get_model(), seconds)
+            return SolveResult("unsat", None, seconds, stats)
+        return SolveResult("sat", self.solver.get_model(), seconds, stats)
 
     distinct_by_construction = True  # each solution is blocked once found
 
