@@ -174,6 +174,7 @@ class SimplePaths:
     histogram: dict[int, int] = field(default_factory=dict)
     complete: bool = True
     shortest: list | None = None
+    expanded: int = 0  # states whose successors were listed (a state once per path through it)
 
 
 def simple_paths(
@@ -191,6 +192,7 @@ def simple_paths(
     on_path = {start}
     # An explicit stack of iterators: Python's recursion limit would cap the depth.
     stack = [iter(neighbours(start))]
+    result.expanded = 1
     if is_goal(start):
         result.count, result.histogram, result.shortest = 1, {0: 1}, [start]
         return result
@@ -217,6 +219,7 @@ def simple_paths(
         path.append(nxt)
         on_path.add(nxt)
         stack.append(iter(neighbours(nxt)))
+        result.expanded += 1
     result.histogram = dict(sorted(result.histogram.items()))
     return result
 

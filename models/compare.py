@@ -1,0 +1,382 @@
+"""Run one collection of puzzles on several engines and compare them (``mindgames compare``).
+
+Each puzzle is asked the same question (solve, check or count) by every engine
+in turn, each under its own time limit; every answer is a :class:`Row` (the
+kind's usual result fields, ``seconds`` and the engine's search ``stats``).
+Then:
+
+* :func:`disagreements`: engines that answered (not ``unknown``) must agree
+  on the status, the uniqueness and a complete count; a disagreement is a bug
+  somewhere, and :func:`check_agreement` raises :class:`Disagreement` naming the
+  puzzle and every engine's answer;
+* :func:`summarize`: per engine, puzzles answered within the limit, median and
+  total seconds, and the ratio of backtracking's time to the engine's
+  (``">"`` where backtracking hit the limit: its real time is longer);
+* :func:`table`, :func:`csv_text`, :func:`json_records`: the same rows for people,
+  spreadsheets and programs (the columns are :data:`CSV_COLUMNS`);
+* :func:`plot`: a cactus plot (puzzles answered vs time, one line per engine) for
+  a collection, or bars of time and work for one puzzle (matplotlib).
+
+Crossing puzzles are compared the same way with *methods* instead of engines
+(:func:`crossing_rows`: the time-expanded SAT model, a networkx BFS on the
+state graph, the seeds' depth-first search over loop-free plans).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from .kind import GridKind, Parsed
+from .runner import PuzzleSolver, Result
+
+BASELINE = "backtrack"  # what every other engine is measured against
+CROSSING_BASELINE = "dfs"  # for crossings: the seeds' depth-first search
+ACTIONS = ("solve", "check", "count")
+#: the CSV columns, in order (``stats`` is one column of ``name=value`` pairs)
+CSV_COLUMNS = ("index", "engine", "status", "answer", "seconds", "limit_reached", "stats")
+
+
+@dataclass
+class Row:
+    """One puzzle answered by one engine (or, for crossings, one method)."""
+
+    index: int
+    engine: str
+    status: str  # solved | unsolvable | unknown | invalid
+    answer: str  # what is compared: "unique", "multiple", "3 solutions", "11 crossings", ...
+    seconds: float
+    stats: dict[str, int] = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)  # the kind's usual result fields
+
+    @property
+    def limit_reached(self) -> bool:
+        return self.status == "unknown"
+
+    def to_json(self) -> dict[str, Any]:
+        """``index``, ``engine``, the kind's fields, then ``seconds`` and ``stats``."""
+        record = {"index": self.index, "engine": self.engine}
+        record.update({k: v for k, v in self.fields.items()
+                       if k not in ("index", "engine", "seconds", "stats")})
+        record.update(answer=self.answer, seconds=round(self.seconds, 6), stats=self.stats)
+        return record
+
+
+class Disagreement(Exception):
+    """Two engines gave different answers to one puzzle: a bug in one of them."""
+
+
+def solver_for(kind: GridKind, engine: str) -> PuzzleSolver:
+    """The solver that answers for ``engine`` (tests put a deliberately wrong one here)."""
+    return PuzzleSolver(kind, engine, max_shapes=8)
+
+
+def answer_of(result: Result, action: str) -> str:
+    """What engines must agree on, in words."""
+    if result.status in ("unknown", "invalid"):
+        return result.status
+    if action == "count":
+        return f"{result.count} solutions" if result.complete else f"at least {result.count} solutions"
+    if action == "check" and result.uniqueness:
+        return result.uniqueness
+    return result.status
+
+
+def grid_rows(
+    kind: GridKind,
+    items: Sequence[Parsed],
+    engines: Sequence[str],
+    action: str = "check",
+    time_limit: float | None = None,
+    limit: int | None = 10_000,
+    on_step: Callable[[int, str], None] | None = None,
+) -> Iterable[Row]:
+    """Every puzzle on every engine, puzzle by puzzle, as rows (a generator: stopping it,
+    by Ctrl-C, keeps the rows made so far).  ``on_step(index, engine)`` is told before
+    each run (for a progress bar); ``time_limit`` is per puzzle and engine."""
+    solvers = {engine: solver_for(kind, engine) for engine in engines}
+    for index, item in enumerate(items):
+        for engine, solver in solvers.items():
+            if on_step is not None:
+                on_step(index, engine)
+            if not item.ok:
+                yield Row(index, engine, "invalid", "invalid", 0.0, {}, {"error": str(item.error)})
+                continue
+            started = time.perf_counter()
+            if action == "count":
+                result = solver.count(item.puzzle, limit, time_limit)
+            else:
+                result = getattr(solver, action)(item.puzzle, time_limit)
+            seconds = time.perf_counter() - started
+            result.extra.update(kind.result_fields(item.puzzle))
+            yield Row(index, engine, result.status, answer_of(result, action), seconds,
+                      dict(result.stats), result.to_json())
+
+
+def disagreements(rows: Iterable[Row]) -> list[str]:
+    """Each puzzle whose answering engines disagree, in words (empty: they all agree).
+
+    ``unknown`` (a time limit) and ``invalid`` rows are no answer; an incomplete
+    count (stopped at --limit) agrees with any count at least as large."""
+    by_puzzle: dict[int, list[Row]] = {}
+    for row in rows:
+        if row.status not in ("unknown", "invalid"):
+            by_puzzle.setdefault(row.index, []).append(row)
+    found = []
+    for index, answered in sorted(by_puzzle.items()):
+        exact = {row.answer for row in answered if not row.answer.startswith("at least")}
+        if len(exact) > 1:
+            said = ", ".join(f"{row.engine}: {row.answer}" for row in answered)
+            found.append(f"puzzle {index + 1}: the engines disagree ({said})")
+    return found
+
+
+def check_agreement(rows: Iterable[Row]) -> None:
+    """Raise :class:`Disagreement` naming every puzzle the engines disagree on."""
+    found = disagreements(rows)
+    if found:
+        raise Disagreement("; ".join(found) + " -- a bug in one of the engines")
+
+
+@dataclass
+class EngineSummary:
+    engine: str
+    puzzles: int
+    answered: int  # within the time limit
+    median_seconds: float
+    total_seconds: float
+    vs_baseline: str  # "12.3x" (baseline's time / this engine's), ">12.3x", or "" without one
+    baseline: str = BASELINE
+
+    def to_json(self) -> dict[str, Any]:
+        return {"engine": self.engine, "puzzles": self.puzzles, "answered": self.answered,
+                "median_seconds": round(self.median_seconds, 6),
+                "total_seconds": round(self.total_seconds, 6), "baseline": self.baseline,
+                "vs_baseline": self.vs_baseline}
+
+
+def ratio(baseline: Sequence[Row], rows: Sequence[Row]) -> str:
+    """Baseline's total time over the engine's, on the puzzles both were run on;
+    ``>`` when the baseline hit its limit on one of them (its real time is longer)."""
+    theirs = {row.index: row for row in baseline}
+    shared = [row for row in rows if row.index in theirs and row.status != "invalid"]
+    mine = sum(row.seconds for row in shared)
+    base = sum(theirs[row.index].seconds for row in shared)
+    if not shared or mine <= 0:
+        return ""
+    bound = ">" if any(theirs[row.index].limit_reached for row in shared) else ""
+    return f"{bound}{base / mine:.3g}x"
+
+
+def baseline_of(engines: Sequence[str]) -> str:
+    """Backtracking for grid kinds, the seeds' DFS for crossings."""
+    return CROSSING_BASELINE if CROSSING_BASELINE in engines else BASELINE
+
+
+def summarize(rows: Sequence[Row], engines: Sequence[str]) -> list[EngineSummary]:
+    """Per engine, in the order given."""
+    name = baseline_of(engines)
+    baseline = [row for row in rows if row.engine == name]
+    summaries = []
+    for engine in engines:
+        mine = [row for row in rows if row.engine == engine]
+        times = [row.seconds for row in mine] or [0.0]
+        summaries.append(EngineSummary(
+            engine, len(mine), sum(1 for row in mine if not row.limit_reached and row.status != "invalid"),
+            statistics.median(times), sum(times),
+            "1x" if engine == name else ratio(baseline, mine) if baseline else "", name,
+        ))
+    return summaries
+
+
+def agreement_line(rows: Sequence[Row]) -> str:
+    found = disagreements(rows)
+    if found:
+        return "DISAGREEMENT: " + "; ".join(found)
+    puzzles = len({row.index for row in rows})
+    undecided = len({row.index for row in rows if row.limit_reached})
+    tail = f" ({undecided} with an engine at its time limit)" if undecided else ""
+    return f"agreement: the engines agree on all {puzzles} puzzle{'s' if puzzles != 1 else ''}{tail}"
+
+
+def stats_text(stats: dict[str, int]) -> str:
+    return " ".join(f"{name}={value}" for name, value in stats.items())
+
+
+def _columns(header: Sequence[str], lines: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *lines)]
+    return ["  ".join(str(cell).ljust(width) for cell, width in zip(line, widths)).rstrip()
+            for line in [header, *lines]]
+
+
+def table(rows: Sequence[Row], engines: Sequence[str], interrupted: bool = False) -> str:
+    """Per puzzle and engine, then the summary per engine, then the agreement line."""
+    lines = [[str(row.index + 1), row.engine, row.answer, f"{row.seconds:.4f}",
+              stats_text(row.stats)] for row in rows]
+    text = _columns(["puzzle", "engine", "answer", "seconds", "work"], lines)
+    summary = [[s.engine, f"{s.answered}/{s.puzzles}", f"{s.median_seconds:.4f}",
+                f"{s.total_seconds:.4f}", s.vs_baseline or "-"] for s in summarize(rows, engines)]
+    header = ["engine", "answered", "median s", "total s", f"vs {baseline_of(engines)}"]
+    text += [""] + _columns(header, summary)
+    text += ["", agreement_line(rows)]
+    if interrupted:
+        text.append("interrupted: the table holds what finished")
+    return "\n".join(text)
+
+
+def json_records(rows: Sequence[Row], engines: Sequence[str], interrupted: bool = False) -> list[dict]:
+    """One object per puzzle and engine, then one with ``"summary": true``."""
+    found = disagreements(rows)
+    summary = {"summary": True, "engines": [s.to_json() for s in summarize(rows, engines)],
+               "agree": not found, "disagreements": found, "interrupted": interrupted}
+    return [row.to_json() for row in rows] + [summary]
+
+
+def csv_text(rows: Sequence[Row]) -> str:
+    """:data:`CSV_COLUMNS`, one line per puzzle and engine (``index`` from 0, as in JSON)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow([row.index, row.engine, row.status, row.answer, f"{row.seconds:.6f}",
+                         str(row.limit_reached).lower(), stats_text(row.stats)])
+    return out.getvalue()
+
+
+# -- plots --------------------------------------------------------------------------------------
+
+PLOT_FORMATS = (".svg", ".png")
+
+
+def plot(rows: Sequence[Row], engines: Sequence[str], path: str | Path, title: str = "") -> None:
+    """A cactus plot for several puzzles, bars of time and work for one; SVG or PNG by extension."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, never a window
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    if path.suffix.lower() not in PLOT_FORMATS:
+        raise ValueError(f"{path}: a plot is .svg or .png")
+    puzzles = {row.index for row in rows}
+    if len(puzzles) > 1:
+        figure, axes = plt.subplots(figsize=(7, 4.5))
+        _cactus(axes, rows, engines)
+    else:
+        figure, (time_axes, work_axes) = plt.subplots(1, 2, figsize=(9, 4))
+        _bars(time_axes, work_axes, rows, engines)
+    if title:
+        figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path, format=path.suffix.lower()[1:])
+    plt.close(figure)
+
+
+def _cactus(axes: Any, rows: Sequence[Row], engines: Sequence[str]) -> None:
+    """Puzzles answered (y) within a time limit (x, log scale), one line per engine."""
+    for engine in engines:
+        times = sorted(row.seconds for row in rows if row.engine == engine
+                       and not row.limit_reached and row.status != "invalid")
+        axes.step([max(t, 1e-5) for t in times], range(1, len(times) + 1), where="post",
+                  marker=".", label=engine)
+    axes.set_xscale("log")
+    axes.set_xlabel("time limit per puzzle (s)")
+    axes.set_ylabel("puzzles answered")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend()
+
+
+def work_of(row: Row) -> int:
+    """One number for an engine's work: values tried, decisions, branches, states expanded."""
+    for name in ("nodes", "decisions", "branches", "expanded", "states"):
+        if name in row.stats:
+            return row.stats[name]
+    return 0
+
+
+def _bars(time_axes: Any, work_axes: Any, rows: Sequence[Row], engines: Sequence[str]) -> None:
+    shown = [row for engine in engines for row in rows if row.engine == engine]
+    names = [row.engine for row in shown]
+    time_axes.bar(names, [max(row.seconds, 1e-6) for row in shown], color="tab:blue")
+    time_axes.set_yscale("log")
+    time_axes.set_ylabel("seconds")
+    time_axes.set_title("time")
+    work_axes.bar(names, [max(work_of(row), 1) for row in shown], color="tab:orange")
+    work_axes.set_yscale("log")
+    work_axes.set_ylabel("nodes / decisions / branches / states")
+    work_axes.set_title("work")
+
+
+# -- crossing puzzles ---------------------------------------------------------------------------
+
+#: sat/cpsat: the time-expanded model alone, horizon by horizon; bfs: networkx on the graph of
+#: concrete states; dfs: the seeds' depth-first search over every plan that repeats no state
+CROSSING_METHODS = ("sat", "cpsat", "bfs", "dfs")
+GRAPH_LIMIT = 2_000_000  # most states the networkx graph may hold
+
+
+def _plan_answer(length: int | None, complete: bool) -> tuple[str, str]:
+    """(status, answer) from a shortest length found, or none found."""
+    if length is not None:
+        return "solved", f"{length} crossings"
+    return ("unsolvable", "unsolvable") if complete else ("unknown", "unknown")
+
+
+def crossing_rows(
+    spec: Any,
+    methods: Sequence[str] = CROSSING_METHODS,
+    time_limit: float | None = None,
+    on_step: Callable[[int, str], None] | None = None,
+) -> Iterable[Row]:
+    """One crossing puzzle by each method: the shortest plan's length (or unsolvable), with
+    ``stats``: bfs ``states`` and ``edges`` of the graph; dfs ``expanded`` (states whose
+    moves were listed, once per path reaching them) and ``paths`` (goal-reaching plans)."""
+    from solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths
+
+    from .crossing import Options, solve
+    from .crossing.states import is_goal, start_state, successors
+
+    memo: dict = {}
+
+    def neighbours(state: Any) -> list:
+        if state not in memo:
+            memo[state] = [nxt for _, nxt in successors(spec, state)]
+        return memo[state]
+
+    def goal(state: Any) -> bool:
+        return is_goal(spec, state)
+
+    for method in methods:
+        if on_step is not None:
+            on_step(0, method)
+        memo.clear()  # each method pays for its own successor lists
+        started = time.perf_counter()
+        stats: dict[str, int] = {}
+        if method in ("sat", "cpsat"):
+            # counted_limit=1: the breadth-first search stops at once, the model alone decides
+            outcome = solve(spec, Options(engine=method, time_limit=time_limit, cross_check=False,
+                                          counted_limit=1))
+            status, answer = outcome.status, (f"{outcome.crossings} crossings"
+                                              if outcome.status == "solved" else outcome.status)
+        elif method == "bfs":
+            try:
+                graph = build_graph(start_state(spec), neighbours, GRAPH_LIMIT, time_limit)
+                length, _, _ = shortest_paths(graph, start_state(spec), goal)
+                stats = {"states": graph.number_of_nodes(), "edges": graph.number_of_edges()}
+                status, answer = _plan_answer(length, True)
+            except TooLarge:
+                status, answer = "unknown", "unknown"
+        else:
+            found = simple_paths(start_state(spec), neighbours, goal, time_limit)
+            stats = {"expanded": found.expanded, "paths": found.count}
+            length = None if found.shortest is None or not found.complete else len(found.shortest) - 1
+            status, answer = _plan_answer(length, found.complete)
+        seconds = time.perf_counter() - started
+        crossings = int(answer.split()[0]) if status == "solved" else None
+        yield Row(0, method, status, answer, seconds, stats,
+                  {"name": spec.name, "status": status, "crossings": crossings})
