@@ -32,12 +32,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from typing import TYPE_CHECKING
+
 from .kind import GridKind, Parsed
-from .runner import PuzzleSolver, Result
+
+if TYPE_CHECKING:  # the service's API process reads rows without loading the engines
+    from .runner import PuzzleSolver, Result
 
 BASELINE = "backtrack"  # what every other engine is measured against
 CROSSING_BASELINE = "dfs"  # for crossings: the seeds' depth-first search
 ACTIONS = ("solve", "check", "count")
+ENGINES = ("sat", "cpsat", "backtrack")  # the default: every engine
 #: the CSV columns, in order (``stats`` is one column of ``name=value`` pairs)
 CSV_COLUMNS = ("index", "engine", "status", "answer", "seconds", "limit_reached", "stats")
 
@@ -58,6 +63,12 @@ class Row:
     def limit_reached(self) -> bool:
         return self.status == "unknown"
 
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> "Row":
+        """A row back from :meth:`to_json` (the service sums up its workers' rows)."""
+        return cls(record["index"], record["engine"], record["status"], record["answer"],
+                   record["seconds"], record["stats"], record)
+
     def to_json(self) -> dict[str, Any]:
         """``index``, ``engine``, the kind's fields, then ``seconds`` and ``stats``."""
         record = {"index": self.index, "engine": self.engine}
@@ -71,12 +82,14 @@ class Disagreement(Exception):
     """Two engines gave different answers to one puzzle: a bug in one of them."""
 
 
-def solver_for(kind: GridKind, engine: str) -> PuzzleSolver:
+def make_solver(kind: GridKind, engine: str) -> "PuzzleSolver":
     """The solver that answers for ``engine`` (tests put a deliberately wrong one here)."""
+    from .runner import PuzzleSolver
+
     return PuzzleSolver(kind, engine, max_shapes=8)
 
 
-def answer_of(result: Result, action: str) -> str:
+def answer_of(result: "Result", action: str) -> str:
     """What engines must agree on, in words."""
     if result.status in ("unknown", "invalid"):
         return result.status
@@ -95,11 +108,14 @@ def grid_rows(
     time_limit: float | None = None,
     limit: int | None = 10_000,
     on_step: Callable[[int, str], None] | None = None,
+    solver_for: Callable[[GridKind, str], "PuzzleSolver"] | None = None,
 ) -> Iterable[Row]:
     """Every puzzle on every engine, puzzle by puzzle, as rows (a generator: stopping it,
     by Ctrl-C, keeps the rows made so far).  ``on_step(index, engine)`` is told before
-    each run (for a progress bar); ``time_limit`` is per puzzle and engine."""
-    solvers = {engine: solver_for(kind, engine) for engine in engines}
+    each run (for a progress bar); ``time_limit`` is per puzzle and engine; ``solver_for``
+    (default :func:`make_solver`) makes each engine's solver."""
+    make = solver_for or make_solver
+    solvers = {engine: make(kind, engine) for engine in engines}
     for index, item in enumerate(items):
         for engine, solver in solvers.items():
             if on_step is not None:
@@ -235,6 +251,12 @@ def json_records(rows: Sequence[Row], engines: Sequence[str], interrupted: bool 
     summary = {"summary": True, "engines": [s.to_json() for s in summarize(rows, engines)],
                "agree": not found, "disagreements": found, "interrupted": interrupted}
     return [row.to_json() for row in rows] + [summary]
+
+
+def compare_json(rows: Sequence[Row], engines: Sequence[str], stopped: bool = False) -> dict:
+    """The service's answer: ``rows`` (as in ``--json``), ``summary``, ``agreement`` (the line)."""
+    *records, summary = json_records(rows, engines, stopped)
+    return {"rows": records, "summary": summary, "agreement": agreement_line(rows)}
 
 
 def csv_text(rows: Sequence[Row]) -> str:

@@ -63,10 +63,10 @@ class WrongSolver(PuzzleSolver):
 
 
 def test_a_wrong_engine_is_a_loud_error_naming_the_puzzle(capsys, monkeypatch):
-    def solver_for(kind, engine):
+    def make_solver(kind, engine):
         return WrongSolver(kind, "sat") if engine == "cpsat" else PuzzleSolver(kind, engine)
 
-    monkeypatch.setattr(compare, "solver_for", solver_for)
+    monkeypatch.setattr(compare, "make_solver", make_solver)
     code, out, err = run(capsys, "compare", "sudoku", SEED, "--engines", "sat,cpsat")
     assert code == 1
     assert "DISAGREEMENT" in out  # the table is still printed

@@ -29,8 +29,11 @@ from . import kinds
 from .jobs import JobRunner, JobStore
 from .pool import SolverPool
 from .replies import Broken, Busy, Crashed, Refused, Reply, TimedOut, answered
-from .schemas import Answer, Batch, ErrorBody, ExportRequest, JobRequest, SolveRequest
+from .schemas import Answer, Batch, CompareRequest, ErrorBody, ExportRequest, JobRequest, SolveRequest
 from .settings import Settings
+
+
+MAX_COMPARE_PUZZLES = 10  # compare runs every engine on each: small batches only
 
 
 def example(value: Any, description: str = "") -> dict:
@@ -404,14 +407,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return JSONResponse(answered(reply)[0])
         return reply
 
-    async def answer(kind: str, action: str, body: SolveRequest, explain: bool, request: Request) -> Any:
-        task = task_of(kind, action, body)
-        if isinstance(task, JSONResponse):
-            return task
+    def time_limit_error(body: SolveRequest) -> JSONResponse | None:
         if body.time_limit is not None and body.time_limit > settings.max_seconds:
             return error(422, f"time_limit {body.time_limit:g} s is more than max_seconds "
                               f"({settings.max_seconds:g} s) per request; use a job for longer work",
                          "max_seconds")
+        return None
+
+    async def answer(kind: str, action: str, body: SolveRequest, explain: bool, request: Request) -> Any:
+        task = task_of(kind, action, body)
+        if isinstance(task, JSONResponse):
+            return task
+        too_long = time_limit_error(body)
+        if too_long is not None:
+            return too_long
         task["explain"] = explain
         reply = await dispatch(task, settings.max_seconds, request)
         if isinstance(reply, JSONResponse):
@@ -443,6 +452,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def count(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
         """Count solutions (up to `limit`, within the time limit; `complete` says if that is all)."""
         return await answer(kind, "count", body, explain, request)
+
+    @app.post("/v1/{kind}/compare", tags=["puzzles"], responses={**ERRORS, **BUSY})
+    async def compare_engines(kind: str, body: CompareRequest, request: Request) -> Any:
+        """Each puzzle on each engine (`engines`, asked `question`): one row per puzzle and
+        engine (the answer, `seconds`, `stats`), a summary per engine and whether they agree.
+        Bounded: at most MAX_COMPARE_PUZZLES puzzles, within the same hard time cap, the
+        time shared out evenly among the engines."""
+        if kind in kinds.kind_names() and kinds.grid_kind(kind) is None:
+            return error(422, "compare: grid kinds only here (crossings: mindgames compare crossing)")
+        if body.certify:
+            return error(422, "certify: not with compare")
+        if len(body.puzzles or ()) > MAX_COMPARE_PUZZLES:
+            return error(413, f"{len(body.puzzles)} puzzles is more than {MAX_COMPARE_PUZZLES} "
+                              "per compare request", "max_compare_puzzles")
+        task = task_of(kind, "check", body)
+        if isinstance(task, JSONResponse):
+            return task
+        too_long = time_limit_error(body)
+        if too_long is not None:
+            return too_long
+        task["action"] = "compare"
+        reply = await dispatch(task, settings.max_seconds, request)
+        if isinstance(reply, JSONResponse):
+            return reply
+        from models import compare
+
+        rows = [compare.Row.from_json(row) for record in answered(reply) for row in record.get("rows", ())]
+        engines = list(dict.fromkeys(body.engines or compare.ENGINES))
+        return JSONResponse(compare.compare_json(rows, engines, stopped=isinstance(reply, TimedOut)))
 
     # -- jobs -----------------------------------------------------------------------------------
     @app.post("/v1/jobs", tags=["jobs"], status_code=202,

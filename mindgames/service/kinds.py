@@ -265,6 +265,8 @@ class Answerer:
         kind = grid_kind(task["kind"])
         if kind is None:
             return self._crossing(task, puzzle, time_limit)
+        if action == "compare":
+            return self._compare(task, kind, index, puzzle, time_limit)
         solver = self.solver(kind, engine)
         # certify: within the same time limit; the runner adds "certificate" to the answer
         certify = {"certify": True, "name": f"puzzle-{index + 1}"} if task.get("certify") else {}
@@ -280,6 +282,22 @@ class Answerer:
         if task.get("explain") and record["status"] == "unsolvable":
             record["clashing_cells"] = [list(cell) for cell in kind.clashing_cells(puzzle)]
         return record
+
+    def _compare(self, task: dict, kind: GridKind, index: int, puzzle: Any,
+                 time_limit: float | None) -> dict[str, Any]:
+        """``POST /v1/KIND/compare``: the puzzle on each engine, the time shared out evenly."""
+        from models import compare
+        from models.kind import Parsed
+
+        engines = task.get("engines") or list(compare.ENGINES)
+        each = None if time_limit is None else time_limit / len(engines)
+        rows = []
+        for row in compare.grid_rows(kind, [Parsed(puzzle)], engines, task.get("question") or "check",
+                                     each, task.get("limit") or 10_000,
+                                     solver_for=lambda k, engine: self.solver(k, engine)):
+            row.index = row.fields["index"] = index
+            rows.append(row.to_json())
+        return {"index": index, "rows": rows}
 
     def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
         from models.crossing import Options, solve

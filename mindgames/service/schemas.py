@@ -77,6 +77,17 @@ class SolveRequest(Options):
     puzzles: Optional[list[PuzzleValue]] = Field(None, description="a batch: answers in input order")
 
 
+class CompareRequest(SolveRequest):
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
+        {"puzzle": ".6.798.127941.5.682.14..957...21.5...563..241.1254.73963.874...1.56.28..4289.1.7.",
+         "engines": ["sat", "cpsat", "backtrack"], "question": "check", "time_limit": 2},
+    ]})
+
+    engines: Optional[list[Engine]] = Field(None, min_length=1, max_length=3,
+                                            description="the engines compared (default: all three)")
+    question: Literal["solve", "check", "count"] = Field("check", description="what each engine is asked")
+
+
 class JobRequest(SolveRequest):
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
         {"kind": "sudoku", "action": "count", "puzzles": ["." * 81], "limit": 1000000},
