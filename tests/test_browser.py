@@ -108,6 +108,19 @@ def test_check_with_certify_shows_the_checked_certificate(page):
     shot(page, "sudoku-certified")
 
 
+def test_compare_engines_shows_a_table_with_bars_and_the_agreement(page):
+    page.fill("#sudoku-paste", HARD)
+    page.click("#sudoku-load")
+    page.click("#sudoku-compare")
+    page.wait_for_selector("#sudoku-comparison table")
+    assert page.text_content("#sudoku-message").startswith("agreement: the engines agree")
+    rows = page.eval_on_selector_all("#sudoku-comparison tr", "els => els.map(e => e.innerText)")
+    assert [row.split("\t")[0] for row in rows[1:]] == ["sat", "cpsat", "backtrack"]
+    assert "unique" in rows[1] and "propagations" in rows[1]
+    assert len(page.query_selector_all("#sudoku-comparison .bar")) == 3
+    shot(page, "sudoku-compare")
+
+
 def test_the_tabs_are_the_kinds_the_server_lists_then_jobs(page, server):
     import httpx
 

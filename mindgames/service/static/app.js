@@ -305,6 +305,32 @@ async function sudokuAsk(action) {
 }
 for (const action of ["solve", "check", "count"]) $("sudoku-" + action).addEventListener("click", () => sudokuAsk(action));
 
+// -- Compare engines: the current puzzle checked on every engine (POST /v1/KIND/compare) -----------------
+async function compareEngines(kind, body) {
+  const out = $(kind + "-comparison");
+  say(kind + "-message", "Comparing engines...", "info");
+  out.replaceChildren();
+  const reply = await api("POST", `/v1/${kind}/compare`, body);
+  if (!reply.ok) { say(kind + "-message", "Invalid: " + (reply.data.error || "HTTP " + reply.status), "bad"); return; }
+  const { rows, summary, agreement } = reply.data;
+  say(kind + "-message", agreement, summary.agree ? "ok" : "bad");
+  // the bar chart: time on a log scale, 1 µs .. 10 s over 20em
+  const width = (s) => Math.max(0.2, 20 * (Math.log10(Math.max(s, 1e-6)) + 6) / 7);
+  const table = document.createElement("table");
+  table.innerHTML = "<tr><th>engine</th><th>answer</th><th>time</th><th></th><th>work</th></tr>";
+  for (const row of rows) {
+    const tr = table.insertRow();
+    const work = Object.entries(row.stats).map(([k, v]) => `${k} ${v.toLocaleString()}`).join(", ");
+    for (const text of [row.engine, row.answer, ms(row.seconds), "", work]) tr.insertCell().textContent = text;
+    const bar = document.createElement("span");
+    bar.className = "bar";
+    bar.style.width = width(row.seconds) + "em";
+    tr.cells[3].appendChild(bar);
+  }
+  out.appendChild(table);
+}
+$("sudoku-compare").addEventListener("click", () => compareEngines("sudoku", { puzzle: sudokuPuzzle() }));
+
 // -- Binairo ----------------------------------------------------------------------------------------------
 const binairo = { rows: 6, cols: 6, values: new Array(36).fill(null) };
 const binairoBoard = new Board($("binairo-grid"), {
@@ -365,6 +391,11 @@ async function binairoAsk(action) {
   showResult(binairoBoard, "binairo-message", action, reply, binairo.cols);
 }
 for (const action of ["solve", "check", "count"]) $("binairo-" + action).addEventListener("click", () => binairoAsk(action));
+$("binairo-compare").addEventListener("click", () => {
+  const grid = [];
+  for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
+  compareEngines("binairo", { puzzle: grid, rules: $("binairo-rules").value });
+});
 
 // -- any other grid kind: a puzzle as text in, the answer as text out --------------------------------------
 function gridKindPanel(kind) {
