@@ -217,7 +217,8 @@ def agreement_line(rows: Sequence[Row]) -> str:
     puzzles = len({row.index for row in rows})
     undecided = len({row.index for row in rows if row.limit_reached})
     tail = f" ({undecided} with an engine at its time limit)" if undecided else ""
-    return f"agreement: the engines agree on all {puzzles} puzzle{'s' if puzzles != 1 else ''}{tail}"
+    which = "the puzzle" if puzzles == 1 else f"all {puzzles} puzzles"
+    return f"agreement: the engines agree on {which}{tail}"
 
 
 def stats_text(stats: dict[str, int]) -> str:
