@@ -186,7 +186,8 @@ def ratio(baseline: Sequence[Row], rows: Sequence[Row]) -> str:
     if not shared or mine <= 0:
         return ""
     bound = ">" if any(theirs[row.index].limit_reached for row in shared) else ""
-    return f"{bound}{base / mine:.3g}x"
+    times = base / mine
+    return f"{bound}{times:,.0f}x" if times >= 10 else f"{bound}{times:.1f}x"
 
 
 def baseline_of(engines: Sequence[str]) -> str:
