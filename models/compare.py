@@ -61,7 +61,8 @@ class Row:
 
     @property
     def limit_reached(self) -> bool:
-        return self.status == "unknown"
+        """No answer within the time limit (a check may have found one solution by then)."""
+        return self.answer.startswith("unknown")
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> "Row":
@@ -95,8 +96,8 @@ def answer_of(result: "Result", action: str) -> str:
         return result.status
     if action == "count":
         return f"{result.count} solutions" if result.complete else f"at least {result.count} solutions"
-    if action == "check" and result.uniqueness:
-        return result.uniqueness
+    if action == "check":  # solved without a uniqueness: the time limit came in between
+        return result.uniqueness or "unknown (a solution found, uniqueness not decided)"
     return result.status
 
 
@@ -141,7 +142,7 @@ def disagreements(rows: Iterable[Row]) -> list[str]:
     count (stopped at --limit) agrees with any count at least as large."""
     by_puzzle: dict[int, list[Row]] = {}
     for row in rows:
-        if row.status not in ("unknown", "invalid"):
+        if not row.limit_reached and row.status != "invalid":
             by_puzzle.setdefault(row.index, []).append(row)
     found = []
     for index, answered in sorted(by_puzzle.items()):

@@ -74,6 +74,14 @@ def test_a_wrong_engine_is_a_loud_error_naming_the_puzzle(capsys, monkeypatch):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
+def test_a_check_stopped_after_one_solution_is_no_answer():
+    sudoku = get_kind("sudoku")
+    result = PuzzleSolver(sudoku, "sat").solve(sudoku.read(SEED_PUZZLE)[0].puzzle)  # no uniqueness
+    assert compare.answer_of(result, "check").startswith("unknown")
+    row = compare.Row(0, "backtrack", result.status, compare.answer_of(result, "check"), 2.0)
+    assert row.limit_reached and compare.disagreements([row, compare.Row(0, "sat", "solved", "unique", 0.1)]) == []
+
+
 def test_an_unknown_answer_is_no_disagreement():
     rows = [compare.Row(0, "sat", "solved", "unique", 0.1), compare.Row(0, "backtrack", "unknown", "unknown", 1.0)]
     assert compare.disagreements(rows) == []
