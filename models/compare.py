@@ -97,7 +97,7 @@ def answer_of(result: "Result", action: str) -> str:
     if action == "count":
         return f"{result.count} solutions" if result.complete else f"at least {result.count} solutions"
     if action == "check":  # solved without a uniqueness: the time limit came in between
-        return result.uniqueness or "unknown (a solution found, uniqueness not decided)"
+        return result.uniqueness or "unknown (one solution found)"
     return result.status
 
 
