@@ -1,241 +1,27 @@
-"""Sudoku of any box shape, X-Sudoku and jigsaw Sudoku.
+"""Sudoku as text and JSON: reading every accepted format, writing what reads back.
 
-The rules, once, in plain words:
+Formats: a line of N*N symbols (optionally followed by N*N jigsaw region
+labels), a grid drawn over several lines, a list of rows of numbers, a JSON
+object ``{"grid", "box", "diagonals", "regions"}`` (and mindgames' own output
+records), JSON Lines.  A header comment ``# mindgames sudoku box=RxC
+[diagonals]`` states the variant of the puzzles after it; the command line
+may state it too (a :class:`Variant`), and the two must agree.
 
-* every cell holds exactly one symbol 1..N;
-* every unit (each row, each column, each box or jigsaw region, and with
-  ``diagonals`` both main diagonals) holds every symbol exactly once;
-* a given stays as given.
-
-This module parses puzzles, compiles the rules into a :class:`solver.Model`
-(the complete encoding: "each cell one symbol" and "each symbol once per
-unit", which lets unit propagation do most of the work), decodes an
-engine's answer into a grid, and verifies a grid against the rules directly.
-It is a *kind* for :class:`models.runner.PuzzleSolver`.
+Reading follows the library's one convention: :func:`read` gives a
+:class:`~models.kind.Parsed` per puzzle, the puzzle or the error naming what
+is wrong with it.
 """
 
 from __future__ import annotations
 
 import json
-import random
-from dataclasses import dataclass, replace
-from functools import lru_cache
-from operator import itemgetter
-from typing import Any, Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
 
-from solver import Assignment, Model
-from solver.deadline import Deadline
-
-from .draw import grid_lines
-from .errors import PuzzleError, TimeLimitReached, shorten
-from .grid import Unit, box_shape, boxes, cell_name, columns, diagonals, regions, rows
-from .grid import SYMBOLS, Cell, symbol_char, symbol_value
-from .kind import GridKind, Option, Parsed
-from .runner import PuzzleSolver, Result
-
-name = "sudoku"
-
-MIN_SIZE, MAX_SIZE = 4, 35
-Grid = tuple[tuple[int, ...], ...]
-
-
-@dataclass(frozen=True)
-class Sudoku:
-    """A puzzle: ``grid[r][c]`` is a given 1..N or 0 for a blank.
-
-    ``box`` is the box shape (rows, cols); ``regions`` (jigsaw) gives each
-    cell's region number 0..N-1 instead; ``diagonals`` adds the X-Sudoku rule."""
-
-    grid: Grid
-    box: tuple[int, int] | None = (3, 3)
-    regions: Grid | None = None
-    diagonals: bool = False
-
-    @property
-    def size(self) -> int:
-        return len(self.grid)
-
-    @property
-    def variant(self) -> str:
-        kind = "jigsaw" if self.regions is not None else f"{self.box[0]}x{self.box[1]} boxes"
-        return f"{self.size}x{self.size}, {kind}" + (", diagonals" if self.diagonals else "")
-
-
-# ---------------------------------------------------------------------------
-# Rules
-# ---------------------------------------------------------------------------
-Shape = tuple[int, "tuple[int, int] | None", "Grid | None", bool]
-
-
-def shape(puzzle: Sudoku) -> Shape:
-    return (puzzle.size, puzzle.box, puzzle.regions, puzzle.diagonals)
-
-
-@lru_cache(maxsize=64)
-def units(shape: Shape) -> tuple[Unit, ...]:
-    """Every group of cells that must hold each symbol once."""
-    size, box, region_grid, with_diagonals = shape
-    found = rows(size, size) + columns(size, size)
-    found += boxes(size, *box) if region_grid is None else regions(region_grid)
-    if with_diagonals:
-        found += diagonals(size)
-    return tuple(found)
-
-
-# ---------------------------------------------------------------------------
-# Compile and decode
-# ---------------------------------------------------------------------------
-@dataclass
-class Encoding:
-    model: Model
-    size: int
-
-    def var(self, row: int, col: int, value: int) -> int:
-        """The variable "cell (row, col) holds value"."""
-        return (row * self.size + col) * self.size + value
-
-
-@lru_cache(maxsize=16)
-def compile(shape: Shape) -> Encoding:
-    """The rules of this shape as a Boolean model (no givens: they come as assumptions)."""
-    size = shape[0]
-    model = Model()
-    model.new_vars(size**3, primary=True)
-    encoding = Encoding(model, size)
-    symbols = range(1, size + 1)
-    for r in range(size):
-        for c in range(size):
-            model.add_choice(encoding.var(r, c, v) for v in symbols)
-    for unit in units(shape):
-        for v in symbols:
-            model.add_exactly([encoding.var(r, c, v) for r, c in unit.cells], 1)
-    return encoding
-
-
-def givens(encoding: Encoding, puzzle: Sudoku) -> list[int]:
-    """The givens as literals "cell holds value", for the engine's assumptions."""
-    size = encoding.size
-    # var(r, c, v) == (r * size + c) * size + v == cell * size + v, cells row-major.
-    flat = [v for row in puzzle.grid for v in row]
-    return [cell * size + v for cell, v in enumerate(flat) if v]
-
-
-def decode(encoding: Encoding, assignment: Assignment) -> list[list[int]]:
-    """An engine's assignment as a grid of values (0 where no value is true)."""
-    size = encoding.size
-    cells = size * size
-    # Hot path (run for every solution): the cell variables are 1..size**3, so
-    # the true ones, in order, are one per cell when the assignment is well
-    # formed; check that they are, and read each cell's value off its number.
-    true_vars = [lit - 1 for lit in assignment[: cells * size] if lit > 0]
-    if len(true_vars) == cells and [t // size for t in true_vars] == _cell_range(cells):
-        flat = [t % size + 1 for t in true_vars]
-        return [flat[i : i + size] for i in range(0, cells, size)]
-    # Anything else (a cell with no or several true values): cell by cell,
-    # the smallest true value, 0 for none.
-    grid = []
-    for r in range(size):
-        row = []
-        for c in range(size):
-            base = (r * size + c) * size  # variable of value v is base + v
-            row.append(next((v for v in range(1, size + 1) if assignment[base + v - 1] > 0), 0))
-        grid.append(row)
-    return grid
-
-
-@lru_cache(maxsize=16)
-def _cell_range(cells: int) -> list[int]:
-    # Never mutated by callers: only compared against.
-    return list(range(cells))
-
-
-# ---------------------------------------------------------------------------
-# Verify: the rules checked on the grid itself, no model involved
-# ---------------------------------------------------------------------------
-@lru_cache(maxsize=64)
-def _unit_getters(shape: Shape) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
-    """For each unit, a function picking its cells' values out of a row-major flat grid."""
-    size = shape[0]
-    return tuple(
-        itemgetter(*(r * size + c for r, c in unit.cells)) for unit in units(shape)
-    )
-
-
-@lru_cache(maxsize=64)
-def _symbols(size: int) -> frozenset[int]:
-    return frozenset(range(1, size + 1))
-
-
-def verify(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
-    """The rules ``solution`` breaks (empty when it is a correct solution of ``puzzle``).
-
-    The rules are read off the puzzle (its units, its givens), never off a
-    compiled model, so a wrong encoding or a wrong engine cannot hide here."""
-    size = puzzle.size
-    if len(solution) != size or any(len(row) != size for row in solution):
-        return [f"the solution is not a {size}x{size} grid"]
-    # Fast acceptance, run for every solution an engine returns: plain ints in
-    # 1..size, the givens kept, every unit holding `size` distinct values.
-    # Whatever fails it is examined again below, which names the problems.
-    flat = [v for row in solution for v in row]
-    given = [v for row in puzzle.grid for v in row]
-    if (
-        set(map(type, flat)) == {int}
-        and _symbols(size).issuperset(flat)
-        and all(v == g for v, g in zip(flat, given) if g)
-        and all(len(set(cells(flat))) == size for cells in _unit_getters(shape(puzzle)))
-    ):
-        return []
-    return _problems(puzzle, solution)
-
-
-def _problems(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
-    """Every broken rule of a ``size x size`` grid, in words."""
-    size = puzzle.size
-    problems = []
-    for r in range(size):
-        for c in range(size):
-            value, given = solution[r][c], puzzle.grid[r][c]
-            if not isinstance(value, int) or not 1 <= value <= size:
-                problems.append(f"{cell_name((r, c))} holds {value!r}, not a symbol 1..{size}")
-            elif given and value != given:
-                problems.append(f"{cell_name((r, c))} holds {value}, but the given is {given}")
-    for unit in units(shape(puzzle)):
-        values = [solution[r][c] for r, c in unit.cells]
-        if len(set(values)) != size:
-            twice = next(v for v in values if values.count(v) > 1)
-            problems.append(f"{unit.name} holds {twice} more than once")
-    return problems
-
-
-def explain_unsolvable(puzzle: Sudoku) -> str:
-    """Where the givens clash, if two equal givens share a unit; else a plain statement."""
-    for unit in units(shape(puzzle)):
-        first_at: dict[int, tuple[int, int]] = {}
-        for cell in unit.cells:
-            value = puzzle.grid[cell[0]][cell[1]]
-            if value and value in first_at:
-                return (
-                    f"givens clash: {symbol_char(value)} appears twice in {unit.name} "
-                    f"({cell_name(first_at[value])} and {cell_name(cell)})"
-                )
-            first_at.setdefault(value, cell)
-    return "no solution: the givens admit no completion (proved by the engine)"
-
-
-def clashing_cells(puzzle: Sudoku) -> list[tuple[int, int]]:
-    """Cells whose given repeats a given of a shared unit (for highlighting)."""
-    clashing = set()
-    for unit in units(shape(puzzle)):
-        by_value: dict[int, list[tuple[int, int]]] = {}
-        for r, c in unit.cells:
-            if puzzle.grid[r][c]:
-                by_value.setdefault(puzzle.grid[r][c], []).append((r, c))
-        for cells in by_value.values():
-            if len(cells) > 1:
-                clashing.update(cells)
-    return sorted(clashing)
-
+from ..errors import PuzzleError, shorten
+from ..grid import SYMBOLS, cell_name, symbol_char, symbol_value
+from ..kind import Parsed
+from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 
 # ---------------------------------------------------------------------------
 # Variant statements: a header comment or the command line
@@ -351,71 +137,10 @@ def _resolve(
     return box, bool(diagonals)
 
 
+
 # ---------------------------------------------------------------------------
 # Parse
 # ---------------------------------------------------------------------------
-def make_puzzle(
-    grid: Sequence[Sequence[int]],
-    box: Sequence[int] | None = None,
-    region_labels: Sequence[Sequence[Hashable]] | None = None,
-    with_diagonals: bool = False,
-    where: str = "",
-) -> Sudoku:
-    """A checked :class:`Sudoku` from a grid of ints (0 blank); errors name the cell."""
-    at = f"{where}: " if where else ""
-    size = len(grid)
-    if not MIN_SIZE <= size <= MAX_SIZE:
-        raise PuzzleError(f"{at}a Sudoku has {MIN_SIZE} to {MAX_SIZE} rows, not {size}")
-    for r, row in enumerate(grid):
-        if len(row) != size:
-            raise PuzzleError(f"{at}row {r + 1} has {len(row)} cells, a {size}x{size} Sudoku needs {size}")
-        for c, value in enumerate(row):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= size:
-                raise PuzzleError(
-                    f"{at}{cell_name((r, c))}: value {shorten(repr(value))} is out of range "
-                    f"(1..{size}, or 0 for a blank)"
-                )
-    region_grid = None
-    if region_labels is not None:
-        region_grid = _region_grid(region_labels, size, at)
-        box_tuple = None
-    elif box is not None:
-        if (
-            len(box) != 2
-            or not all(isinstance(b, int) and not isinstance(b, bool) for b in box)
-            or box[0] * box[1] != size
-            or min(box) < 1
-        ):
-            raise PuzzleError(f"{at}box {shorten(list(box))} does not tile a {size}x{size} grid (rows x cols must be {size})")
-        box_tuple = (box[0], box[1])
-    else:
-        box_tuple = box_shape(size)
-        if box_tuple is None:
-            raise PuzzleError(f"{at}size {size} has no box shape (it is prime): give jigsaw regions")
-    return Sudoku(
-        tuple(tuple(row) for row in grid), box_tuple, region_grid, bool(with_diagonals)
-    )
-
-
-def _region_grid(labels: Sequence[Sequence[Hashable]], size: int, at: str) -> Grid:
-    if len(labels) != size or any(len(row) != size for row in labels):
-        raise PuzzleError(f"{at}regions must be a {size}x{size} grid of labels")
-    number: dict[Hashable, int] = {}
-    cells: dict[Hashable, int] = {}
-    for row in labels:
-        for label in row:
-            if not isinstance(label, (int, str)) or isinstance(label, bool):
-                raise PuzzleError(f"{at}region label {shorten(repr(label))} is not a number or text")
-            number.setdefault(label, len(number))
-            cells[label] = cells.get(label, 0) + 1
-    if len(number) != size:
-        raise PuzzleError(f"{at}a {size}x{size} jigsaw needs {size} regions, found {len(number)}")
-    for label, count in cells.items():
-        if count != size:
-            raise PuzzleError(f"{at}region {label} has {count} cells, it needs {size}")
-    return tuple(tuple(number[label] for label in row) for row in labels)
-
-
 def _cells_of_text(text: str, where: str) -> list[int]:
     """Values of a run of symbols ('.' or '0' blank, 1-9, A-Z)."""
     values = []
@@ -568,18 +293,24 @@ def _json_grid(rows_value: Any, where: str) -> list[list[int]]:
 
 def parse(text: str, variant: Variant | None = None) -> Sudoku:
     """Exactly one puzzle from text in any accepted format."""
-    puzzles = list(read_puzzles(text, variant))
-    if not puzzles:
+    items = list(read(text, variant))
+    if not items:
         raise PuzzleError("no puzzle found")
-    if len(puzzles) > 1:
-        raise PuzzleError(f"expected one puzzle, found {len(puzzles)}")
-    if isinstance(puzzles[0], PuzzleError):
-        raise puzzles[0]
-    return puzzles[0]
+    if len(items) > 1:
+        raise PuzzleError(f"expected one puzzle, found {len(items)}")
+    if not items[0].ok:
+        raise items[0].error
+    return items[0].puzzle
 
 
 def read_puzzles(text: str, variant: Variant | None = None) -> Iterator[Sudoku | PuzzleError]:
-    """Every puzzle in a text, in order; a puzzle that does not parse yields its error.
+    """:func:`read`, each item as the puzzle or its error itself (the form the command line reads)."""
+    for item in read(text, variant):
+        yield item.puzzle if item.ok else item.error
+
+
+def read(text: str, variant: Variant | None = None) -> Iterator[Parsed[Sudoku]]:
+    """Every puzzle in a text, in order; a puzzle that does not parse is its error.
 
     Accepts a whole-text JSON value (one puzzle, or a list of puzzles), JSON
     Lines, one puzzle per line, or grids drawn over several lines (separated by
@@ -596,9 +327,9 @@ def read_puzzles(text: str, variant: Variant | None = None) -> Iterator[Sudoku |
         else:
             if isinstance(value, list) and value and not _looks_like_rows(value):
                 for i, item in enumerate(value):
-                    yield _attempt(parse_json_value, item, f"puzzle {i + 1}", variant)
+                    yield Parsed.attempt(parse_json_value, item, f"puzzle {i + 1}", variant)
             else:
-                yield _attempt(parse_json_value, value, "JSON", variant)
+                yield Parsed.attempt(parse_json_value, value, "JSON", variant)
             return
     block: list[tuple[int, str]] = []
     current = variant
@@ -623,11 +354,11 @@ def _looks_like_rows(value: list) -> bool:
     return all(isinstance(row, list) and all(not isinstance(v, (list, dict)) for v in row) for row in value)
 
 
-def _read_block(block: list[tuple[int, str]], variant: Variant | None) -> Iterator[Sudoku | PuzzleError]:
+def _read_block(block: list[tuple[int, str]], variant: Variant | None) -> Iterator[Parsed[Sudoku]]:
     if not block:
         return
     if len(block) > 1 and _is_grid_block(block):
-        yield _attempt(parse_grid_lines, block, variant)
+        yield Parsed.attempt(parse_grid_lines, block, variant)
         return
     for number, content in block:
         where = f"line {number}"
@@ -635,11 +366,11 @@ def _read_block(block: list[tuple[int, str]], variant: Variant | None) -> Iterat
             try:
                 value = json.loads(content)
             except (json.JSONDecodeError, RecursionError) as error:
-                yield PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})")
+                yield Parsed(error=PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})"))
                 continue
-            yield _attempt(parse_json_value, value, where, variant)
+            yield Parsed.attempt(parse_json_value, value, where, variant)
         else:
-            yield _attempt(parse_line, content, where, variant)
+            yield Parsed.attempt(parse_line, content, where, variant)
 
 
 def _is_grid_block(block: list[tuple[int, str]]) -> bool:
@@ -651,13 +382,6 @@ def _is_grid_block(block: list[tuple[int, str]]) -> bool:
         return all(len(_row_cells(text, "")) == len(content) for text in content)
     except PuzzleError:
         return any(_is_separator(text) for _, text in block) or len(content[0]) < 16
-
-
-def _attempt(parser, *args) -> Sudoku | PuzzleError:
-    try:
-        return parser(*args)
-    except PuzzleError as error:
-        return error
 
 
 def to_line(grid: Sequence[Sequence[int]]) -> str:
@@ -678,118 +402,7 @@ def to_text(puzzle: Sudoku) -> str:
     return to_line(puzzle.grid) + (f" {labels}" if labels else "")
 
 
-# ---------------------------------------------------------------------------
-# The library in a few calls
-# ---------------------------------------------------------------------------
-def solver(engine: str = "sat") -> PuzzleSolver:
-    """A reusable solver: keep it for a batch, it compiles each shape once."""
-    return PuzzleSolver(SUDOKU, engine)
 
-
-def solve(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) -> Result:
-    return solver(engine).solve(puzzle, time_limit)
-
-
-def check(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) -> Result:
-    return solver(engine).check(puzzle, time_limit)
-
-
-def count(
-    puzzle: Sudoku, engine: str = "sat", limit: int | None = None, time_limit: float | None = None
-) -> Result:
-    return solver(engine).count(puzzle, limit, time_limit)
-
-
-# ---------------------------------------------------------------------------
-# Generate: a random full grid, then every given that can go, goes
-# ---------------------------------------------------------------------------
-Progress = Callable[[str, int, "int | None"], None]
-
-
-def _time_left(deadline: Deadline | None) -> float | None:
-    """Seconds left before ``deadline``; TimeLimitReached once it has passed."""
-    if deadline is None:
-        return None
-    if deadline.passed():
-        raise TimeLimitReached("time limit reached while generating")
-    return deadline.remaining()
-
-
-def random_solution(
-    empty: Sudoku, rng: random.Random, solver: PuzzleSolver, deadline: Deadline | None = None
-) -> list[list[int]]:
-    """A random complete grid of ``empty``'s shape (random first row and a few random seeds)."""
-    size = empty.size
-    while True:
-        grid = [list(row) for row in empty.grid]
-        grid[0] = rng.sample(range(1, size + 1), size)
-        for _ in range(size // 2):
-            grid[rng.randrange(1, size)][rng.randrange(size)] = rng.randrange(1, size + 1)
-        seeded = Sudoku(tuple(map(tuple, grid)), empty.box, empty.regions, empty.diagonals)
-        result = solver.solve(seeded, _time_left(deadline))
-        if result.status == "solved":
-            return result.solution
-        _time_left(deadline)  # an unknown answer: out of time, or a retry
-
-
-def minimize(
-    puzzle: Sudoku,
-    rng: random.Random,
-    solver: PuzzleSolver,
-    deadline: Deadline | None = None,
-    on_progress: Progress | None = None,
-) -> Sudoku:
-    """Remove givens in random order while the solution stays unique.
-
-    One pass is enough for minimality: a given that could not be removed
-    earlier cannot be removed later either, since removing more givens only
-    adds solutions.  TimeLimitReached when ``deadline`` passes first."""
-    grid = [list(row) for row in puzzle.grid]
-    cells = [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if grid[r][c]]
-    rng.shuffle(cells)
-    for tried, (r, c) in enumerate(cells):
-        if on_progress is not None:
-            on_progress("removing givens", tried, len(cells))
-        kept, grid[r][c] = grid[r][c], 0
-        candidate = Sudoku(tuple(map(tuple, grid)), puzzle.box, puzzle.regions, puzzle.diagonals)
-        result = solver.check(candidate, _time_left(deadline))
-        if result.uniqueness is None and result.status == "unknown":
-            _time_left(deadline)
-        if result.uniqueness != "unique":
-            grid[r][c] = kept
-    return Sudoku(tuple(map(tuple, grid)), puzzle.box, puzzle.regions, puzzle.diagonals)
-
-
-def generate(
-    empty: Sudoku,
-    seed: int | None = None,
-    engine: str = "sat",
-    deadline: Deadline | None = None,
-    on_progress: Progress | None = None,
-    using: PuzzleSolver | None = None,
-) -> tuple[Sudoku, list[list[int]]]:
-    """A puzzle of ``empty``'s shape with exactly one solution and no removable given.
-
-    Reproducible for a given ``seed``.  Uniqueness checks run on one
-    incremental session (the givens are assumptions), never a rebuilt solver;
-    pass ``using`` to share that session between calls.  ``on_progress(stage,
-    done, total)`` hears what it is doing; TimeLimitReached when ``deadline``
-    passes before the puzzle is done."""
-    rng = random.Random(seed)
-    solver_ = using or solver(engine)
-    if on_progress is not None:
-        on_progress("filling a random grid", 0, None)
-    # A layout with no solution at all (a jigsaw, say) would keep the random filling going forever.
-    if solver_.solve(empty, _time_left(deadline)).status == "unsolvable":
-        raise PuzzleError(f"a {empty.variant} Sudoku has no solution at all: nothing to generate")
-    full = random_solution(empty, rng, solver_, deadline)
-    start = Sudoku(tuple(map(tuple, full)), empty.box, empty.regions, empty.diagonals)
-    return minimize(start, rng, solver_, deadline, on_progress), full
-
-
-# ---------------------------------------------------------------------------
-# The kind object: what the interfaces and the runner ask of Sudoku
-# ---------------------------------------------------------------------------
 def checked_box(text: str) -> tuple[int, int]:
     """``RxC`` as a box shape whose grid size is supported; PuzzleError naming the problem."""
     box = parse_box(text)
@@ -803,110 +416,12 @@ def checked_box(text: str) -> tuple[int, int]:
     return box
 
 
-BOX = Option("box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square",
-             parse=checked_box)
-DIAGONALS = Option("diagonals", "X-Sudoku: both diagonals too", flag=True)
-REGIONS = Option("regions", "jigsaw: N*N region labels, one per cell, row by row")
-
-
-class SudokuKind(GridKind[Sudoku]):
-    """Sudoku as a kind: every method is this module's functions, under the kind's names."""
-
-    name = "sudoku"
-    summary = "Sudoku of any box shape, X-Sudoku (diagonals) and jigsaw Sudoku (regions), 4x4 to 35x35"
-    formats = (
-        "a line of N*N symbols ('.' or '0' blank, 1-9, A-Z), optionally followed by N*N jigsaw region labels",
-        "a grid drawn over several lines (separators | - + allowed)",
-        "a list of rows of numbers (0 blank)",
-        'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
-    )
-    options = (BOX, DIAGONALS)
-    generate_options = (BOX, DIAGONALS, REGIONS)
-
-    @staticmethod
-    def _stated(box: tuple[int, int] | None = None, diagonals: bool | None = None) -> Variant | None:
-        """What the options state, as the variant the reader holds the puzzles to (None: nothing)."""
-        diagonals = diagonals or None  # a flag: on, or not stated
-        if box is None and diagonals is None:
-            return None
-        source = " and ".join(n for n, given in (("--box", box), ("--diagonals", diagonals)) if given)
-        return Variant(box, diagonals, source)
-
-    def read(self, text: str, **options: Any) -> list[Parsed[Sudoku]]:
-        return [
-            Parsed(error=item) if isinstance(item, PuzzleError) else Parsed(puzzle=item)
-            for item in read_puzzles(text, self._stated(**options))
-        ]
-
-    def parse_value(self, value: Any, **options: Any) -> Sudoku:
-        if isinstance(value, str):
-            return parse(value, self._stated(**options))
-        return parse_json_value(value, "puzzle", self._stated(**options))
-
-    def write(self, puzzle: Sudoku) -> str:
-        return f"{header(puzzle)}\n{to_text(puzzle)}\n"
-
-    def to_json(self, puzzle: Sudoku) -> dict[str, Any]:
-        record: dict[str, Any] = {"grid": [list(row) for row in puzzle.grid]}
-        if puzzle.box is not None:
-            record["box"] = list(puzzle.box)
-        record["diagonals"] = puzzle.diagonals
-        if puzzle.regions is not None:
-            record["regions"] = region_labels(puzzle)
-        return record
-
-    def shape(self, puzzle: Sudoku) -> Shape:
-        return shape(puzzle)
-
-    def compile(self, shape: Shape) -> Encoding:
-        return compile(shape)
-
-    def givens(self, encoding: Encoding, puzzle: Sudoku) -> list[int]:
-        return givens(encoding, puzzle)
-
-    def decode(self, encoding: Encoding, assignment: Assignment) -> list[list[int]]:
-        return decode(encoding, assignment)
-
-    def verify(self, puzzle: Sudoku, solution: Any) -> list[str]:
-        return verify(puzzle, solution)
-
-    def describe(self, puzzle: Sudoku) -> str:
-        return puzzle.variant
-
-    def draw(self, puzzle: Sudoku, solution: Any = None, color: bool = False) -> list[str]:
-        if solution is None:
-            return grid_lines(puzzle.grid, puzzle.box, None, False, puzzle.regions)
-        return grid_lines(solution, puzzle.box, puzzle.grid, color, puzzle.regions)
-
-    def explain_unsolvable(self, puzzle: Sudoku) -> str:
-        return explain_unsolvable(puzzle)
-
-    def clashing_cells(self, puzzle: Sudoku) -> list[tuple[int, int]]:
-        return clashing_cells(puzzle)
-
-    def empty(
-        self, box: tuple[int, int] | None = None, diagonals: bool = False, regions: str | None = None
-    ) -> Sudoku:
-        """The blank grid of a box shape (default 3x3) or of jigsaw region labels (N*N, row by row)."""
-        if regions is None:
-            box = box or (3, 3)
-            size = box[0] * box[1]
-            return make_puzzle([[0] * size for _ in range(size)], list(box), None, bool(diagonals))
-        if box is not None:
-            raise PuzzleError("give either a box or jigsaw regions (a jigsaw has no boxes), not both")
-        size = round(len(regions) ** 0.5)
-        if size * size != len(regions):
-            raise PuzzleError(f"regions: {len(regions)} labels do not make a square grid (36 for 6x6)")
-        labels = [list(regions[r * size : (r + 1) * size]) for r in range(size)]
-        return make_puzzle([[0] * size for _ in range(size)], None, labels, bool(diagonals), "regions")
-
-    def given_cells(self, puzzle: Sudoku) -> dict[Cell, int]:
-        return {(r, c): v for r, row in enumerate(puzzle.grid) for c, v in enumerate(row) if v}
-
-    def with_givens(self, puzzle: Sudoku, givens: dict[Cell, int]) -> Sudoku:
-        size = puzzle.size
-        grid = tuple(tuple(givens.get((r, c), 0) for c in range(size)) for r in range(size))
-        return replace(puzzle, grid=grid)
-
-
-SUDOKU = SudokuKind()
+def to_json(puzzle: Sudoku) -> dict[str, Any]:
+    """The puzzle as a JSON object that :func:`parse_json_value` reads back."""
+    record: dict[str, Any] = {"grid": [list(row) for row in puzzle.grid]}
+    if puzzle.box is not None:
+        record["box"] = list(puzzle.box)
+    record["diagonals"] = puzzle.diagonals
+    if puzzle.regions is not None:
+        record["regions"] = region_labels(puzzle)
+    return record
