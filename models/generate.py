@@ -81,7 +81,9 @@ class Generator(Generic[P]):
         if first.status != "solved":
             return None
         current: Solution = first.solution
-        symbols = sorted(set(cells_of(current).values()))
+        # Highest first, drawn by one random number: binairo's generator drew 1 for a number
+        # below one half, and so does this, so a seed keeps giving the same binairo puzzle.
+        symbols = sorted(set(cells_of(current).values()), reverse=True)
         cells = list(cells_of(current))
         rng.shuffle(cells)
         fixed: dict[Cell, Any] = {}
@@ -90,7 +92,7 @@ class Generator(Generic[P]):
                 on_progress(FILLING, done, len(cells))
             if deadline.passed():
                 return None
-            wanted = rng.choice(symbols)
+            wanted = symbols[int(rng.random() * len(symbols))]
             if current[r][c] != wanted:
                 trial = self.kind.with_givens(empty, {**fixed, (r, c): wanted})
                 answer = self.solver.solve(trial, deadline.remaining())
