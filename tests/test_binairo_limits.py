@@ -17,7 +17,7 @@ import pytest
 
 from mindgames.cli import build_parser, main
 from mindgames.commands import binairo as binairo_command
-from models import binairo_count
+from models.binairo import count as binairo_count
 from models.binairo import parse
 from mindgames.render import BOLD, RED
 
