@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import PuzzleError, shorten
 from ..kind import Parsed
-from .puzzle import MAX_SIDE, RULE_SETS, Puzzle, check_rules_set, grid_rows, make_puzzle
+from .puzzle import MAX_SIDE, RULE_SETS, Puzzle, check_rules_set, make_puzzle
 
 name = "binairo"
 _CELL = {"0": 0, "1": 1, ".": None}

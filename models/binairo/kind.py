@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from solver import Assignment
-
 from ..draw import marked_rows
 from ..kind import Cell, GridKind, Option, Parsed
 from . import formats, rules
-from .puzzle import RULE_SETS, Puzzle, Shape, grid_rows, make_puzzle, parse_size
+from .puzzle import RULE_SETS, Puzzle, grid_rows, make_puzzle, parse_size
 
 RULES_OPTION = Option("rules", "takuzu (all rules) or unruly (rows/columns may repeat); "
                                "default: what the file says (header or JSON), else takuzu",
@@ -46,21 +44,14 @@ class BinairoKind(GridKind[Puzzle]):
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
         return formats.to_json(puzzle)
 
-    # -- the rules ----------------------------------------------------------------------
-    def shape(self, puzzle: Puzzle) -> Shape:
-        return rules.shape(puzzle)
-
-    def compile(self, shape: Shape) -> rules.Encoding:
-        return rules.compile(shape)
-
-    def givens(self, encoding: rules.Encoding, puzzle: Puzzle) -> list[int]:
-        return rules.givens(encoding, puzzle)
-
-    def decode(self, encoding: rules.Encoding, assignment: Assignment) -> list[list[int]]:
-        return rules.decode(encoding, assignment)
-
-    def verify(self, puzzle: Puzzle, solution: Any) -> list[str]:
-        return rules.verify(puzzle, solution)
+    # -- the rules, as rules.py states them -----------------------------------------------
+    shape = staticmethod(rules.shape)
+    compile = staticmethod(rules.compile)
+    givens = staticmethod(rules.givens)
+    decode = staticmethod(rules.decode)
+    verify = staticmethod(rules.verify)
+    explain_unsolvable = staticmethod(rules.explain_unsolvable)
+    clashing_cells = staticmethod(rules.clashing_cells)
 
     # -- words for people ---------------------------------------------------------------
     def describe(self, puzzle: Puzzle) -> str:
@@ -70,12 +61,6 @@ class BinairoKind(GridKind[Puzzle]):
         if solution is None:
             return marked_rows(grid_rows(puzzle.cells), None, color)
         return marked_rows(grid_rows(solution), puzzle.cells, color)
-
-    def explain_unsolvable(self, puzzle: Puzzle) -> str | None:
-        return rules.explain_unsolvable(puzzle)
-
-    def clashing_cells(self, puzzle: Puzzle) -> list[tuple[int, int]]:
-        return rules.clashing_cells(puzzle)
 
     def result_fields(self, puzzle: Puzzle) -> dict[str, Any]:
         return {"rules": puzzle.rules}

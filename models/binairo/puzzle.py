@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from ..errors import PuzzleError, shorten
 
@@ -18,7 +18,14 @@ BLANK = "."
 MAX_SIDE = 64
 
 Grid = tuple[tuple[int | None, ...], ...]
-Shape = tuple[int, int, str]  # (rows, columns, rule set): what the compiled rules depend on
+
+
+class Shape(NamedTuple):
+    """What the rules depend on: puzzles of one shape share one compiled model."""
+
+    rows: int
+    cols: int
+    rules: str
 
 
 @dataclass(frozen=True)

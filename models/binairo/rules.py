@@ -55,12 +55,12 @@ class Encoding:
 
 
 def shape(puzzle: Puzzle) -> Shape:
-    return (puzzle.rows, puzzle.cols, puzzle.rules)
+    return Shape(puzzle.rows, puzzle.cols, puzzle.rules)
 
 
-def compile(key: Shape) -> Encoding:  # noqa: A001 - the runner's protocol name
+def compile(shape: Shape) -> Encoding:  # noqa: A001 - the runner's protocol name
     """The rules as a Boolean model over one primary variable per cell."""
-    rows, cols, rules = key
+    rows, cols, rules = shape
     check_size(rows, cols)
     model = Model()
     # Each cell is a choice tried 0 first, then 1: the seed's order for backtracking.

@@ -26,7 +26,7 @@ from ..errors import PuzzleError
 from ..grid import symbol_value
 from .formats import (
     Variant, checked_box, combine, header, parse, parse_box, parse_grid_lines, parse_header,
-    parse_json_value, parse_line, read, read_puzzles, region_labels, to_json, to_line, to_text,
+    parse_json_value, parse_line, read, read_puzzles, region_labels, to_json, to_line, to_text, write,
 )
 from .generate import generate
 from .kind import BOX, DIAGONALS, REGIONS, SUDOKU, SudokuKind, check, count, solve, solver
@@ -43,5 +43,5 @@ __all__ = [
     "combine", "compile", "count", "decode", "explain_unsolvable", "generate", "givens", "header",
     "make_puzzle", "name", "parse", "parse_box", "parse_grid_lines", "parse_header",
     "parse_json_value", "parse_line", "read", "read_puzzles", "region_labels", "shape", "solve",
-    "solver", "symbol_value", "to_json", "to_line", "to_text", "units", "verify",
+    "solver", "symbol_value", "to_json", "to_line", "to_text", "units", "verify", "write",
 ]

@@ -416,6 +416,11 @@ def checked_box(text: str) -> tuple[int, int]:
     return box
 
 
+def write(puzzle: Sudoku) -> str:
+    """The puzzle as text that :func:`read` reads back, variant included (by the header)."""
+    return f"{header(puzzle)}\n{to_text(puzzle)}\n"
+
+
 def to_json(puzzle: Sudoku) -> dict[str, Any]:
     """The puzzle as a JSON object that :func:`parse_json_value` reads back."""
     record: dict[str, Any] = {"grid": [list(row) for row in puzzle.grid]}

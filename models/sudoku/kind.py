@@ -5,15 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from solver import Assignment
-
 from ..draw import grid_lines
 from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
 from . import formats, rules
 from .formats import Variant, checked_box
-from .puzzle import Shape, Sudoku, make_puzzle, shape
+from .puzzle import Sudoku, make_puzzle
 
 BOX = Option("box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square",
              parse=checked_box)
@@ -54,26 +52,19 @@ class SudokuKind(GridKind[Sudoku]):
         return formats.parse_json_value(value, "puzzle", self._stated(**options))
 
     def write(self, puzzle: Sudoku) -> str:
-        return f"{formats.header(puzzle)}\n{formats.to_text(puzzle)}\n"
+        return formats.write(puzzle)
 
     def to_json(self, puzzle: Sudoku) -> dict[str, Any]:
         return formats.to_json(puzzle)
 
-    # -- the rules ----------------------------------------------------------------------
-    def shape(self, puzzle: Sudoku) -> Shape:
-        return shape(puzzle)
-
-    def compile(self, shape: Shape) -> rules.Encoding:
-        return rules.compile(shape)
-
-    def givens(self, encoding: rules.Encoding, puzzle: Sudoku) -> list[int]:
-        return rules.givens(encoding, puzzle)
-
-    def decode(self, encoding: rules.Encoding, assignment: Assignment) -> list[list[int]]:
-        return rules.decode(encoding, assignment)
-
-    def verify(self, puzzle: Sudoku, solution: Any) -> list[str]:
-        return rules.verify(puzzle, solution)
+    # -- the rules, as rules.py states them -----------------------------------------------
+    shape = staticmethod(rules.shape)
+    compile = staticmethod(rules.compile)
+    givens = staticmethod(rules.givens)
+    decode = staticmethod(rules.decode)
+    verify = staticmethod(rules.verify)
+    explain_unsolvable = staticmethod(rules.explain_unsolvable)
+    clashing_cells = staticmethod(rules.clashing_cells)
 
     # -- words for people ---------------------------------------------------------------
     def describe(self, puzzle: Sudoku) -> str:
@@ -83,12 +74,6 @@ class SudokuKind(GridKind[Sudoku]):
         if solution is None:
             return grid_lines(puzzle.grid, puzzle.box, None, False, puzzle.regions)
         return grid_lines(solution, puzzle.box, puzzle.grid, color, puzzle.regions)
-
-    def explain_unsolvable(self, puzzle: Sudoku) -> str:
-        return rules.explain_unsolvable(puzzle)
-
-    def clashing_cells(self, puzzle: Sudoku) -> list[tuple[int, int]]:
-        return rules.clashing_cells(puzzle)
 
     # -- what generation needs ----------------------------------------------------------
     def empty(
