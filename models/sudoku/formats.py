@@ -63,6 +63,19 @@ def parse_box(text: str) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[1])
 
 
+def checked_box(text: str) -> tuple[int, int]:
+    """``RxC`` as a box shape whose grid size is supported; PuzzleError naming the problem."""
+    box = parse_box(text)
+    if box is None:
+        raise PuzzleError(f"{shorten(text)!r} is not a box shape like 3x3 or 2x3")
+    rows_, cols = box
+    if min(rows_, cols) < 1 or not MIN_SIZE <= rows_ * cols <= MAX_SIZE:
+        raise PuzzleError(
+            f"box {text} makes a {rows_ * cols}x{rows_ * cols} grid; sizes {MIN_SIZE}..{MAX_SIZE} are supported"
+        )
+    return box
+
+
 def parse_header(comment: str, where: str) -> Variant | None:
     """The variant a ``# mindgames sudoku box=RxC [diagonals]`` comment states; None for other comments.
 
@@ -137,9 +150,8 @@ def _resolve(
     return box, bool(diagonals)
 
 
-
 # ---------------------------------------------------------------------------
-# Parse
+# Reading
 # ---------------------------------------------------------------------------
 def _cells_of_text(text: str, where: str) -> list[int]:
     """Values of a run of symbols ('.' or '0' blank, 1-9, A-Z)."""
@@ -384,6 +396,9 @@ def _is_grid_block(block: list[tuple[int, str]]) -> bool:
         return any(_is_separator(text) for _, text in block) or len(content[0]) < 16
 
 
+# ---------------------------------------------------------------------------
+# Writing: what reading reads back
+# ---------------------------------------------------------------------------
 def to_line(grid: Sequence[Sequence[int]]) -> str:
     """A grid as one line of symbols ('.' for a blank)."""
     return "".join(symbol_char(v) for row in grid for v in row)
@@ -400,20 +415,6 @@ def to_text(puzzle: Sudoku) -> str:
     """The puzzle's line as :func:`parse_line` reads it: its symbols, then a jigsaw's region labels."""
     labels = region_labels(puzzle)
     return to_line(puzzle.grid) + (f" {labels}" if labels else "")
-
-
-
-def checked_box(text: str) -> tuple[int, int]:
-    """``RxC`` as a box shape whose grid size is supported; PuzzleError naming the problem."""
-    box = parse_box(text)
-    if box is None:
-        raise PuzzleError(f"{shorten(text)!r} is not a box shape like 3x3 or 2x3")
-    rows_, cols = box
-    if min(rows_, cols) < 1 or not MIN_SIZE <= rows_ * cols <= MAX_SIZE:
-        raise PuzzleError(
-            f"box {text} makes a {rows_ * cols}x{rows_ * cols} grid; sizes {MIN_SIZE}..{MAX_SIZE} are supported"
-        )
-    return box
 
 
 def write(puzzle: Sudoku) -> str:
