@@ -142,6 +142,27 @@ def test_ragged_grid_names_the_row():
         make_puzzle([[0, 1, None, None], [None, None, None]])
 
 
+# -- the model ---------------------------------------------------------------------------
+
+
+def test_each_cell_is_a_primary_choice_of_0_then_1_in_row_major_order():
+    encoding = binairo.compile(binairo.shape(empty(4, 6)))
+    cells = [cell for row in encoding.cells for cell in row]
+    assert all(cell.values == (0, 1) for cell in cells)  # a backtracking search tries 0 first
+    assert encoding.model.choices[: len(cells)] == [cell.literals for cell in cells]
+    assert [cell.is_(1) for cell in cells] == encoding.model.primary == list(range(1, 25))
+
+
+def test_givens_are_the_cells_choices_and_decoding_reads_them_back():
+    puzzle = blank_puzzle_of(GOOD)
+    encoding = binairo.compile(binairo.shape(puzzle))
+    full = binairo.BINAIRO.with_givens(puzzle, {(r, c): v for r, row in enumerate(GOOD) for c, v in enumerate(row)})
+    literals = binairo.givens(encoding, full)
+    assert literals[:2] == [encoding.cells[0][0].is_(1), encoding.cells[0][1].is_(0)]
+    assignment = [v if v in literals else -v for v in range(1, encoding.model.num_vars + 1)]
+    assert binairo.decode(encoding, assignment) == GOOD
+
+
 # -- engines -----------------------------------------------------------------------------
 
 

@@ -37,6 +37,33 @@ def blank(grid: list[list[int]], cells: int, rng: random.Random) -> list[list[in
     return puzzle
 
 
+# --- the model ---------------------------------------------------------------
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3)])
+def test_the_cells_choices_are_the_primary_variables_row_major_values_in_order(box):
+    """The layout the engines' fast paths rely on (sat blocks on a primary prefix 1..N**3)."""
+    encoding = sudoku.compile(sudoku.shape(sudoku.SUDOKU.empty(box=box)))
+    size = box[0] * box[1]
+    in_order = [cell.is_(v) for row in encoding.cells for cell in row for v in range(1, size + 1)]
+    assert in_order == list(range(1, size**3 + 1)) == encoding.model.primary
+
+
+def test_the_shape_names_what_the_rules_depend_on():
+    shape = sudoku.shape(sudoku.parse_line("." * 36, variant=sudoku.Variant((3, 2), True, "--box")))
+    assert (shape.size, shape.box, shape.regions, shape.diagonals) == (6, (3, 2), None, True)
+
+
+def test_givens_and_decoding_go_through_the_cells_choices():
+    puzzle = sudoku.parse(SEED_PUZZLE)
+    encoding = sudoku.compile(sudoku.shape(puzzle))
+    assert sudoku.givens(encoding, puzzle)[0] == encoding.cells[0][1].is_(6)
+    answer = sudoku.solve(puzzle).solution
+    truth = {cell.is_(answer[r][c]) for r, row in enumerate(encoding.cells) for c, cell in enumerate(row)}
+    assignment = [v if v in truth else -v for v in range(1, encoding.model.num_vars + 1)]
+    assert sudoku.decode(encoding, assignment) == answer
+    assignment[0] = 1  # r1c1 holds 1 as well as its value: not one value per cell
+    assert sudoku.decode(encoding, assignment)[0][0] == 1  # the smallest true value
+
+
 # --- the seeds -------------------------------------------------------------
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("puzzle, solution", [(SEED_PUZZLE, SEED_SOLUTION), (WIKI_PUZZLE, WIKI_SOLUTION)])

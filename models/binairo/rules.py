@@ -15,9 +15,10 @@ engine's answer is always judged by independent code.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterator, Sequence
 
-from solver import Assignment, Choice, Model
+from solver import Assignment, Choice, Model, is_true
 
 from .. import grid
 from ..grid import Unit
@@ -52,6 +53,11 @@ class Encoding:
     cols: int
     rules: str
     cells: list[list[Choice]]
+
+    @cached_property
+    def ones(self) -> list[list[int]]:
+        """Each cell's literal "holds 1" (its negation: "holds 0")."""
+        return [[cell.is_(1) for cell in row] for row in self.cells]
 
 
 def shape(puzzle: Puzzle) -> Shape:
@@ -104,7 +110,8 @@ def givens(encoding: Encoding, puzzle: Puzzle) -> list[int]:
 
 
 def decode(encoding: Encoding, assignment: Assignment) -> list[list[int]]:
-    return [[cell.value(assignment) for cell in row] for row in encoding.cells]
+    # Run for every solution: one literal per cell read, not the choice's every value.
+    return [[int(is_true(assignment, one)) for one in row] for row in encoding.ones]
 
 
 # -- independent verification --------------------------------------------------------------
