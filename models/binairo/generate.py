@@ -54,7 +54,9 @@ class Generator:
                 self.empty, rng, _deadline(deadline), _each_step(on_step))
         except shared.Unsolvable:
             raise PuzzleError(f"no {self.rows}x{self.cols} grid exists under the {self.rules} rules") from None
-        return None if solution is None else self.literals(self.to_puzzle_of(solution))
+        if solution is None:
+            return None
+        return self.literals(BINAIRO.with_givens(self.empty, shared.cells_of(solution)))
 
     def minimize(
         self, solution: list[int], keep: Sequence[int], rng: random.Random,
@@ -77,14 +79,12 @@ class Generator:
             if cell.is_(value) in true
         })
 
-    def to_puzzle_of(self, grid: Sequence[Sequence[int]]) -> Puzzle:
-        """The puzzle whose givens are the whole grid."""
-        return BINAIRO.with_givens(self.empty, shared.cells_of([list(row) for row in grid]))
-
     def to_grid(self, solution: Sequence[int]) -> list[list[int]]:
+        """The grid that a complete set of literals describes."""
         return [list(row) for row in self.to_puzzle(solution).cells]
 
     def literals(self, puzzle: Puzzle) -> list[int]:
+        """The puzzle's givens as literals, row-major."""
         return givens(self.encoding, puzzle)
 
 
