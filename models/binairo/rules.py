@@ -132,6 +132,21 @@ def _cells_text(line: Unit, start: int, length: int) -> str:
     return f"{line.name}, rows {r0 + 1}-{r1 + 1}"
 
 
+def _equal_full_lines(cells: Sequence[Sequence[int | None]]) -> Iterator[tuple[Unit, Unit]]:
+    """(first, later) for every full line equal to the first full line of its family with
+    those values (what takuzu's ``distinct`` rule forbids)."""
+    for family in families(len(cells), len(cells[0])):
+        first_with: dict[tuple, Unit] = {}
+        for line in family:
+            values = tuple(cells[r][c] for r, c in line.cells)
+            if None in values:
+                continue
+            if values in first_with:
+                yield first_with[values], line
+            else:
+                first_with[values] = line
+
+
 def grid_problems(
     cells: Sequence[Sequence[int | None]], rules: str, complete: bool
 ) -> list[str]:
@@ -152,16 +167,8 @@ def grid_problems(
         for start, value in _runs(values):
             problems.append(f"triples: {_cells_text(line, start, 3)} are three {value}s in a line")
     if rules == "takuzu":
-        for family in families(rows, cols):
-            seen: dict[tuple, str] = {}
-            for line in family:
-                values = tuple(cells[r][c] for r, c in line.cells)
-                if None in values:
-                    continue
-                if values in seen:
-                    problems.append(f"distinct: {seen[values]} and {line.name} are equal")
-                else:
-                    seen[values] = line.name
+        for first, second in _equal_full_lines(cells):
+            problems.append(f"distinct: {first.name} and {second.name} are equal")
     return problems
 
 
@@ -208,15 +215,7 @@ def clashing_cells(puzzle: Puzzle) -> list[tuple[int, int]]:
         for start, _ in _runs(values):  # triples
             found.update(line.cells[start : start + 3])
     if puzzle.rules == "takuzu":  # distinct
-        for family in families(puzzle.rows, puzzle.cols):
-            seen: dict[tuple, Unit] = {}
-            for line in family:
-                values = tuple(cells[r][c] for r, c in line.cells)
-                if None in values:
-                    continue
-                if values in seen:
-                    found.update(seen[values].cells)
-                    found.update(line.cells)
-                seen.setdefault(values, line)
+        for first, second in _equal_full_lines(cells):
+            found.update(first.cells + second.cells)
     return sorted(found)
 
