@@ -1,6 +1,7 @@
-"""``models.binairo_count`` is :mod:`models.binairo.count` (kept for the command line's imports)."""
-import sys
+"""The old name of :mod:`models.binairo.count`, for the command line's imports: every name is that module's."""
 
 from .binairo import count
 
-sys.modules[__name__] = count
+
+def __getattr__(name: str):
+    return getattr(count, name)
