@@ -95,52 +95,51 @@ def _parse_text(text: str, rules: str | None) -> list[Parsed[Puzzle]]:
     A line-per-puzzle line holds n*n cells, optionally followed by a known
     solution (the format of the shared data sets), which is ignored here.
     A ``# mindgames binairo rules=...`` header sets the rules of the puzzles after it."""
-    found: list[Parsed] = []
-    block: list[tuple[int, str]] = []
-    header_rules: list[tuple[int, str | None]] = [(0, None)]  # (line, rules) of the last header
-
-    def flush() -> None:
-        if not block:
-            return
-        header_at, said = header_rules[-1]
-        puzzle_rules = _agreed_rules(said, rules, f"the header at line {header_at}")
-        tokens = [line.split() for _, line in block]
-        if _one_per_line(tokens):
-            for (number, _), t in zip(block, tokens):
-                where = f"line {number}"
-                try:
-                    side = _side(len(t[0])) or 0
-                    flat = _row(t[0], where)
-                    cells = [flat[i : i + side] for i in range(0, len(flat), side)]
-                    found.append(Parsed(puzzle=make_puzzle(cells, puzzle_rules)))
-                except PuzzleError as error:
-                    message = str(error) if str(error).startswith("line") else f"{where}: {error}"
-                    found.append(Parsed(error=PuzzleError(message)))
-        else:
-            first = block[0][0]
-            where = f"puzzle at line {first}"
-            try:
-                cells = [_row("".join(line.split()), f"line {n}") for n, line in block]
-                for (number, _), row in zip(block, cells):
-                    if len(row) != len(cells[0]):
-                        raise PuzzleError(f"line {number} has {len(row)} cells, "
-                                          f"line {first} (the first row) has {len(cells[0])}")
-                found.append(Parsed(puzzle=make_puzzle(cells, puzzle_rules)))
-            except PuzzleError as error:
-                found.append(Parsed(error=PuzzleError(f"{where}: {error}")))
-        block.clear()
-
-    for number, line in enumerate(text.splitlines(), 1):
+    found: list[Parsed[Puzzle]] = []
+    block: list[tuple[int, str]] = []  # (line number, text) of the lines since a blank or comment
+    header_at, header_rules = 0, None  # the last header's line and rules
+    for number, line in enumerate([*text.splitlines(), ""], 1):  # "": the last block ends too
         stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            flush()
-            settings = _read_header(stripped, number) if stripped else None
-            if settings is not None:
-                header_rules.append((number, settings.get("rules")))
-        else:
+        if stripped and not stripped.startswith("#"):
             block.append((number, stripped))
-    flush()
+            continue
+        if block:
+            agreed = _agreed_rules(header_rules, rules, f"the header at line {header_at}")
+            found += _read_block(block, agreed)
+            block = []
+        settings = _read_header(stripped, number) if stripped else None
+        if settings is not None:
+            header_at, header_rules = number, settings.get("rules")
     return found
+
+
+def _read_block(block: list[tuple[int, str]], rules: str) -> list[Parsed[Puzzle]]:
+    """The puzzles of lines without a blank between them: one grid, or one puzzle per line."""
+    tokens = [line.split() for _, line in block]
+    if _one_per_line(tokens):
+        return [_read_line(cells[0], number, rules) for (number, _), cells in zip(block, tokens)]
+    first = block[0][0]
+    try:
+        rows = [_row("".join(line.split()), f"line {n}") for n, line in block]
+        for (number, _), row in zip(block, rows):
+            if len(row) != len(rows[0]):
+                raise PuzzleError(f"line {number} has {len(row)} cells, "
+                                  f"line {first} (the first row) has {len(rows[0])}")
+        return [Parsed(puzzle=make_puzzle(rows, rules))]
+    except PuzzleError as error:
+        return [Parsed(error=PuzzleError(f"puzzle at line {first}: {error}"))]
+
+
+def _read_line(text: str, number: int, rules: str) -> Parsed[Puzzle]:
+    """A square puzzle written on one line."""
+    where = f"line {number}"
+    try:
+        side = _side(len(text)) or 0
+        flat = _row(text, where)
+        return Parsed(puzzle=make_puzzle([flat[i : i + side] for i in range(0, len(flat), side)], rules))
+    except PuzzleError as error:
+        message = str(error) if str(error).startswith("line") else f"{where}: {error}"
+        return Parsed(error=PuzzleError(message))
 
 
 def _json_cell(value: Any, where: str) -> int | None:
