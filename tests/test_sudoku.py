@@ -216,8 +216,8 @@ def test_engines_agree_on_puzzles_cut_from_a_valid_grid(seed, blanks, box):
 @given(st.lists(st.sampled_from("123456789.ABZ#x 0|-+\n"), max_size=200))
 def test_any_text_either_parses_or_raises_a_puzzle_error(chars):
     text = "".join(chars)
-    for item in sudoku.read_puzzles(text):
-        assert isinstance(item, (sudoku.Sudoku, PuzzleError))
+    for item in sudoku.read(text):
+        assert isinstance(item.puzzle, sudoku.Sudoku) if item.ok else isinstance(item.error, PuzzleError)
 
 
 # --- verify ------------------------------------------------------------------
@@ -263,9 +263,9 @@ def test_json_object_with_box_diagonals_and_regions():
 
 def test_a_collection_reads_in_order_and_keeps_bad_lines_as_errors():
     text = f"# two puzzles and a bad one\n{SEED_PUZZLE}\n\n{'%' * 81}\n{WIKI_PUZZLE}\n"
-    items = list(sudoku.read_puzzles(text))
-    assert isinstance(items[0], sudoku.Sudoku) and isinstance(items[2], sudoku.Sudoku)
-    assert isinstance(items[1], PuzzleError) and "line 4, character 1: unknown symbol '%'" in str(items[1])
+    items = list(sudoku.read(text))
+    assert isinstance(items[0].puzzle, sudoku.Sudoku) and isinstance(items[2].puzzle, sudoku.Sudoku)
+    assert not items[1].ok and "line 4, character 1: unknown symbol '%'" in str(items[1].error)
 
 
 def test_larger_sizes_use_letters():

@@ -23,8 +23,8 @@ also serves as a kind module for :class:`models.runner.PuzzleSolver`.
 from __future__ import annotations
 
 from .formats import (
-    HEADER, HEADER_KEYS, INPUT_KEYS, OUTPUT_KEYS, Item, header_line, parse, parse_one,
-    parse_value, read, to_json, write,
+    HEADER, HEADER_KEYS, INPUT_KEYS, OUTPUT_KEYS, header_line, parse_one, parse_value, read, to_json,
+    write,
 )
 from .generate import Generator, generate
 from .kind import BINAIRO, RULES_OPTION, SIZE_OPTION, BinairoKind
@@ -41,9 +41,9 @@ name = "binairo"
 
 __all__ = [
     "BINAIRO", "BLANK", "BinairoKind", "Encoding", "Generator", "Grid", "HEADER", "HEADER_KEYS",
-    "INPUT_KEYS", "Item", "MAX_SIDE", "OUTPUT_KEYS", "Puzzle", "RULES", "RULES_OPTION", "RULE_SETS",
+    "INPUT_KEYS", "MAX_SIDE", "OUTPUT_KEYS", "Puzzle", "RULES", "RULES_OPTION", "RULE_SETS",
     "SIZE_OPTION", "Shape", "check_rules_set", "check_size", "clashing_cells", "compile", "decode",
     "explain_unsolvable", "families", "generate", "givens", "grid_problems", "grid_rows",
-    "header_line", "lines", "make_puzzle", "name", "parse", "parse_one", "parse_size",
+    "header_line", "lines", "make_puzzle", "name", "parse_one", "parse_size",
     "parse_value", "read", "shape", "to_json", "verify", "write",
 ]

@@ -14,7 +14,6 @@ is wrong with it (and where).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from ..errors import PuzzleError, shorten
@@ -275,18 +274,4 @@ def write(puzzle: Puzzle) -> str:
 def to_json(puzzle: Puzzle) -> dict[str, Any]:
     """The puzzle as a JSON object that :func:`parse_value` reads back."""
     return {"grid": [list(row) for row in puzzle.cells], "rules": puzzle.rules}
-
-
-@dataclass(frozen=True)
-class Item:
-    """One puzzle of a collection, or the message saying what is wrong with it: :func:`read`'s
-    items in the form ``mindgames/commands/binairo.py`` reads (until it reads through the kind)."""
-
-    puzzle: Puzzle | None
-    error: str | None = None
-
-
-def parse(text: str, rules: str | None = None) -> list[Item]:
-    """:func:`read`, each error as its message."""
-    return [Item(item.puzzle, None if item.ok else str(item.error)) for item in read(text, rules)]
 

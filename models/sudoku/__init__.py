@@ -26,7 +26,7 @@ from ..errors import PuzzleError
 from ..grid import symbol_value
 from .formats import (
     Variant, checked_box, combine, header, parse, parse_box, parse_grid_lines, parse_header,
-    parse_json_value, parse_line, read, read_puzzles, region_labels, to_json, to_line, to_text, write,
+    parse_json_value, parse_line, read, region_labels, to_json, to_line, to_text, write,
 )
 from .generate import generate
 from .kind import BOX, DIAGONALS, REGIONS, SUDOKU, SudokuKind, check, count, solve, solver
@@ -42,6 +42,6 @@ __all__ = [
     "SUDOKU", "Shape", "Sudoku", "SudokuKind", "Variant", "check", "checked_box", "clashing_cells",
     "combine", "compile", "count", "decode", "explain_unsolvable", "generate", "givens", "header",
     "make_puzzle", "name", "parse", "parse_box", "parse_grid_lines", "parse_header",
-    "parse_json_value", "parse_line", "read", "read_puzzles", "region_labels", "shape", "solve",
+    "parse_json_value", "parse_line", "read", "region_labels", "shape", "solve",
     "solver", "symbol_value", "to_json", "to_line", "to_text", "units", "verify", "write",
 ]

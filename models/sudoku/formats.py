@@ -315,12 +315,6 @@ def parse(text: str, variant: Variant | None = None) -> Sudoku:
     return items[0].puzzle
 
 
-def read_puzzles(text: str, variant: Variant | None = None) -> Iterator[Sudoku | PuzzleError]:
-    """:func:`read`, each item as the puzzle or its error itself (the form the command line reads)."""
-    for item in read(text, variant):
-        yield item.puzzle if item.ok else item.error
-
-
 def read(text: str, variant: Variant | None = None) -> Iterator[Parsed[Sudoku]]:
     """Every puzzle in a text, in order; a puzzle that does not parse is its error.
 
