@@ -60,7 +60,7 @@ class Generator(Generic[P]):
         if solution is None:
             raise TimeLimitReached("time limit reached while generating")
         full = self.kind.with_givens(empty, cells_of(solution))
-        puzzle, finished = self.minimize(full, solution, rng, deadline, on_progress)
+        puzzle, finished = self.minimize(full, rng, deadline, on_progress)
         if not finished:
             raise TimeLimitReached("time limit reached while generating")
         return puzzle, solution
@@ -104,15 +104,14 @@ class Generator(Generic[P]):
         return current
 
     def minimize(
-        self, puzzle: P, solution: Solution, rng: random.Random, deadline: Deadline = Deadline(None),
+        self, puzzle: P, rng: random.Random, deadline: Deadline = Deadline(None),
         on_progress: Progress | None = None,
     ) -> tuple[P, bool]:
-        """Remove givens in random order while ``solution`` stays the only one.
+        """Remove givens in random order while the solution stays the only one.
 
-        ``solution`` must be ``puzzle``'s only solution.  Then the puzzle
-        without one given has another solution exactly when one differs from
-        ``solution`` in that cell: one engine call per given, under
-        assumptions.  One pass is enough for minimality: a given that could not
+        ``puzzle`` must have exactly one solution.  Then the puzzle without
+        one given has another solution exactly when one differs from it in
+        that cell: one engine call per given, under assumptions.  One pass is enough for minimality: a given that could not
         be removed from a larger set cannot be removed from a smaller one
         either (fewer givens never remove solutions).  Returns the puzzle and
         whether the pass finished before ``deadline``."""
@@ -127,7 +126,7 @@ class Generator(Generic[P]):
                 return self.kind.with_givens(puzzle, givens), False
             value = givens.pop(cell)
             others = self.kind.givens(encoding, self.kind.with_givens(puzzle, givens))
-            elsewhere = -self._holds(encoding, puzzle, cell, solution[cell[0]][cell[1]])
+            elsewhere = -self._holds(encoding, puzzle, cell, value)
             self.checks += 1
             answer = session.solve([*others, elsewhere], deadline.remaining())
             if answer.status != "unsat":  # another solution (or no answer in time): it stays

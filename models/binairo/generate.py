@@ -62,10 +62,11 @@ class Generator:
         self, solution: list[int], keep: Sequence[int], rng: random.Random,
         deadline: float | None = None, on_step: Callable[[], None] | None = None,
     ) -> tuple[list[int], bool]:
-        """Remove givens of ``keep`` one at a time (random order) while ``solution`` stays the
-        only solution (it must be the only solution of ``keep``).  Returns (givens, finished)."""
+        """Remove givens of ``keep`` one at a time (random order) while ``solution``, the only
+        solution of ``keep``, stays the only one.  Returns (givens, finished).  (The loop needs
+        ``keep`` alone; ``solution`` stays in the signature for the command line.)"""
         puzzle, finished = self.generator.minimize(
-            self.to_puzzle(keep), self.to_grid(solution), rng, _deadline(deadline), _each_step(on_step))
+            self.to_puzzle(keep), rng, _deadline(deadline), _each_step(on_step))
         return self.literals(puzzle), finished
 
     def to_puzzle(self, given: Sequence[int]) -> Puzzle:
