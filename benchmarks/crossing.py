@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from models.crossing import Options, parse_document, presets, solve  # noqa: E402
-from models.crossing.states import is_goal, start_state, state_space_size, successors  # noqa: E402
+from models.crossing.problem import CrossingProblem  # noqa: E402
 from solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths  # noqa: E402
 
 BASELINE_LIMIT = 10.0
@@ -50,25 +50,27 @@ def instances(quick: bool):
                     yield family, {key: n, "capacity": capacity}
 
 
-def neighbours(spec):
-    return lambda s: [n for _, n in successors(spec, s)]
+def neighbours(problem: CrossingProblem):
+    return lambda s: [n for _, n in problem.successors(s)]
 
 
 def networkx_bfs(spec):
-    if state_space_size(spec) > GRAPH_LIMIT:
+    problem = CrossingProblem(spec)
+    if problem.state_space_size() > GRAPH_LIMIT:
         return None, "skipped"
     start = time.perf_counter()
     try:
-        graph = build_graph(start_state(spec), neighbours(spec), GRAPH_LIMIT, BASELINE_LIMIT)
+        graph = build_graph(problem.initial, neighbours(problem), GRAPH_LIMIT, BASELINE_LIMIT)
     except TooLarge:
         return None, "timeout"
-    length, _, _ = shortest_paths(graph, start_state(spec), lambda s: is_goal(spec, s))
+    length, _, _ = shortest_paths(graph, problem.initial, problem.goal_test)
     return time.perf_counter() - start, length
 
 
 def backtracking(spec):
+    problem = CrossingProblem(spec)
     start = time.perf_counter()
-    found = simple_paths(start_state(spec), neighbours(spec), lambda s: is_goal(spec, s), BASELINE_LIMIT)
+    found = simple_paths(problem.initial, neighbours(problem), problem.goal_test, BASELINE_LIMIT)
     if not found.complete:
         return None, "timeout"
     length = None if found.shortest is None else len(found.shortest) - 1

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from mindgames.cli import main
 from models.crossing import Options, parse_document, parse_text, presets, solve
 from models.crossing.checker import replay
-from models.crossing.states import Move
+from models.crossing.problem import Move
 from models.crossing.symmetry import block_types
 from models.crossing.toml_writer import to_toml
 from models.errors import PuzzleError, VerificationError
