@@ -393,36 +393,41 @@ class Run:
                         [f"{engine_name}-model"])
                 horizon = min(2 * horizon, longest.steps)
                 continue
-            best = answer.assignment
-            while proven + 1 < plans.length(best):
-                shorter = proven + 1
-                self.report(f"horizon {shorter}: proving no plan is that short")
-                if self.deadline.passed():
-                    status = "unknown"
-                else:
-                    answer = session.solve([-plans.act[shorter]] if shorter < horizon else [],
-                                           self.seconds_left())
-                    status = answer.status
-                if status == "unknown":
-                    plan, banks = self._found(plans, best)
-                    return Verdict("unknown", f"time limit: a plan of {crossings(len(plan))} found, "
-                                              f"{_none_within(proven)}, the rest unknown", [], plan, banks)
-                if status == "unsat":
-                    proven = shorter
-                else:
-                    best = answer.assignment
-            plan, banks = self._found(plans, best)
-            length = len(plan)
-            proof = (
-                f"shortest: no plan with at most {crossings(length - 1)} (each horizon up to "
-                f"{length - 1} unsatisfiable on {engine_name}); the plan of {length} was "
-                f"replayed by the independent checker"
-            ) if length else "the start is already the goal"
-            counted = None
-            if self.options.count_shortest:
-                self.report("counting the shortest plans")
-                counted = self._count(plans, session, length)
-            return Verdict("solved", proof, [f"{engine_name}-model", "checker"], plan, banks, counted)
+            return self._narrow_down(plans, session, answer.assignment, proven)
+
+    def _narrow_down(self, plans: PlanModel, session: Session, best: Assignment, proven: int) -> Verdict:
+        """From a plan the model found, the shortest: each horizon just above ``proven``
+        asked under ``-act[T]`` on the same session until the plan found is proven shortest."""
+        engine_name = self.options.engine
+        while proven + 1 < plans.length(best):
+            shorter = proven + 1
+            self.report(f"horizon {shorter}: proving no plan is that short")
+            if self.deadline.passed():
+                status = "unknown"
+            else:
+                answer = session.solve([-plans.act[shorter]] if shorter < plans.horizon else [],
+                                       self.seconds_left())
+                status = answer.status
+            if status == "unknown":
+                plan, banks = self._found(plans, best)
+                return Verdict("unknown", f"time limit: a plan of {crossings(len(plan))} found, "
+                                          f"{_none_within(proven)}, the rest unknown", [], plan, banks)
+            if status == "unsat":
+                proven = shorter
+            else:
+                best = answer.assignment
+        plan, banks = self._found(plans, best)
+        length = len(plan)
+        proof = (
+            f"shortest: no plan with at most {crossings(length - 1)} (each horizon up to "
+            f"{length - 1} unsatisfiable on {engine_name}); the plan of {length} was "
+            f"replayed by the independent checker"
+        ) if length else "the start is already the goal"
+        counted = None
+        if self.options.count_shortest:
+            self.report("counting the shortest plans")
+            counted = self._count(plans, session, length)
+        return Verdict("solved", proof, [f"{engine_name}-model", "checker"], plan, banks, counted)
 
     def _found(self, plans: PlanModel, assignment: Assignment) -> tuple[list[Move], list[dict]]:
         """The plan of an assignment, concretised and replayed (with the banks after
