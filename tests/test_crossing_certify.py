@@ -104,3 +104,18 @@ def test_a_rejected_proof_is_a_loud_error_exit_1(capsys, monkeypatch):
 def test_proof_dir_without_certify_is_a_usage_error(capsys, tmp_path):
     assert main(["crossing", "solve", "wolf-goat-cabbage", "--proof-dir", str(tmp_path)]) == 2
     assert "add --certify" in capsys.readouterr().err
+
+
+def test_a_start_that_breaks_a_rule_needs_no_proof():
+    document = {"name": "quarrel", "boat": {"capacity": 1},
+                "actors": [{"name": "a"}, {"name": "b"}],
+                "rules": [{"kind": "not_together", "who": ["a"], "with_any": ["b"], "where": ["banks"]}]}
+    outcome = solve(parse_document(document), Options(certify=True))
+    assert outcome.status == "unsolvable"
+    assert outcome.certificate["kind"] == "none" and "the start already breaks rules[0]" in outcome.certificate["about"]
+
+
+def test_an_unknown_answer_is_not_certified_and_says_why():
+    spec = parse_document(presets.build("jealous-husbands", {"couples": 100}))
+    certificate = solve(spec, Options(certify=True, time_limit=0.001)).certificate
+    assert certificate["checked"] is False and "nothing was decided" in certificate["reason"]

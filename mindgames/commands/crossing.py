@@ -216,7 +216,9 @@ def _certified(certificate: dict | None) -> str:
     """What the answer's line says of its certificate (nothing without --certify)."""
     if certificate is None:
         return ""
-    return ", certified: DRAT, checked" if certificate["checked"] else ", not certified"
+    if not certificate["checked"]:
+        return ", not certified"
+    return ", certified: no proof needed" if certificate["kind"] == "none" else ", certified: DRAT, checked"
 
 
 def print_outcome(outcome) -> None:
@@ -265,8 +267,10 @@ def print_outcome(outcome) -> None:
         hist = ", ".join(f"{k}: {v}" for k, v in sp["histogram"].items())
         print(f"simple paths: {sp['count']}{'' if sp['complete'] else ' (incomplete)'} ({hist})")
     certificate = outcome.certificate
-    if certificate is not None and certificate.get("kind") == "drat":
-        if certificate["checked"]:
+    if certificate is not None:
+        if certificate["kind"] == "none":
+            print(f"certificate: {certificate['about']}")
+        elif certificate["checked"]:
             seconds = sum(certificate["seconds"].values())
             print(f"certificate: DRAT proof of {certificate['claim']}, {certificate['lemmas']:,} lemmas, "
                   f"checked by mindgames' checker ({seconds:.2f} s)")

@@ -41,8 +41,8 @@ HORIZON_SEMANTICS = (
 )
 
 
-def certify_outcome(run: "Run") -> dict[str, Any] | None:
-    """The ``certificate`` object of a run's answer (None when nothing was decided).
+def certify_outcome(run: "Run") -> dict[str, Any]:
+    """The ``certificate`` object of a run's answer (``checked`` false when there is none).
 
     Raises :class:`CertificationError` when our checker rejects the proof, and
     when the solver finds the formula satisfiable (the model would then have a
@@ -56,14 +56,14 @@ def certify_outcome(run: "Run") -> dict[str, Any] | None:
         return _prove(run, horizon=length, units=lambda plans: [-plans.act[length - 1]], claim=claim,
                       why=f"{claim}, so the replayed plan of {length} is a shortest one")
     if outcome.status == "unsolvable":
-        if outcome.methods == ["rules"]:  # the start itself breaks a rule
+        if outcome.methods[:1] == ["rules"]:  # the start itself breaks a rule
             return _without_proof(f"{outcome.proof} (read by the rules checker; no model needed)")
         longest = run.longest
         claim = f"no plan of at most {crossings(longest.steps)}"
         return _prove(run, horizon=longest.steps, units=lambda plans: [], claim=claim,
                       why=f"{claim}; {longest.why} (that count is the search's, outside the proof), "
                           f"so no plan is longer, hence there is none")
-    return None
+    return _not_certified("nothing was decided, so there is nothing to prove", claim="-")
 
 
 def _prove(run: "Run", horizon: int, units, claim: str, why: str) -> dict[str, Any]:

@@ -107,8 +107,6 @@ def crossings(n: int | None) -> str:
     return plural(n, "crossing")
 
 
-
-
 @dataclass
 class Verdict:
     """What a method proved about the puzzle: the status in words, and the plan it replayed."""
@@ -174,8 +172,7 @@ class Run:
             self.layout = layout = Layout.of(self.problem, self.options.use_symmetry, self.deadline)
         except OutOfTime as error:
             outcome.proof = f"time limit: {error}; nothing decided"
-            outcome.seconds = self.elapsed()
-            return outcome
+            return self._finish()
         bound, exact = layout.safe_state_bound(SAFE_COUNT_LIMIT, self.deadline)
         outcome.abstraction = {
             "blocks": layout.describe(),
@@ -206,12 +203,16 @@ class Run:
                                  self.seconds_left())
             outcome.simple_paths = {"count": found.count, "histogram": found.histogram,
                                     "complete": found.complete}
+        return self._finish()
+
+    def _finish(self) -> Outcome:
+        """The certificate, when asked for, and the time taken."""
         if self.options.certify:
             from .certify import certify_outcome  # only a certifying run loads the proof tools
 
-            outcome.certificate = certify_outcome(self)
-        outcome.seconds = self.elapsed()
-        return outcome
+            self.outcome.certificate = certify_outcome(self)
+        self.outcome.seconds = self.elapsed()
+        return self.outcome
 
     def _record(self, verdict: Verdict) -> None:
         """The verdict becomes the outcome's answer (the one place that sets it)."""
