@@ -250,14 +250,13 @@ class PlanModel:
         for rule in self._rules_at[place.kind]:
             rule.clauses(self, place)
 
-    def forbid_conjunctions(self, place: Place, conjunctions: list[Conjunction]) -> None:
+    def forbid_conjunctions(self, place: Place, conjunctions: tuple[Conjunction, ...]) -> None:
         """None of ``conjunctions`` (present names, absent names) holds at ``place``,
         stated on counts (:meth:`lift`); a condition stated once at a place is not repeated."""
-        key = tuple(conjunctions)
-        if key not in self._lifted:
-            self._lifted[key] = self.lift(conjunctions)
+        if conjunctions not in self._lifted:
+            self._lifted[conjunctions] = self.lift(conjunctions)
         stated = self._stated.setdefault(place, set())
-        for conditions in self._lifted[key]:
+        for conditions in self._lifted[conjunctions]:
             if frozenset(conditions) in stated:
                 continue
             stated.add(frozenset(conditions))
@@ -265,7 +264,7 @@ class PlanModel:
                                    else self._at_least(place, ty, allowed, r)
                                    for ty, allowed, r, holds in conditions])
 
-    def lift(self, conjunctions: list[Conjunction]) -> list[list[Condition]]:
+    def lift(self, conjunctions: tuple[Conjunction, ...]) -> list[list[Condition]]:
         """Conjunctions of names lifted to counts: for each, the conditions that together
         make a place unsafe.  Distinct blocks of one type must play the conjunction's
         roles: by Hall's theorem, distinct blocks exist exactly when every set R of

@@ -111,7 +111,8 @@ class NotTogether(CrossingRule):
             text += f" unless {' or '.join(self.unless_any)}"
         return text
 
-    def conjunctions(self) -> list[Conjunction]:
+    @cached_property
+    def conjunctions(self) -> tuple[Conjunction, ...]:
         """The rule as a disjunction of conjunctions: each ``who`` present (for a
         group: one chosen member), one chosen ``with_any`` actor present, every
         member of every ``unless_any`` absent (impossible choices dropped)."""
@@ -122,11 +123,11 @@ class NotTogether(CrossingRule):
             present = frozenset(pick)
             if not present & absent:
                 found.add((present, absent))
-        return sorted(found, key=lambda c: (sorted(c[0]), sorted(c[1])))
+        return tuple(sorted(found, key=lambda c: (sorted(c[0]), sorted(c[1]))))
 
     def clauses(self, model: "PlanModel", place: "Place") -> None:
         """Each conjunction, lifted to counts, is forbidden at ``place``."""
-        model.forbid_conjunctions(place, self.conjunctions())
+        model.forbid_conjunctions(place, self.conjunctions)
 
 
 @dataclass(frozen=True)
