@@ -477,12 +477,12 @@ class Run:
         """Independent answers from networkx: the counted state graph (its own BFS
         over the same counted successors) and, where it fits, the explicit graph of
         concrete states (an independent successor function).  A disagreement is a bug."""
-        outcome, options, layout, problem = self.outcome, self.options, self.layout, self.problem
+        outcome = self.outcome
         decided = outcome.status in ("solved", "unsolvable")
         expected = outcome.crossings if outcome.status == "solved" else None
         check: dict = {"graph_crossings": None, "graph_states": None, "graph_shortest_plans": None,
                        "counted_graph_crossings": None, "counted_graph_states": None, "agrees": None}
-        notes = []
+        notes: list[str] = []
 
         def compare(length: int | None, method: str) -> None:
             if not decided:
@@ -493,52 +493,67 @@ class Run:
             check["agrees"] = True
             outcome.methods.append(method)
 
-        def neighbours(key):
-            return [nxt for _, nxt in layout.counted_successors(key)]
-
-        if self.deadline.passed():
-            notes.append("counted state graph not built: the time limit ran out first")
-        else:
-            self.report("cross-checking with the counted state graph (networkx)")
-            try:
-                graph = build_graph(layout.counted_start(), neighbours, options.graph_limit,
-                                    self.seconds_left(),
-                                    lambda n: self.report(f"cross-check: counted state graph, {n:,} states"))
-                length, _, _ = shortest_paths(graph, layout.counted_start(), layout.is_counted_goal)
-                check["counted_graph_crossings"] = length
-                check["counted_graph_states"] = graph.number_of_nodes()
-                outcome.states = graph.number_of_nodes()
-                outcome.abstraction["reachable_counted_states"] = graph.number_of_nodes()
-                compare(length, "networkx-counted-graph")
-            except TooLarge as error:
-                notes.append(f"counted state graph not built: {error}")
-        size = problem.state_space_size()
-        if size > options.graph_limit:
-            shown = f"{size:,}" if size < 10**12 else f"about 10^{len(str(size)) - 1}"
-            notes.append(f"explicit state graph not built: up to {shown} states "
-                         f"(limit {options.graph_limit:,})")
-        elif self.deadline.passed():
-            notes.append("explicit state graph not built: the time limit ran out first")
-        else:
-            self.report("cross-checking with the explicit state graph (networkx)")
-            try:
-                graph = build_graph(problem.initial, self._neighbours(), options.graph_limit,
-                                    self.seconds_left(),
-                                    lambda n: self.report(f"cross-check: explicit state graph, {n:,} states"))
-            except TooLarge as error:
-                notes.append(f"explicit state graph not built: {error}")
-            else:
-                length, count, _ = shortest_paths(graph, problem.initial, problem.goal_test)
-                check.update(graph_crossings=length, graph_states=graph.number_of_nodes(),
-                             graph_shortest_plans=count)
-                compare(length, "networkx-explicit-graph")
-                plans = outcome.shortest_plans
-                if decided and plans is not None and plans["complete"] and plans["count"] != count:
-                    raise VerificationError(f"the model counts {plans['count']} shortest plans, "
-                                            f"the explicit state graph {count}")
+        counted = self._counted_graph(notes)
+        if counted is not None:
+            length, states = counted
+            check.update(counted_graph_crossings=length, counted_graph_states=states)
+            outcome.states = states
+            outcome.abstraction["reachable_counted_states"] = states
+            compare(length, "networkx-counted-graph")
+        explicit = self._explicit_graph(notes)
+        if explicit is not None:
+            length, states, count = explicit
+            check.update(graph_crossings=length, graph_states=states, graph_shortest_plans=count)
+            compare(length, "networkx-explicit-graph")
+            plans = outcome.shortest_plans
+            if decided and plans is not None and plans["complete"] and plans["count"] != count:
+                raise VerificationError(f"the model counts {plans['count']} shortest plans, "
+                                        f"the explicit state graph {count}")
         if notes:
             check["note"] = "; ".join(notes)
         outcome.cross_check = check
+
+    def _counted_graph(self, notes: list[str]) -> tuple[int | None, int] | None:
+        """(shortest length, states) of the counted state graph, or None (why, in ``notes``)."""
+        layout = self.layout
+        if self.deadline.passed():
+            notes.append("counted state graph not built: the time limit ran out first")
+            return None
+        self.report("cross-checking with the counted state graph (networkx)")
+
+        def neighbours(key):
+            return [nxt for _, nxt in layout.counted_successors(key)]
+
+        try:
+            graph = build_graph(layout.counted_start(), neighbours, self.options.graph_limit,
+                                self.seconds_left(),
+                                lambda n: self.report(f"cross-check: counted state graph, {n:,} states"))
+        except TooLarge as error:
+            notes.append(f"counted state graph not built: {error}")
+            return None
+        length, _, _ = shortest_paths(graph, layout.counted_start(), layout.is_counted_goal)
+        return length, graph.number_of_nodes()
+
+    def _explicit_graph(self, notes: list[str]) -> tuple[int | None, int, int] | None:
+        """(shortest length, states, shortest plans) of the explicit state graph, or None."""
+        problem, limit = self.problem, self.options.graph_limit
+        size = problem.state_space_size()
+        if size > limit:
+            shown = f"{size:,}" if size < 10**12 else f"about 10^{len(str(size)) - 1}"
+            notes.append(f"explicit state graph not built: up to {shown} states (limit {limit:,})")
+            return None
+        if self.deadline.passed():
+            notes.append("explicit state graph not built: the time limit ran out first")
+            return None
+        self.report("cross-checking with the explicit state graph (networkx)")
+        try:
+            graph = build_graph(problem.initial, self._neighbours(), limit, self.seconds_left(),
+                                lambda n: self.report(f"cross-check: explicit state graph, {n:,} states"))
+        except TooLarge as error:
+            notes.append(f"explicit state graph not built: {error}")
+            return None
+        length, count, _ = shortest_paths(graph, problem.initial, problem.goal_test)
+        return length, graph.number_of_nodes(), count
 
 
 def _none_within(proven: int) -> str:

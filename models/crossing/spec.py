@@ -91,13 +91,6 @@ class Spec:
         marked = {a.name for a in self.actors if a.rows}
         return frozenset(marked or {a.name for a in self.actors if not a.cargo})
 
-    def members(self, reference: str) -> frozenset[str]:
-        """The actors a rule name stands for: the actor itself, or a ``@group``'s members."""
-        if reference.startswith("@"):
-            group = reference[1:]
-            return frozenset(a.name for a in self.actors if group in a.groups)
-        return frozenset((reference,))
-
     def total_copies(self) -> int:
         return sum(a.count for a in self.actors)
 
