@@ -9,10 +9,15 @@ measures, per puzzle,
 * the plain ``check`` (solve + uniqueness, witnesses verified) through
   :class:`models.runner.PuzzleSolver`, the shape's session built before the
   clock starts, as ``benchmarks/sudoku.py`` does;
-* ``certify_unique``: solving the CNF with the givens as units and the clause
-  excluding the solution with CaDiCaL 1.5.3 emitting DRAT (``solve``),
-  taking the proof from the solver (``proof``), and checking it with our
-  checker (``check``), in memory;
+* ``certify_unique`` as ``PuzzleSolver.check(certify=True)`` calls it, with
+  the shape's :class:`~solver.proof.ProofBase` (its CNF and our checker loaded
+  with it) built before the clock starts, like the session: the givens and the
+  clause excluding the solution are added to a copy of the loaded checker;
+  when unit propagation refutes that, the proof is the empty clause alone and
+  no solver runs (counted in "by propagation"); otherwise a fresh CaDiCaL
+  1.5.3 solves the CNF with the givens as units, emitting DRAT (``solve``),
+  the proof is taken from the solver (``proof``) and checked by our checker
+  (``check``), in memory;
 * ``read+check``: checking the kept files as ``mindgames certify`` does
   (reading and parsing both files included), on the same puzzles;
 
@@ -23,6 +28,7 @@ The ratio is certify / plain check, per puzzle, over the same puzzles.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -36,7 +42,8 @@ import pysat
 from models import binairo, sudoku
 from models.runner import PuzzleSolver
 from solver import get_engine, projection
-from solver.proof import certify_unique, check_proof, read_cnf, read_proof
+from solver.proof import ProofBase, certify_unique, check_proof, read_cnf, read_proof
+from solver.proof.certify import BY_PROPAGATION
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # (kind, file under SHARED, how a line becomes a puzzle)
@@ -60,9 +67,10 @@ def sample(path: Path, size: int, seed: int, parse: Callable[[str], Any]) -> lis
 def measure(kind: Any, puzzles: list[Any]) -> dict[str, list[float]]:
     rows: dict[str, list[float]] = {k: [] for k in (
         "check", "certify", "check_cpu", "certify_cpu", "solve", "proof", "proof_check", "read_check",
-        "lemmas", "core_lemmas", "bytes")}
+        "lemmas", "core_lemmas", "bytes", "by_propagation")}
     checker = PuzzleSolver(kind, "sat")
     sessions: dict[Any, Any] = {}
+    bases: dict[Any, ProofBase] = {}
     with tempfile.TemporaryDirectory() as keep:
         for puzzle in puzzles:
             encoding, _ = checker.session(puzzle)  # built before the clock starts
@@ -75,19 +83,22 @@ def measure(kind: Any, puzzles: list[Any]) -> dict[str, list[float]]:
             givens = kind.givens(encoding, puzzle)
             if id(encoding) not in sessions:
                 sessions[id(encoding)] = get_engine("sat").prepare(encoding.model)
+                bases[id(encoding)] = ProofBase(encoding.model)
+                bases[id(encoding)].loaded  # built once per shape, before the clock starts
             assignment = sessions[id(encoding)].solve(givens).assignment  # untimed: the check found it
             solution = projection(encoding.model, assignment)
             start, cpu = time.perf_counter(), time.process_time()
-            certificate = certify_unique(encoding.model, givens, solution)
+            certificate = certify_unique(encoding.model, givens, solution, base=bases[id(encoding)])
             rows["certify"].append(time.perf_counter() - start)
             rows["certify_cpu"].append(time.process_time() - cpu)
             assert certificate.certified, certificate.reason
             for key, column in (("solve", "solve"), ("proof", "proof"), ("check", "proof_check")):
                 rows[column].append(certificate.seconds[key])
+            rows["by_propagation"].append(certificate.solver == BY_PROPAGATION)
             rows["lemmas"].append(certificate.lemmas)
             rows["bytes"].append(certificate.proof_bytes)
 
-            kept = certify_unique(encoding.model, givens, solution, keep_dir=keep)
+            kept = certify_unique(encoding.model, givens, solution, keep_dir=keep, base=bases[id(encoding)])
             start = time.perf_counter()
             verdict = check_proof(read_cnf(kept.files[0]), read_proof(kept.files[1]))
             rows["read_check"].append(time.perf_counter() - start)
@@ -102,10 +113,10 @@ def ms(values: list[float]) -> str:
 
 def table(results: dict[str, dict[str, list[float]]]) -> list[str]:
     lines = [
-        "| set | puzzles | plain check ms | certify ms (mean / median / max) | solve ms | proof ms "
-        "| proof check ms | read+check ms (max) | lemmas (core) | proof KB (max) | certify / check (median, max) "
-        "| same, CPU time (set totals) |",
-        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|",
+        "| set | puzzles | plain check ms | certify ms (mean / median / max) | by propagation | solve ms "
+        "| proof ms | proof check ms | read+check ms (max) | lemmas (core) | proof KB (max) "
+        "| certify / check (median, max) | same, CPU time (set totals) |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for name, rows in results.items():
         ratios = [c / p for c, p in zip(rows["certify"], rows["check"])]
@@ -114,6 +125,7 @@ def table(results: dict[str, dict[str, list[float]]]) -> list[str]:
         lines.append(
             f"| {name} | {len(rows['check'])} | {ms(rows['check'])} "
             f"| {ms(rows['certify'])} / {1000 * statistics.median(rows['certify']):.1f} / {1000 * max(rows['certify']):.1f} "
+            f"| {sum(rows['by_propagation'])} "
             f"| {ms(rows['solve'])} | {ms(rows['proof'])} | {ms(rows['proof_check'])} "
             f"| {ms(rows['read_check'])} ({1000 * max(rows['read_check']):.0f}) "
             f"| {statistics.mean(rows['lemmas']):.0f} ({statistics.mean(rows['core_lemmas']):.0f}) "
@@ -130,6 +142,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="write the table between the markers of this file")
     args = parser.parse_args()
     results = {}
+    load_before = os.getloadavg()[0]
     for kind, name, parse in SETS:
         path = SHARED / name
         if not path.exists():
@@ -142,7 +155,8 @@ def main() -> None:
         + (f" --out {args.out}`" if args.out else "`"),
         "",
         f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-        f"python-sat {pysat.__version__}, CaDiCaL 1.5.3",
+        f"python-sat {pysat.__version__}, CaDiCaL 1.5.3, {os.cpu_count()} cores; "
+        f"load average (1 min) {load_before:.1f} before the run, {os.getloadavg()[0]:.1f} after",
         "",
         *table(results),
     ]

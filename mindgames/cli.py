@@ -1,7 +1,10 @@
 """The ``mindgames`` command: ``mindgames KIND ACTION ...``.
 
-Each kind's subcommands live in :mod:`mindgames.commands`; this module only
-wires them together, caps the process's memory (``--memory-limit``, on every
+The grid kinds of :mod:`models.registry` get their subcommands from
+:mod:`mindgames.commands.grid`; the other commands (crossing, serve, certify)
+are modules of :mod:`mindgames.commands`.  This module only wires them
+together (building fully just the command asked for, so that ``mindgames
+sudoku ...`` does not import crossing, networkx or the service), caps the process's memory (``--memory-limit``, on every
 command) and turns every user error into a one-line message (never a
 traceback).  Exit codes: 0 every input was read (an unsolvable puzzle is a
 result), 2 unusable arguments or input, 3 the memory limit was reached,
@@ -17,15 +20,38 @@ import os
 import sys
 from typing import Sequence
 
+from models import registry
 from models.errors import PuzzleError
+from models.kind import GridKind
 
 from . import __version__
-from .commands import KINDS
+from .commands import COMMANDS
 from .io import UsageError, fail
 from .limits import add_memory_limit_option, apply_memory_limit, memory_limit_message
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_names() -> tuple[str, ...]:
+    """Every ``mindgames NAME``: the kinds of the registry, then the other commands."""
+    return tuple(dict.fromkeys((*registry.KIND_NAMES, *COMMANDS)))
+
+
+def register(subparsers: argparse._SubParsersAction, name: str) -> None:
+    """``mindgames NAME ...`` with all its subcommands and options."""
+    module = f"mindgames.commands.{name}"
+    if name in registry.KIND_NAMES:
+        kind = registry.get_kind(name)
+        if isinstance(kind, GridKind):
+            from .commands import grid
+
+            grid.register(subparsers, kind)
+            return
+    if importlib.util.find_spec(module) is not None:
+        importlib.import_module(module).register(subparsers)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line; given ``argv`` naming a command, only that command is built in
+    full (the others are names only: importing every kind and command takes ~0.5 s)."""
     parser = argparse.ArgumentParser(
         prog="mindgames",
         description="Solve, check, count and generate logic puzzles with real constraint engines.",
@@ -33,10 +59,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mindgames {__version__}")
     subparsers = parser.add_subparsers(dest="kind", metavar="KIND")
     subparsers.required = True
-    for kind in KINDS:
-        name = f"mindgames.commands.{kind}"
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name).register(subparsers)
+    names = command_names()
+    asked = next((arg for arg in argv or () if arg in names), None)
+    for name in names:
+        if asked is None or name == asked:
+            register(subparsers, name)
+        else:
+            subparsers.add_parser(name)
     add_memory_limit_option(parser)
     return parser
 
@@ -47,7 +76,9 @@ def main(argv: Sequence[str] | None = None, cap_memory: bool = False) -> int:
     ``cap_memory`` applies ``--memory-limit`` to this process: the console
     script does, a program that calls ``main`` in its own process (a test, a
     notebook) is left uncapped: the cap would hold for all else it runs."""
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         if cap_memory:
@@ -65,6 +96,17 @@ def main(argv: Sequence[str] | None = None, cap_memory: bool = False) -> int:
         return 130
     except BrokenPipeError:  # e.g. `mindgames ... | head`
         return 0
+    except Exception as error:
+        if not is_certification_error(error):
+            raise
+        return fail(f"certification failed: {error}", code=1)  # never a silent answer
+
+
+def is_certification_error(error: Exception) -> bool:
+    """A proof that did not check (--certify): imported only when something went wrong."""
+    from solver.proof import CertificationError
+
+    return isinstance(error, CertificationError)
 
 
 def entry() -> None:

@@ -1,8 +1,12 @@
-"""Argument types shared by every command: each says what is wrong with a bad value."""
+"""Argument types shared by every command: each says what is wrong with a bad value;
+and what a kind's options come to when a puzzle could not be read."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
+
+from models.kind import GridKind
 
 
 def positive_float(text: str) -> float:
@@ -31,3 +35,13 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return value
+
+
+def unread_fields(kind: GridKind, stated: dict[str, Any]) -> dict[str, Any]:
+    """What the result of a puzzle that could not be read still says (CLI and service alike):
+    the setting it was to be read with, for each option that always has a value (one of its
+    ``choices``: as ``stated``, else the default, else the first choice), e.g. binairo's rules."""
+    return {
+        o.name: stated.get(o.name) or (o.default if o.default is not None else o.choices[0])
+        for o in kind.options if o.choices
+    }

@@ -22,14 +22,16 @@ import json
 import random
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Sequence
 
 from solver import Assignment, Model, get_engine, is_true
 
-from . import grid
+from . import grid, kind
+from .draw import marked_rows
 from .errors import PuzzleError, shorten
 from .grid import Unit
+from .kind import GridKind, Option
 
 name = "binairo"
 RULE_SETS = ("takuzu", "unruly")
@@ -64,7 +66,7 @@ class Puzzle:
         return sum(v is not None for row in self.cells for v in row)
 
     def text(self) -> str:
-        return "\n".join("".join(BLANK if v is None else str(v) for v in row) for row in self.cells)
+        return "\n".join(grid_rows(self.cells))
 
     def line(self) -> str:
         return self.text().replace("\n", "")
@@ -299,8 +301,8 @@ def _read_header(line: str, number: int) -> dict[str, str] | None:
         return None
     where = f"line {number}"
     if len(words) < 2 or words[1] != name:
-        kind = words[1] if len(words) > 1 else "no kind"
-        raise PuzzleError(f"{where}: a mindgames header for {shorten(kind)}, not for binairo")
+        stated = words[1] if len(words) > 1 else "no kind"
+        raise PuzzleError(f"{where}: a mindgames header for {shorten(stated)}, not for binairo")
     settings: dict[str, str] = {}
     for word in words[2:]:
         key, sep, value = word.partition("=")
@@ -647,3 +649,131 @@ def generate(
         assert solution is not None  # no deadline
         given, _ = generator.minimize(solution, solution, rng)
         yield generator.to_puzzle(given), generator.to_grid(solution)
+
+
+# -- the kind object: what the interfaces and the runner ask of binairo ---------------------
+
+
+def grid_rows(cells: Sequence[Sequence[int | None]]) -> list[str]:
+    """A grid (a puzzle's cells or a solution) as rows of ``0``, ``1`` and ``.``."""
+    return ["".join(BLANK if v is None else str(v) for v in row) for row in cells]
+
+
+def clashing_cells(puzzle: Puzzle) -> list[tuple[int, int]]:
+    """Given cells that already break a rule (:func:`grid_problems` on the givens), for highlighting."""
+    cells = puzzle.cells
+    found: set[tuple[int, int]] = set()
+    for line in lines(puzzle.rows, puzzle.cols):
+        values = [cells[r][c] for r, c in line.cells]
+        half = len(values) // 2
+        for v in (0, 1):
+            if values.count(v) > half:  # balance
+                found.update(cell for cell, x in zip(line.cells, values) if x == v)
+        for start, _ in _runs(values):  # triples
+            found.update(line.cells[start : start + 3])
+    if puzzle.rules == "takuzu":  # distinct
+        for family in families(puzzle.rows, puzzle.cols):
+            seen: dict[tuple, Unit] = {}
+            for line in family:
+                values = tuple(cells[r][c] for r, c in line.cells)
+                if None in values:
+                    continue
+                if values in seen:
+                    found.update(seen[values].cells)
+                    found.update(line.cells)
+                seen.setdefault(values, line)
+    return sorted(found)
+
+
+RULES_OPTION = Option("rules", "takuzu (all rules) or unruly (rows/columns may repeat); "
+                               "default: what the file says (header or JSON), else takuzu",
+                      choices=RULE_SETS)
+SIZE_OPTION = Option("size", "grid size: N or ROWSxCOLS (both even), e.g. 10 or 6x8", parse=parse_size)
+
+
+class BinairoKind(GridKind[Puzzle]):
+    """Binairo as a kind: every method is this module's functions, under the kind's names."""
+
+    name = "binairo"
+    summary = "binairo (takuzu, unruly): fill a grid with 0s and 1s"
+    formats = (
+        "one row per line of 0, 1 and '.' (a string with newlines)",
+        "one puzzle on one line (N*N cells)",
+        "a list of rows of 0, 1, null (or -1) for a blank",
+        'an object {"grid": ..., "rules": "takuzu" | "unruly"}',
+    )
+    options = (RULES_OPTION,)
+    generate_options = (SIZE_OPTION, RULES_OPTION)
+
+    def read(self, text: str, rules: str | None = None) -> list[kind.Parsed[Puzzle]]:
+        return [
+            kind.Parsed(puzzle=item.puzzle) if item.puzzle is not None
+            else kind.Parsed(error=PuzzleError(item.error or "not a puzzle"))
+            for item in parse(text, rules)
+        ]
+
+    def parse_value(self, value: Any, rules: str | None = None) -> Puzzle:
+        """One puzzle; ``rules`` None: as the puzzle says (header or "rules" key), else takuzu."""
+        text = value if isinstance(value, str) else json.dumps(value)
+        found = parse(text, rules)
+        if len(found) != 1:
+            raise PuzzleError(f"expected one puzzle, found {len(found)}")
+        if found[0].puzzle is None:
+            raise PuzzleError(found[0].error or "not a puzzle")
+        return found[0].puzzle
+
+    def write(self, puzzle: Puzzle) -> str:
+        return f"{header_line(puzzle.rules)}\n{puzzle.text()}\n"
+
+    def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
+        return {"grid": [list(row) for row in puzzle.cells], "rules": puzzle.rules}
+
+    def shape(self, puzzle: Puzzle) -> tuple[int, int, str]:
+        return shape(puzzle)
+
+    def compile(self, shape: tuple[int, int, str]) -> Encoding:
+        return compile(shape)
+
+    def givens(self, encoding: Encoding, puzzle: Puzzle) -> list[int]:
+        return givens(encoding, puzzle)
+
+    def decode(self, encoding: Encoding, assignment: Assignment) -> list[list[int]]:
+        return decode(encoding, assignment)
+
+    def verify(self, puzzle: Puzzle, solution: Any) -> list[str]:
+        return verify(puzzle, solution)
+
+    def describe(self, puzzle: Puzzle) -> str:
+        return f"{puzzle.rows}x{puzzle.cols} {puzzle.rules}"
+
+    def draw(self, puzzle: Puzzle, solution: Any = None, color: bool = False) -> list[str]:
+        if solution is None:
+            return marked_rows(grid_rows(puzzle.cells), None, color)
+        return marked_rows(grid_rows(solution), puzzle.cells, color)
+
+    def explain_unsolvable(self, puzzle: Puzzle) -> str | None:
+        return explain_unsolvable(puzzle)
+
+    def clashing_cells(self, puzzle: Puzzle) -> list[tuple[int, int]]:
+        return clashing_cells(puzzle)
+
+    def result_fields(self, puzzle: Puzzle) -> dict[str, Any]:
+        return {"rules": puzzle.rules}
+
+    def empty(self, size: tuple[int, int] | str, rules: str | None = None) -> Puzzle:
+        rows, cols = parse_size(size) if isinstance(size, str) else size
+        return make_puzzle([[None] * cols for _ in range(rows)], rules or "takuzu")
+
+    def given_cells(self, puzzle: Puzzle) -> dict[kind.Cell, int]:
+        return {
+            (r, c): v for r, row in enumerate(puzzle.cells) for c, v in enumerate(row) if v is not None
+        }
+
+    def with_givens(self, puzzle: Puzzle, givens: dict[kind.Cell, int]) -> Puzzle:
+        cells = tuple(
+            tuple(givens.get((r, c)) for c in range(puzzle.cols)) for r in range(puzzle.rows)
+        )
+        return replace(puzzle, cells=cells)
+
+
+BINAIRO = BinairoKind()

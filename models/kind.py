@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Hashable, Protocol, Sequence, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Protocol, TypeVar
 
 from solver import Assignment, Model
 
@@ -43,12 +43,21 @@ class Option:
     """A setting of a kind (binairo's rule set, Sudoku's box shape, ...), declared once.
 
     The command line turns it into ``--name`` (``choices``, ``default``,
-    ``help``), the service into a request field, ``GET /v1/kinds`` lists it."""
+    ``help``), the service into a request field, ``GET /v1/kinds`` lists it.
+    ``flag``: a switch that is on or not stated (``--diagonals``), no value;
+    ``parse``: turns the text given into the value (``box=3x2`` -> ``(3, 2)``),
+    raising PuzzleError naming what is wrong; None keeps the text."""
 
     name: str
     help: str
     choices: tuple[str, ...] | None = None
     default: Any = None
+    flag: bool = False
+    parse: Callable[[str], Any] | None = None
+
+    def value(self, text: str) -> Any:
+        """The option's value from the text a user gave."""
+        return text if self.parse is None else self.parse(text)
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,9 @@ class PuzzleKind(ABC):
     #: settings of the kind that apply to reading and answering (e.g. binairo's rules)
     options: ClassVar[tuple[Option, ...]] = ()
 
+    def __repr__(self) -> str:
+        return f"<{self.name} kind>"
+
     def describe_kind(self) -> dict[str, Any]:
         """The kind as ``GET /v1/kinds`` shows it."""
         return {
@@ -114,7 +126,8 @@ class GridKind(PuzzleKind, Generic[P]):
 
         ``options`` are the kind's :attr:`options` given by the user; a header
         written by :meth:`write` sets them for the puzzles after it, and an
-        option that contradicts a header is an error."""
+        option that contradicts a header is an error.  Raises PuzzleError only
+        when the text as a whole is unusable (a header for another kind, say)."""
 
     @abstractmethod
     def parse_value(self, value: Any, **options: Any) -> P:

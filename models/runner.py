@@ -18,6 +18,25 @@ supplies five things, and this module does the rest the same way for all:
 and optionally ``explain_unsolvable(puzzle) -> str | None`` to say where givens
 clash.  Every solution an engine returns is verified before it is reported;
 a failed verification raises :class:`~models.errors.VerificationError`.
+
+Certified answers (``certify=True`` on :meth:`PuzzleSolver.solve` and
+:meth:`PuzzleSolver.check`): after the engine's answer, whichever engine gave
+it, and the verification of its solutions, an answer that rests on the
+absence of solutions gets a checked DRAT proof (:mod:`solver.proof`), and the
+result carries ``extra["certificate"]``:
+
+* ``unique`` (check) and ``unsolvable`` (check and solve): the issue's object
+  (``kind``, ``checked``, ``lemmas``, ``seconds`` {solve, proof, check}, ...;
+  ``files`` with ``proof_dir``: ``NAME.cnf`` and ``NAME.drat`` there, checked
+  as written).  A proof our checker rejects, or a proof solver that finds a
+  solution where the engine said there is none (another one, for ``unique``),
+  raises :class:`~solver.proof.CertificationError`: never a silent answer.
+* certification counts inside the puzzle's time limit; when the limit comes
+  first, the answer stays as the engine gave it and the certificate says
+  ``checked: false`` with a ``reason`` that begins "time limit".
+* ``solved`` (solve), ``multiple`` (check) and ``unknown``: ``certificate`` is
+  null and ``certificate_reason`` says why (a verified solution, or two
+  distinct ones, are their own evidence; an unknown answer has nothing to prove).
 """
 
 from __future__ import annotations
@@ -25,12 +44,30 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Hashable, Protocol
 
-from solver import Assignment, Model, Session, get_engine
+from solver import Assignment, Model, Session, Uniqueness, get_engine
 from solver.deadline import Deadline
+from solver.proof import Certificate, CertificationError, ProofBase, certify_answer
 
 from .errors import VerificationError
+
+
+TIME_LIMIT_BEFORE = "time limit reached before the proof was made"
+
+# Why an answer gets no certificate (``certificate`` null): by the engine's answer.
+_NO_PROOF_NEEDED = {
+    "solved": "a solution needs no proof: it was verified by the rules",
+    "multiple": "multiple solutions need no proof: the two distinct witnesses were verified by the rules",
+    "unknown": "nothing to certify: the engine gave no answer within the time limit",
+}
+
+
+
+def _no_certificate(result: "Result", answer: str) -> None:
+    result.extra["certificate"] = None
+    result.extra["certificate_reason"] = _NO_PROOF_NEEDED[answer]
 
 
 class Encoding(Protocol):
@@ -87,6 +124,8 @@ class PuzzleSolver:
         self.engine = get_engine(engine)
         self.max_shapes = max_shapes
         self._sessions: OrderedDict[Hashable, tuple[Encoding, Session]] = OrderedDict()
+        # per model (by identity; a base keeps its model alive, so ids stay unique)
+        self._proof_bases: OrderedDict[int, ProofBase] = OrderedDict()
 
     def session(self, puzzle: Any) -> tuple[Encoding, Session]:
         key = self.kind.shape(puzzle)
@@ -109,20 +148,72 @@ class PuzzleSolver:
             )
         return solution
 
+    def _proof_base(self, model: Model) -> ProofBase:
+        """The model's CNF and loaded checker, kept like the sessions (see :class:`ProofBase`)."""
+        key = id(model)
+        if key in self._proof_bases:
+            self._proof_bases.move_to_end(key)
+        else:
+            self._proof_bases[key] = ProofBase(model)
+            if self.max_shapes is not None and len(self._proof_bases) > self.max_shapes:
+                self._proof_bases.popitem(last=False)
+        return self._proof_bases[key]
+
+    def _certify(
+        self,
+        result: Result,
+        encoding: Encoding,
+        givens: list[int],
+        answer: Uniqueness,
+        deadline: Deadline,
+        proof_dir: str | Path | None,
+        name: str,
+    ) -> None:
+        """Set ``result.extra["certificate"]`` for the engine's ``answer`` (see the module's doc)."""
+        if answer.status not in ("unique", "unsat"):
+            _no_certificate(result, answer.status)
+            return
+        if deadline.passed():  # not even the shape's proof base is built
+            result.extra["certificate"] = Certificate("unknown", reason=TIME_LIMIT_BEFORE).to_json()
+            return
+        certificate = certify_answer(
+            encoding.model, givens, answer, keep_dir=proof_dir, name=name,
+            time_limit=deadline.remaining(), base=self._proof_base(encoding.model),
+        )
+        assert certificate is not None  # unique and unsat always call for a proof
+        if certificate.status == "sat":
+            found = "another solution" if answer.status == "unique" else "a solution"
+            raise CertificationError(
+                f"engine {self.engine_name} answered {answer.status!r}, but the proof solver "
+                f"found {found}: the answer is wrong"
+            )
+        result.extra["certificate"] = certificate.require().to_json()
+
     def _unsolvable(self, result: Result, puzzle: Any) -> Result:
         result.status = "unsolvable"
         explain = getattr(self.kind, "explain_unsolvable", None)
         result.message = (explain(puzzle) if explain else None) or "no solution exists"
         return result
 
-    def solve(self, puzzle: Any, time_limit: float | None = None) -> Result:
+    def solve(
+        self,
+        puzzle: Any,
+        time_limit: float | None = None,
+        certify: bool = False,
+        proof_dir: str | Path | None = None,
+        name: str = "puzzle",
+    ) -> Result:
         """One verified solution, or unsolvable, or unknown once ``time_limit`` seconds passed.
 
-        The time limit covers the whole question, preparing the shape's session included."""
+        The time limit covers the whole question, preparing the shape's session
+        (and certifying) included.  ``certify``: an unsolvable answer gets a
+        checked proof, kept as ``proof_dir/NAME.cnf`` and ``NAME.drat`` when
+        ``proof_dir`` is given (see the module's doc)."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         encoding, session = self.session(puzzle)
-        answer = session.solve(self.kind.givens(encoding, puzzle), deadline.remaining())
+        givens = self.kind.givens(encoding, puzzle)
+        answer = session.solve(givens, deadline.remaining())
         result = Result(engine=self.engine_name)
         if answer.status == "sat":
             result.status = "solved"
@@ -131,15 +222,29 @@ class PuzzleSolver:
             self._unsolvable(result, puzzle)
         else:
             result.message = "time limit reached"
+        if certify and answer.status == "unsat":
+            self._certify(result, encoding, givens, Uniqueness("unsat"), deadline, proof_dir, name)
+        elif certify:
+            _no_certificate(result, "solved" if answer.status == "sat" else "unknown")
         result.seconds = time.perf_counter() - start
         return result
 
-    def check(self, puzzle: Any, time_limit: float | None = None) -> Result:
-        """Unique, multiple (with two distinct verified witnesses), unsolvable or unknown."""
+    def check(
+        self,
+        puzzle: Any,
+        time_limit: float | None = None,
+        certify: bool = False,
+        proof_dir: str | Path | None = None,
+        name: str = "puzzle",
+    ) -> Result:
+        """Unique, multiple (with two distinct verified witnesses), unsolvable or unknown.
+
+        ``certify``: a unique or unsolvable answer gets a checked proof (see :meth:`solve`)."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         encoding, session = self.session(puzzle)
-        answer = session.check_unique(self.kind.givens(encoding, puzzle), deadline.remaining())
+        givens = self.kind.givens(encoding, puzzle)
+        answer = session.check_unique(givens, deadline.remaining())
         witnesses = [self._verified(puzzle, encoding, a) for a in answer.witnesses]
         # No solution found: "solutions" is null, as in solve (never an empty list).
         result = Result(engine=self.engine_name, solutions=witnesses or None)
@@ -154,6 +259,8 @@ class PuzzleSolver:
             self._unsolvable(result, puzzle)
         else:
             result.message = "time limit reached before uniqueness was decided"
+        if certify:
+            self._certify(result, encoding, givens, answer, deadline, proof_dir, name)
         result.seconds = time.perf_counter() - start
         return result
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Callable, Hashable, Iterator, Sequence
@@ -26,9 +26,11 @@ from typing import Any, Callable, Hashable, Iterator, Sequence
 from solver import Assignment, Model
 from solver.deadline import Deadline
 
+from .draw import grid_lines
 from .errors import PuzzleError, TimeLimitReached, shorten
 from .grid import Unit, box_shape, boxes, cell_name, columns, diagonals, regions, rows
-from .grid import SYMBOLS, symbol_char, symbol_value
+from .grid import SYMBOLS, Cell, symbol_char, symbol_value
+from .kind import GridKind, Option, Parsed
 from .runner import PuzzleSolver, Result
 
 name = "sudoku"
@@ -681,9 +683,7 @@ def to_text(puzzle: Sudoku) -> str:
 # ---------------------------------------------------------------------------
 def solver(engine: str = "sat") -> PuzzleSolver:
     """A reusable solver: keep it for a batch, it compiles each shape once."""
-    import sys
-
-    return PuzzleSolver(sys.modules[__name__], engine)
+    return PuzzleSolver(SUDOKU, engine)
 
 
 def solve(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) -> Result:
@@ -785,3 +785,128 @@ def generate(
     full = random_solution(empty, rng, solver_, deadline)
     start = Sudoku(tuple(map(tuple, full)), empty.box, empty.regions, empty.diagonals)
     return minimize(start, rng, solver_, deadline, on_progress), full
+
+
+# ---------------------------------------------------------------------------
+# The kind object: what the interfaces and the runner ask of Sudoku
+# ---------------------------------------------------------------------------
+def checked_box(text: str) -> tuple[int, int]:
+    """``RxC`` as a box shape whose grid size is supported; PuzzleError naming the problem."""
+    box = parse_box(text)
+    if box is None:
+        raise PuzzleError(f"{shorten(text)!r} is not a box shape like 3x3 or 2x3")
+    rows_, cols = box
+    if min(rows_, cols) < 1 or not MIN_SIZE <= rows_ * cols <= MAX_SIZE:
+        raise PuzzleError(
+            f"box {text} makes a {rows_ * cols}x{rows_ * cols} grid; sizes {MIN_SIZE}..{MAX_SIZE} are supported"
+        )
+    return box
+
+
+BOX = Option("box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square",
+             parse=checked_box)
+DIAGONALS = Option("diagonals", "X-Sudoku: both diagonals too", flag=True)
+REGIONS = Option("regions", "jigsaw: N*N region labels, one per cell, row by row")
+
+
+class SudokuKind(GridKind[Sudoku]):
+    """Sudoku as a kind: every method is this module's functions, under the kind's names."""
+
+    name = "sudoku"
+    summary = "Sudoku of any box shape, X-Sudoku (diagonals) and jigsaw Sudoku (regions), 4x4 to 35x35"
+    formats = (
+        "a line of N*N symbols ('.' or '0' blank, 1-9, A-Z), optionally followed by N*N jigsaw region labels",
+        "a grid drawn over several lines (separators | - + allowed)",
+        "a list of rows of numbers (0 blank)",
+        'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
+    )
+    options = (BOX, DIAGONALS)
+    generate_options = (BOX, DIAGONALS, REGIONS)
+
+    @staticmethod
+    def _stated(box: tuple[int, int] | None = None, diagonals: bool | None = None) -> Variant | None:
+        """What the options state, as the variant the reader holds the puzzles to (None: nothing)."""
+        diagonals = diagonals or None  # a flag: on, or not stated
+        if box is None and diagonals is None:
+            return None
+        source = " and ".join(n for n, given in (("--box", box), ("--diagonals", diagonals)) if given)
+        return Variant(box, diagonals, source)
+
+    def read(self, text: str, **options: Any) -> list[Parsed[Sudoku]]:
+        return [
+            Parsed(error=item) if isinstance(item, PuzzleError) else Parsed(puzzle=item)
+            for item in read_puzzles(text, self._stated(**options))
+        ]
+
+    def parse_value(self, value: Any, **options: Any) -> Sudoku:
+        if isinstance(value, str):
+            return parse(value, self._stated(**options))
+        return parse_json_value(value, "puzzle", self._stated(**options))
+
+    def write(self, puzzle: Sudoku) -> str:
+        return f"{header(puzzle)}\n{to_text(puzzle)}\n"
+
+    def to_json(self, puzzle: Sudoku) -> dict[str, Any]:
+        record: dict[str, Any] = {"grid": [list(row) for row in puzzle.grid]}
+        if puzzle.box is not None:
+            record["box"] = list(puzzle.box)
+        record["diagonals"] = puzzle.diagonals
+        if puzzle.regions is not None:
+            record["regions"] = region_labels(puzzle)
+        return record
+
+    def shape(self, puzzle: Sudoku) -> Shape:
+        return shape(puzzle)
+
+    def compile(self, shape: Shape) -> Encoding:
+        return compile(shape)
+
+    def givens(self, encoding: Encoding, puzzle: Sudoku) -> list[int]:
+        return givens(encoding, puzzle)
+
+    def decode(self, encoding: Encoding, assignment: Assignment) -> list[list[int]]:
+        return decode(encoding, assignment)
+
+    def verify(self, puzzle: Sudoku, solution: Any) -> list[str]:
+        return verify(puzzle, solution)
+
+    def describe(self, puzzle: Sudoku) -> str:
+        return puzzle.variant
+
+    def draw(self, puzzle: Sudoku, solution: Any = None, color: bool = False) -> list[str]:
+        if solution is None:
+            return grid_lines(puzzle.grid, puzzle.box, None, False, puzzle.regions)
+        return grid_lines(solution, puzzle.box, puzzle.grid, color, puzzle.regions)
+
+    def explain_unsolvable(self, puzzle: Sudoku) -> str:
+        return explain_unsolvable(puzzle)
+
+    def clashing_cells(self, puzzle: Sudoku) -> list[tuple[int, int]]:
+        return clashing_cells(puzzle)
+
+    def empty(
+        self, box: tuple[int, int] | None = None, diagonals: bool = False, regions: str | None = None
+    ) -> Sudoku:
+        """The blank grid of a box shape (default 3x3) or of jigsaw region labels (N*N, row by row)."""
+        if regions is None:
+            box = box or (3, 3)
+            size = box[0] * box[1]
+            return make_puzzle([[0] * size for _ in range(size)], list(box), None, bool(diagonals))
+        if box is not None:
+            raise PuzzleError("give either a box or jigsaw regions (a jigsaw has no boxes), not both")
+        size = round(len(regions) ** 0.5)
+        if size * size != len(regions):
+            raise PuzzleError(f"regions: {len(regions)} labels do not make a square grid (36 for 6x6)")
+        labels = [list(regions[r * size : (r + 1) * size]) for r in range(size)]
+        return make_puzzle([[0] * size for _ in range(size)], None, labels, bool(diagonals), "regions")
+
+    def given_cells(self, puzzle: Sudoku) -> dict[Cell, int]:
+        return {(r, c): v for r, row in enumerate(puzzle.grid) for c, v in enumerate(row) if v}
+
+    def with_givens(self, puzzle: Sudoku, givens: dict[Cell, int]) -> Sudoku:
+        size = puzzle.size
+        grid = tuple(tuple(givens.get((r, c), 0) for c in range(size)) for r in range(size))
+        return replace(puzzle, grid=grid)
+
+
+SUDOKU = SudokuKind()

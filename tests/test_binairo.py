@@ -331,3 +331,12 @@ def test_cli_generate_and_minimize(tmp_path, capsys):
     code, out, _ = run_cli(capsys, "binairo", "minimize", str(full), "--json", "--seed", "1")
     smaller = json.loads(out)
     assert smaller["givens"] < 36 and smaller["minimal"] and smaller["solution"] == made["solution"]
+
+
+def test_minimize_answers_each_puzzle_of_a_collection_bad_ones_invalid(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("1..0\n....\n..1.\n0...\n\n1x..\n....\n....\n....\n")
+    code, out, _ = run_cli(capsys, "binairo", "minimize", str(path), "--json")
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [r["status"] for r in lines] == ["solved", "invalid"]
+    assert lines[1]["engine"] == "sat" and lines[1]["rules"] == "takuzu"

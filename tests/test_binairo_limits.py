@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from mindgames.cli import build_parser, main
-from mindgames.commands import binairo as binairo_command
+from mindgames.commands import grid as grid_command
 from models import binairo_count
 from models.binairo import parse
 from mindgames.render import BOLD, RED
@@ -189,7 +189,7 @@ def test_generate_shows_progress_on_a_terminal(monkeypatch, capsys):
 def test_on_a_terminal_givens_are_bold_and_filled_cells_red(tmp_path, monkeypatch, capsys):
     path = tmp_path / "p.txt"
     path.write_text("1..0\n....\n..1.\n0...\n")
-    monkeypatch.setattr(binairo_command, "stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(grid_command, "stdout_is_terminal", lambda: True)
     main(["binairo", "solve", str(path)])
     out = capsys.readouterr().out
     solved = out.splitlines()[1].split()[1]  # row 1 of the solution, beside the puzzle

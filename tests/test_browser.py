@@ -97,6 +97,61 @@ def test_clashing_givens_are_reported_and_highlighted(page):
     shot(page, "sudoku-clash")
 
 
+def test_check_with_certify_shows_the_checked_certificate(page):
+    page.fill("#sudoku-paste", HARD)
+    page.click("#sudoku-load")
+    page.check("#sudoku-certify")
+    page.click("#sudoku-check")
+    page.wait_for_selector("#sudoku-message.ok")
+    said = page.text_content("#sudoku-message")
+    assert said.startswith("Unique solution (certified: DRAT, checked; ") and "lemma" in said
+    shot(page, "sudoku-certified")
+
+
+def test_the_tabs_are_the_kinds_the_server_lists_then_jobs(page, server):
+    import httpx
+
+    listed = [k["kind"] for k in httpx.get(server.url + "/v1/kinds").json()["kinds"]]
+    page.wait_for_selector("#tabs button[data-panel=jobs]")
+    tabs = page.eval_on_selector_all("#tabs button", "els => els.map(e => e.dataset.panel)")
+    assert tabs == listed + ["jobs"]
+
+
+def test_a_kind_the_page_does_not_know_gets_a_tab_and_a_text_panel(browser, server):
+    # The server is made to list one more grid kind (as a kind object and a registry line
+    # would); the page makes its tab and panel from GET /v1/kinds alone.
+    import json
+
+    import httpx
+
+    listed = httpx.get(server.url + "/v1/kinds").json()
+    listed["kinds"].insert(2, {"kind": "row", "summary": "a row of N cells holding 1..N",
+                               "actions": ["solve", "check", "count"], "engines": ["sat", "cpsat"],
+                               "formats": ["N cells of '.' or 1..N"], "options": {"title": "a name"}})
+    asked = []
+
+    def answer(route):
+        asked.append(json.loads(route.request.post_data))
+        route.fulfill(json={"index": 0, "status": "solved", "solution": [1, 2, 3], "uniqueness": "unique",
+                            "engine": "sat", "seconds": 0.001,
+                            "certificate": {"kind": "drat", "checked": True, "lemmas": 2,
+                                            "seconds": {"solve": 0.001, "proof": 0.001, "check": 0.001}}})
+
+    page = browser.new_page()
+    page.route("**/v1/kinds", lambda route: route.fulfill(json=listed))
+    page.route("**/v1/row/check", answer)
+    page.goto(server.url + "/")
+    page.click("#tabs button[data-panel=row]")
+    page.fill("#row .puzzle-text", "1.3")
+    page.check("#row .certify")
+    page.click("#row-check")
+    page.wait_for_selector("#row-message.ok")
+    assert asked == [{"puzzle": "1.3", "engine": "sat", "certify": True}]
+    assert page.text_content("#row-message").startswith("Unique solution (certified: DRAT, checked; 2 lemmas")
+    assert page.text_content("#row .answer") == "1 2 3"
+    page.close()
+
+
 def test_clicking_a_binairo_cell_cycles_blank_zero_one(page):
     page.click("#tabs button[data-panel=binairo]")
     first = "#binairo-grid .cell >> nth=0"

@@ -41,12 +41,12 @@ def test_a_memory_limit_too_small_to_start_is_a_usage_error(capsys):
 
 
 def test_running_out_of_memory_is_one_line_and_exit_code_3(monkeypatch, capsys):
-    from mindgames.commands import sudoku
+    from mindgames.commands import grid
 
     def greedy(args):
         raise MemoryError
 
-    monkeypatch.setattr(sudoku, "run", greedy)
+    monkeypatch.setattr(grid, "run", greedy)
     code = cli.main(["sudoku", "solve", "x.txt", "--memory-limit", "0"])
     err = capsys.readouterr().err
     assert code == 3
@@ -58,8 +58,8 @@ def test_the_memory_limit_caps_the_process_and_the_command_says_so():
     script = (
         "import sys\n"
         "from mindgames import cli\n"
-        "from mindgames.commands import sudoku\n"
-        "sudoku.run = lambda args: len(bytearray(2**30))\n"
+        "from mindgames.commands import grid\n"
+        "grid.run = lambda args: len(bytearray(2**30))\n"
         "sys.exit(cli.main(['sudoku', 'solve', 'x.txt', '--memory-limit', '300'], cap_memory=True))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
@@ -69,12 +69,12 @@ def test_the_memory_limit_caps_the_process_and_the_command_says_so():
 
 
 def test_a_missing_module_is_named_without_a_traceback(monkeypatch, capsys):
-    from mindgames.commands import sudoku
+    from mindgames.commands import grid
 
     def broken(args):
         raise ModuleNotFoundError("No module named 'pysat'", name="pysat")
 
-    monkeypatch.setattr(sudoku, "run", broken)
+    monkeypatch.setattr(grid, "run", broken)
     code = cli.main(["sudoku", "solve", "x.txt", "--memory-limit", "0"])
     assert code == 2
     assert "'pysat'" in capsys.readouterr().err

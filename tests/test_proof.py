@@ -12,8 +12,8 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
 from solver.proof import (
-    CNF, ProofInputError, check_proof, drat_binary, drat_text, parse_dimacs, parse_proof,
-    write_dimacs,
+    CNF, LoadedFormula, ProofInputError, check_proof, drat_binary, drat_text, parse_dimacs,
+    parse_proof, write_dimacs,
 )
 
 SOLVERS = ("cadical153", "glucose4", "lingeling")
@@ -111,6 +111,71 @@ def test_binary_drat_from_the_cadical_command_checks(tmp_path):
         proof = parse_proof(proof_path.read_bytes())
         assert proof.binary is binary
         assert check_proof(cnf, proof).ok
+
+
+# ---------------------------------------------------------------------------
+# A formula loaded once serves many checks (one puzzle shape, many puzzles)
+# ---------------------------------------------------------------------------
+def split(cnf: CNF, at: int) -> tuple[LoadedFormula, CNF]:
+    """The first ``at`` clauses loaded once, and the whole CNF extending them."""
+    base = CNF(cnf.num_vars, cnf.clauses[:at])
+    return LoadedFormula(base), CNF(cnf.num_vars, [*base.clauses, *cnf.clauses[at:]])
+
+
+@SLOW
+@given(unsat_cnfs, st.floats(0, 1))
+def test_checks_from_a_loaded_formula_agree_with_checks_from_scratch(cnf, fraction):
+    loaded, whole = split(cnf, round(fraction * len(cnf.clauses)))
+    _, text = solve(whole)
+    proof = parse_proof(text.encode())
+    fresh = check_proof(whole, proof)
+    assert fresh.ok
+    for _ in range(2):  # a check leaves the loaded formula as it was
+        reused = check_proof(whole, proof, loaded=loaded)
+        assert reused.ok and reused.lemmas == fresh.lemmas
+    truncated = parse_proof(drat_text(proof.steps[:-1]).encode())
+    assert not check_proof(whole, truncated, loaded=loaded).ok
+
+
+@SLOW
+@given(cnfs, st.data())
+def test_proofs_of_the_simplified_formula_check_against_the_formula(cnf, data):
+    """As for a puzzle: the rules loaded once, the givens added as unit clauses."""
+    literal = st.integers(1, cnf.num_vars).flatmap(lambda v: st.sampled_from([v, -v]))
+    givens = data.draw(st.lists(literal, max_size=4).map(lambda lits: [(lit,) for lit in lits]))
+    loaded, whole = split(CNF(cnf.num_vars, [*cnf.clauses, *givens]), len(cnf.clauses))
+    simplified = CNF(cnf.num_vars, loaded.simplified(whole))
+    assert is_satisfiable(simplified) == is_satisfiable(whole)
+    if loaded.refutes(whole):
+        assert check_text(whole, "0\n").ok  # the empty clause alone: unit propagation refutes it
+    elif not is_satisfiable(whole):
+        for name in SOLVERS:
+            _, text = solve(simplified, name)
+            result = check_proof(whole, parse_proof(text.encode()), loaded=loaded)
+            assert result.ok, f"{name}: {result.reason}"
+
+
+@SLOW
+@given(cnfs, st.data())
+def test_no_proof_refutes_a_satisfiable_cnf_from_a_loaded_formula(cnf, data):
+    assume(is_satisfiable(cnf))
+    loaded, whole = split(cnf, data.draw(st.integers(0, len(cnf.clauses))))
+    literal = st.integers(1, cnf.num_vars).flatmap(lambda v: st.sampled_from([v, -v]))
+    lemma = st.tuples(st.just(False), st.lists(literal, max_size=4).map(tuple))
+    deletion = st.tuples(st.just(True), st.sampled_from(cnf.clauses).map(tuple))
+    steps = data.draw(st.lists(st.one_of(lemma, lemma, deletion), max_size=30)) + [(False, ())]
+    assert not check_proof(whole, parse_proof(drat_text(steps).encode()), loaded=loaded).ok
+
+
+def test_a_loaded_formula_that_the_cnf_does_not_extend_is_not_used():
+    formula = PHP(4)
+    cnf = CNF(formula.nv, [tuple(c) for c in formula.clauses])
+    _, text = solve(cnf)
+    other = LoadedFormula(CNF(cnf.num_vars, [(1, 2), (-1, -2)]))  # not a prefix of cnf
+    assert not other.fits(cnf, cnf.num_vars)
+    assert check_proof(cnf, parse_proof(text.encode()), loaded=other).ok
+    satisfiable = CNF(cnf.num_vars, [(1, 2), (-1, -2)])
+    assert not check_proof(satisfiable, parse_proof(text.encode()), loaded=LoadedFormula(cnf)).ok
 
 
 # ---------------------------------------------------------------------------

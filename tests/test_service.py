@@ -153,6 +153,38 @@ def test_explain_adds_the_clashing_cells_for_the_page(client):
     assert explained["clashing_cells"] == [[0, 0], [0, 1]]
 
 
+def test_each_kinds_options_are_request_fields_and_only_its_own(client):
+    x6 = client.post("/v1/sudoku/check", json={"puzzle": "." * 36, "box": "3x2", "diagonals": True})
+    assert x6.status_code == 200 and x6.json()["uniqueness"] == "multiple"
+    solution = x6.json()["solution"]
+    assert sorted(solution[i][i] for i in range(6)) == list(range(1, 7))  # the diagonal holds 1..6
+    top_left_box = [solution[r][c] for r in range(3) for c in range(2)]  # 3 rows x 2 columns
+    assert sorted(top_left_box) == list(range(1, 7))
+    bad = client.post("/v1/sudoku/solve", json={"puzzle": "." * 36, "box": "3x"})
+    assert bad.status_code == 422 and bad.json()["error"].startswith("box: ")
+    other = client.post("/v1/binairo/solve", json={"puzzle": "1...\n....\n....\n....", "box": "2x2"})
+    assert other.status_code == 422 and "box: an option of sudoku puzzles only" in other.json()["error"]
+    listed = {k["kind"]: k for k in client.get("/v1/kinds").json()["kinds"]}
+    assert {"box", "diagonals"} <= set(listed["sudoku"]["options"]) and "rules" in listed["binairo"]["options"]
+
+
+def test_certify_answers_with_the_checked_certificate(client):
+    checked = client.post("/v1/sudoku/check", json={"puzzle": HARD, "certify": True}).json()
+    assert checked["uniqueness"] == "unique"
+    certificate = checked["certificate"]
+    assert certificate["kind"] == "drat" and certificate["checked"] is True and certificate["lemmas"] >= 1
+    unsolvable = client.post("/v1/binairo/solve", json={"puzzle": "111.\n....\n....\n....", "certify": True})
+    assert unsolvable.json()["status"] == "unsolvable" and unsolvable.json()["certificate"]["checked"]
+    assert "certificate" not in client.post("/v1/sudoku/check", json={"puzzle": HARD}).json()
+
+
+def test_certify_applies_to_solve_and_check_of_grid_puzzles_only(client):
+    for path, body in (("/v1/sudoku/count", {"puzzle": HARD}),
+                       ("/v1/crossing/solve", {"puzzle": "wolf-goat-cabbage"})):
+        answer = client.post(path, json={**body, "certify": True})
+        assert answer.status_code == 422 and "certify" in answer.json()["error"]
+
+
 def test_check_gives_two_different_witnesses_for_a_puzzle_with_several_solutions(client):
     answer = client.post("/v1/sudoku/check", json={"puzzle": "." * 16}).json()
     assert answer["uniqueness"] == "multiple"

@@ -234,7 +234,7 @@ def test_solver_processes_that_cannot_start_are_a_503_and_show_in_healthz(tmp_pa
     (shadow / "resource.py").write_text("raise SystemExit('a broken resource module')\n")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(shadow), os.environ.get("PYTHONPATH")])))
     server = Server(tmp_path / "jobs.sqlite3")
-    server.start()
+    server.start(healthy=False)  # its solver processes may be known broken before the first look
     try:
         deadline = time.monotonic() + 60
         while (health := httpx.get(server.url + "/healthz")).status_code == 200:

@@ -1,3 +1,4 @@
-"""One module per puzzle kind (or service), each with ``register(subparsers)``."""
+"""The commands besides the grid kinds' shared ones (:mod:`.grid`): one module each, with
+``register(subparsers)``; a module named after a grid kind extends that kind's command."""
 
-KINDS = ("sudoku", "binairo", "crossing", "serve", "bench", "certify")
+COMMANDS = ("crossing", "serve", "bench", "certify")

@@ -1,6 +1,7 @@
-"""``mindgames binairo solve|check|count|generate|minimize``: a thin layer over
-:mod:`models.binairo` (rules, engines, generation) and :mod:`models.binairo_count`
-(exact counts of every grid of a size)."""
+"""What binairo adds to the shared solve / check / count (:mod:`mindgames.commands.grid`):
+``count --size`` (every grid of a size), ``generate`` and ``minimize``; a thin layer over
+:mod:`models.binairo` (rules, generation) and :mod:`models.binairo_count` (exact counts of
+every grid of a size)."""
 
 from __future__ import annotations
 
@@ -10,80 +11,68 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from models import binairo
-from models.binairo import Puzzle
-from models.errors import PuzzleError
+from models.binairo import BINAIRO, Puzzle
+from models.kind import GridKind
 from models.runner import PuzzleSolver, Result
-from solver import ENGINE_NAMES
 
-from ..actions import answer as run_action
-from ..io import UsageError, emit_json, progress, read_text, stdout_is_terminal
+from . import grid
+from ..io import UsageError, emit_json, progress, stdout_is_terminal
 from ..options import nonnegative_int, positive_float, positive_int
-from ..render import marked_rows
+from ..render import plural
+from .grid import add_kind_options
 
 COUNT_METHODS = ("mitm", "dfs", "engine")
-DEFAULT_LIMIT = 10_000  # solutions a count by enumeration stops at (--limit 0: none)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("binairo", help="Binairo / Takuzu (and Unruly) grids of 0s and 1s")
-    actions = parser.add_subparsers(dest="action", metavar="ACTION")
-    actions.required = True
+#: count may go without FILE: ``count --size N`` counts every grid of a size
+FILE_OPTIONAL = ("count",)
+HELP = {"count": "count solutions of each puzzle, or every grid of a --size"}
+
+
+def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.ArgumentParser],
+           kind: GridKind, started: float) -> None:
+    """``count --size`` (every grid of a size), ``minimize`` and ``generate``, beside the
+    shared solve / check / count."""
+    count = parsers["count"]
+    count.add_argument("--size", metavar="N|RxC",
+                       help="count every N x N (or R rows x C columns) grid; --time-limit is then "
+                            "for the whole run")
+    count.add_argument("--method", choices=COUNT_METHODS, default="mitm",
+                       help="for --size: mitm (default, fastest), dfs (row by row), engine")
+    count.add_argument("--jobs", type=positive_int, metavar="N",
+                       help="worker processes (default: all cores)")
+    count.add_argument("--checkpoint", metavar="FILE",
+                       help="finished cubes go here and the file is kept; the same command "
+                            "resumes from it (default for 10x10 and up: a file in the user "
+                            "cache directory, removed when the count completes)")
+    count.add_argument("--no-checkpoint", action="store_true", help="keep no checkpoint file")
+    count.add_argument("--ray", metavar="ADDRESS",
+                       help="run the cubes on a Ray cluster (ADDRESS, or 'local')")
+    count.add_argument("--cross-check", type=nonnegative_int, metavar="K",
+                       help="recount K random mitm cubes with dfs (default: 2 below "
+                            "10x10, else 0: one 10x10 cube takes dfs about 30 s)")
+    count.add_argument("--estimate", type=positive_int, metavar="K",
+                       help="do not count: time K random cubes and estimate the whole job")
+    count.set_defaults(func=run_count)
     for action, help_text in (
-        ("solve", "solve each puzzle"),
-        ("check", "unique / multiple (two witnesses) / unsolvable"),
-        ("count", "count solutions of each puzzle, or every grid of a --size"),
         ("minimize", "remove givens while the puzzle keeps exactly one solution"),
         ("generate", "make puzzles with one solution from which no given can be removed"),
     ):
         sub = actions.add_parser(action, help=help_text)
-        if action == "count":
-            sub.add_argument("file", metavar="FILE", nargs="?", help="puzzle file, or - for stdin")
-        elif action != "generate":
+        if action == "minimize":
             sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
-        sub.add_argument("--rules", choices=binairo.RULE_SETS,
-                         help="takuzu (all four rules) or unruly (rows/columns may repeat); "
-                              "default: what the file says (header or JSON), else takuzu")
+        add_kind_options(sub, kind.options)
         sub.add_argument("--json", action="store_true", help="one JSON object per line")
-        time_help = {"generate": "seconds for the whole run",
-                     "count": "seconds per puzzle; with --size, for the whole run"}
         sub.add_argument("--time-limit", type=positive_float, metavar="S",
-                         help=time_help.get(action, "seconds per puzzle"))
-        if action in ("solve", "check", "count"):
-            sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
-        if action == "count":
-            sub.add_argument("--limit", type=nonnegative_int, default=DEFAULT_LIMIT, metavar="N",
-                             help=f"stop enumerating at N solutions (default {DEFAULT_LIMIT:,}; "
-                                  "0: no limit); not for the fast --size methods")
-            sub.add_argument("--size", metavar="N|RxC", help="count every N x N (or R rows x C columns) grid")
-            sub.add_argument("--method", choices=COUNT_METHODS, default="mitm",
-                             help="for --size: mitm (default, fastest), dfs (row by row), engine")
-            sub.add_argument("--jobs", type=positive_int, metavar="N",
-                             help="worker processes (default: all cores)")
-            sub.add_argument("--checkpoint", metavar="FILE",
-                             help="finished cubes go here and the file is kept; the same command "
-                                  "resumes from it (default for 10x10 and up: a file in the user "
-                                  "cache directory, removed when the count completes)")
-            sub.add_argument("--no-checkpoint", action="store_true", help="keep no checkpoint file")
-            sub.add_argument("--ray", metavar="ADDRESS",
-                             help="run the cubes on a Ray cluster (ADDRESS, or 'local')")
-            sub.add_argument("--cross-check", type=nonnegative_int, metavar="K",
-                             help="recount K random mitm cubes with dfs (default: 2 below "
-                                  "10x10, else 0: one 10x10 cube takes dfs about 30 s)")
-            sub.add_argument("--estimate", type=positive_int, metavar="K",
-                             help="do not count: time K random cubes and estimate the whole job")
-        if action in ("generate", "minimize"):
-            sub.add_argument("--seed", type=int, help="random seed: same seed, same puzzles")
+                         help="seconds for the whole run" if action == "generate" else "seconds per puzzle")
+        sub.add_argument("--seed", type=int, help="random seed: same seed, same puzzles")
         if action == "generate":
             sub.add_argument("--size", metavar="N|RxC", required=True, help="grid size, e.g. 10 or 6x8")
             sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many")
-        sub.set_defaults(func=run, action=action)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+        sub.set_defaults(func=run_generate if action == "generate" else run_minimize, action=action,
+                         started=started, engine="sat")  # both check what they make with sat
 
 
 def startup_seconds() -> float:
@@ -110,98 +99,17 @@ def remaining(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.001, deadline - time.monotonic())
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.action == "generate":
-        return run_generate(args)
-    if args.action == "count" and args.size is not None:
+def run_count(args: argparse.Namespace) -> int:
+    """``count FILE`` as every grid kind counts; ``count --size`` counts every grid of a size."""
+    if args.size is not None:
         if args.file is not None:
             raise UsageError("give either FILE or --size, not both")
         return run_count_all(args)
-    if args.action == "count" and args.file is None:
+    if args.file is None:
         raise UsageError("count needs FILE (solutions of puzzles) or --size (every grid)")
-    if args.action == "count" and args.method != "mitm":
+    if args.method != "mitm":
         raise UsageError("--method applies to --size only; puzzles are counted by --engine")
-    if args.action == "count" and args.limit == 0:
-        args.limit = None  # 0: no limit
-    parsed = binairo.parse(read_text(args.file), args.rules)
-    if len(parsed) == 1 and parsed[0].puzzle is None:
-        raise PuzzleError(parsed[0].error or "not a puzzle")
-    if args.action == "minimize":
-        return run_minimize(args, parsed)
-    solver = PuzzleSolver(binairo, args.engine)
-    # One puzzle counted: progress in solutions (up to --limit); else in puzzles.
-    by_solution = args.action == "count" and len(parsed) == 1
-    total = (args.limit if by_solution else len(parsed))
-    what = "solutions" if by_solution else "puzzles"
-    with progress(total, f"binairo {args.action}: {what}") as bar:
-        for index, item in enumerate(parsed):
-            result = answer(solver, item, args, bar.advance if by_solution else None)
-            result.index = index
-            result.extra["rules"] = item.puzzle.rules if item.puzzle else args.rules or "takuzu"
-            show(result, item.puzzle, args)
-            if not by_solution:
-                bar.advance()
-    return 0
-
-
-def answer(solver: PuzzleSolver, item: binairo.Parsed, args: argparse.Namespace,
-           on_solution: Any = None) -> Result:
-    if item.puzzle is None:
-        return Result(status="invalid", error=item.error, engine=args.engine)
-    result = run_action(solver, item.puzzle, args, on_solution)
-    if args.action == "count" and not result.complete and result.count is not None:
-        stopped_by_limit = args.limit is not None and result.count >= args.limit
-        result.message = f"stopped at --limit {args.limit}" if stopped_by_limit else "time limit"
-    return result
-
-
-# -- output ----------------------------------------------------------------------------------
-
-
-def grid_text(cells: Any) -> list[str]:
-    return ["".join(binairo.BLANK if v is None else str(v) for v in row) for row in cells]
-
-
-def side_by_side(*grids: list[str]) -> list[str]:
-    return ["   ".join(parts) for parts in zip(*grids)]
-
-
-def count_text(count: int | None, complete: bool | None, message: str | None) -> str:
-    """"5 solutions", or "at least 10,000 solutions (stopped at --limit 10000)"."""
-    if count is None:
-        return f"unknown ({message})" if message else "unknown"
-    if complete:
-        return plural(count, "solution")
-    return f"at least {plural(count, 'solution')} ({message or 'stopped early'})"
-
-
-def show(result: Result, puzzle: Puzzle | None, args: argparse.Namespace) -> None:
-    if args.json:
-        emit_json(result.to_json())
-        return
-    head = f"puzzle {result.index + 1}: "
-    if result.status == "invalid":
-        print(f"{head}invalid: {result.error}")
-        return
-    assert puzzle is not None
-    status = result.status
-    if args.action == "check" and result.uniqueness:
-        status = "unique solution" if result.uniqueness == "unique" else "multiple solutions"
-    if args.action == "count":
-        status = count_text(result.count, result.complete, result.message)
-    size = f"{puzzle.rows}x{puzzle.cols} {puzzle.rules}"
-    print(f"{head}{size}: {status}, {result.seconds * 1000:.1f} ms [{result.engine}]")
-    if result.message and args.action != "count":  # a count's message is in its status
-        print(f"  {result.message}")
-    color = stdout_is_terminal()
-    grids = [marked_rows(grid_text(puzzle.cells), None, color)]
-    if args.action == "check" and result.uniqueness == "multiple":
-        grids += [marked_rows(grid_text(s), puzzle.cells, color) for s in result.solutions[:2]]
-    elif result.solution is not None and args.action != "count":
-        grids.append(marked_rows(grid_text(result.solution), puzzle.cells, color))
-    print("\n".join(side_by_side(*grids)))
-    print()
-    sys.stdout.flush()
+    return grid.run(args)
 
 
 # -- generate / minimize ---------------------------------------------------------------------
@@ -214,7 +122,7 @@ def run_generate(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     generator = binairo.Generator(rows, cols, rules)
-    checker = PuzzleSolver(binairo, "sat")
+    checker = PuzzleSolver(BINAIRO, "sat")
     made = 0
     # Steps: every cell is fixed once (a random grid), then tried once as a removable given.
     with progress(args.count * 2 * rows * cols,
@@ -269,16 +177,27 @@ def emit_made(result: Result, puzzle: Puzzle, args: argparse.Namespace) -> None:
     extra = f", seed {result.extra['seed']}" if "seed" in result.extra else ""
     print(f"# puzzle {result.index + 1}: {puzzle.rows}x{puzzle.cols} {puzzle.rules}, "
           f"{plural(puzzle.givens, 'given')}, unique, {minimal}{extra}, {result.seconds:.3f} s")
-    print("\n".join(marked_rows(grid_text(puzzle.cells), None, stdout_is_terminal())))
+    print("\n".join(BINAIRO.draw(puzzle, None, stdout_is_terminal())))
     print()
     sys.stdout.flush()
 
 
-def run_minimize(args: argparse.Namespace, parsed: list[binairo.Parsed]) -> int:
+def show(result: Result, puzzle: Puzzle | None, action: str, args: argparse.Namespace,
+         numbered: bool) -> None:
+    """A puzzle minimize leaves alone, shown as the shared actions show their answers."""
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        grid.print_result(BINAIRO, result, puzzle, action, stdout_is_terminal(), numbered)
+
+
+def run_minimize(args: argparse.Namespace) -> int:
+    parsed = grid.read_puzzles(BINAIRO, args)
+    numbered = len(parsed) > 1
     seed = args.seed if args.seed is not None else 0
     rng = random.Random(seed)
     generators: dict[tuple, binairo.Generator] = {}
-    checker = PuzzleSolver(binairo, "sat")
+    checker = PuzzleSolver(BINAIRO, "sat")
     header_rules = None  # the rules the last header written says
     steps = sum(item.puzzle.givens for item in parsed if item.puzzle is not None)
     with progress(steps, "binairo minimize: givens tried", elapsed=True) as bar:
@@ -287,17 +206,16 @@ def run_minimize(args: argparse.Namespace, parsed: list[binairo.Parsed]) -> int:
             deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
             puzzle = item.puzzle
             if puzzle is None:
-                result = Result(index=index, status="invalid", error=item.error, engine="sat")
-                result.extra["rules"] = args.rules or "takuzu"
-                show(result, None, argparse.Namespace(**{**vars(args), "action": "minimize"}))
+                result = grid.answer(checker, BINAIRO, item, args, index)
+                show(result, puzzle, "minimize", args, numbered)
                 continue
             result = checker.check(puzzle, args.time_limit)
             if result.uniqueness != "unique":
                 result.index = index
-                result.extra["rules"] = puzzle.rules
+                result.extra.update(BINAIRO.result_fields(puzzle))
                 if result.uniqueness == "multiple":
                     result.message = "not minimized: the puzzle has more than one solution"
-                show(result, puzzle, argparse.Namespace(**{**vars(args), "action": "check"}))
+                show(result, puzzle, "check", args, numbered)
                 bar.advance(puzzle.givens)
                 continue
             key = binairo.shape(puzzle)
@@ -402,7 +320,7 @@ def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None
     empty = Puzzle(tuple((None,) * cols for _ in range(rows)), rules)
     args.action = "count"
     limit = args.limit or None
-    solver = PuzzleSolver(binairo, args.engine)
+    solver = PuzzleSolver(BINAIRO, args.engine)
     with progress(limit, f"binairo count {rows}x{cols} {rules} (engine {args.engine}): grids") as bar:
         result = solver.count(empty, limit, remaining(deadline),
                               on_solution=lambda _s: bar.advance())
@@ -413,7 +331,7 @@ def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None
     if args.json:
         emit_json(result.to_json())
     else:
-        counted = count_text(result.count, result.complete, result.message).replace("solution", "grid")
+        counted = grid.count_text(result).replace("solution", "grid")
         print(f"{rows}x{cols} {rules} grids: {counted} (engine {args.engine}, {result.seconds:.2f} s)")
     return 0
 

@@ -27,7 +27,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from . import kinds
 from .jobs import JobRunner, JobStore
-from .pool import SolverPool, reply_records
+from .pool import SolverPool
+from .replies import Broken, Busy, Crashed, Refused, Reply, TimedOut, answered
 from .schemas import Answer, Batch, ErrorBody, ExportRequest, JobRequest, SolveRequest
 from .settings import Settings
 
@@ -333,15 +334,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- answering at once ------------------------------------------------------------------------
     def task_of(kind: str, action: str, body: SolveRequest | JobRequest) -> dict | JSONResponse:
-        if kind not in kinds.KIND_NAMES:
-            return error(404, f"unknown kind {kind!r}; kinds: {', '.join(kinds.KIND_NAMES)}")
-        if kind == "crossing" and action not in ("solve",):
+        names = kinds.kind_names()
+        if kind not in names:
+            return error(404, f"unknown kind {kind!r}; kinds: {', '.join(names)}")
+        grid = kinds.grid_kind(kind)
+        if grid is None and action not in ("solve",):
             return error(422, "crossing puzzles have one action, solve "
                               "(\"count_shortest\": true also counts the shortest plans)")
-        if kind != "crossing" and action not in kinds.ACTIONS:
+        if grid is not None and action not in kinds.ACTIONS:
             return error(422, f"unknown action {action!r} for {kind}")
-        if kind == "crossing" and body.engine == "backtrack":
+        if grid is None and body.engine == "backtrack":
             return error(422, "engine: crossing puzzles are solved with sat or cpsat")
+        if body.certify and (grid is None or action not in kinds.CERTIFIABLE):
+            return error(422, "certify: only the solve and check answers of grid puzzles are certified")
         if (body.puzzle is None) == (body.puzzles is None):
             return error(422, "give either \"puzzle\" (one) or \"puzzles\" (a list)")
         puzzles = [body.puzzle] if body.puzzles is None else body.puzzles
@@ -353,11 +358,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if any(nesting(p) > MAX_NESTING for p in puzzles):
             return error(422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep; "
                               "no puzzle format needs that")
-        if kind != "binairo" and body.rules is not None:
-            return error(422, "rules: only binairo puzzles have rule sets")
-        if kind != "crossing" and body.params is not None:
+        problem = kinds.options_error(kind, body.model_dump())
+        if problem:
+            return error(422, problem)
+        if grid is not None and body.params is not None:
             return error(422, "params: only crossing puzzles have parameters")
-        if kind == "crossing":
+        if grid is None:
             problem = kinds.preset_params_error(puzzles, body.params)
             if problem:
                 return error(422, problem)
@@ -365,7 +371,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         task.update(kind=kind, action=action, puzzles=puzzles, single=body.puzzles is None)
         return task
 
-    async def dispatch(task: dict, seconds: float, request: Request) -> tuple | JSONResponse:
+    async def dispatch(task: dict, seconds: float, request: Request) -> Reply | JSONResponse:
         """Run ``task`` in a solver process: its reply, or the error response of a full
         queue or a broken pool.  A client that hangs up meanwhile stops the work."""
         pool: SolverPool = state["pool"]
@@ -383,18 +389,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             work.cancel()
             return JSONResponse({"error": "the client went away"}, status_code=499)
         reply = work.result()
-        if reply[0] == "busy":
+        if isinstance(reply, Busy):
             return busy(503, f"no solver process became free within max_queue_seconds "
                              f"({settings.max_queue_seconds:g} s); try again shortly", "max_queue_seconds")
-        if reply[0] == "broken":
-            return busy(503, f"no solver can run: {reply[1]}", "solver_pool")
-        if reply[0] == "error":
-            return error(reply[1], reply[2], reply[3])
+        if isinstance(reply, Broken):
+            return busy(503, f"no solver can run: {reply.why}", "solver_pool")
+        if isinstance(reply, Refused):
+            return error(reply.status, reply.message, reply.limit)
         if task["action"] == "export":
-            if reply[0] != "done":
-                return error(422, "the puzzle could not be built within the time limit"
-                             if reply[0] == "timeout" else f"the puzzle could not be built ({reply[-1]})")
-            return JSONResponse(reply_records(reply)[0])
+            if isinstance(reply, TimedOut):
+                return error(422, "the puzzle could not be built within the time limit")
+            if isinstance(reply, Crashed):
+                return error(422, f"the puzzle could not be built ({reply.why})")
+            return JSONResponse(answered(reply)[0])
         return reply
 
     async def answer(kind: str, action: str, body: SolveRequest, explain: bool, request: Request) -> Any:
@@ -409,14 +416,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reply = await dispatch(task, settings.max_seconds, request)
         if isinstance(reply, JSONResponse):
             return reply
-        records = reply_records(reply)
-        if reply[0] == "timeout" or len(records) < len(task["puzzles"]):
-            note = ("stopped: the request's time limit was reached" if reply[0] == "timeout"
-                    else f"not answered: {reply[2]}")
+        records = answered(reply)
+        if isinstance(reply, TimedOut) or len(records) < len(task["puzzles"]):
+            note = ("stopped: the request's time limit was reached" if isinstance(reply, TimedOut)
+                    else f"not answered: {reply.why if isinstance(reply, Crashed) else 'no answer'}")
             have = {r.get("index", i): r for i, r in enumerate(records)}
-            records = [have.get(i) or kinds._unanswered(task, i, note) for i in range(len(task["puzzles"]))]
-        if reply[0] == "crash" and task["single"]:
-            return error(422, f"this puzzle could not be answered ({reply[2]})")
+            records = [have.get(i) or kinds.unanswered(task, i, note) for i in range(len(task["puzzles"]))]
+        if isinstance(reply, Crashed) and task["single"]:
+            return error(422, f"this puzzle could not be answered ({reply.why})")
         return JSONResponse(records[0] if task["single"] else {"results": records})
 
     explain_query = Query(False, description="add what the web page draws: clashing cells of "

@@ -13,13 +13,16 @@ worker processes call; it imports neither FastAPI nor anything of the server.
 from __future__ import annotations
 
 import functools
-import json
 import time
 from typing import Any, Callable
 
 from models.errors import PuzzleError, shorten
+from models.kind import GridKind
+
+from ..options import unread_fields
 
 ACTIONS = ("solve", "check", "count")
+CERTIFIABLE = ("solve", "check")  # the answers a proof can back ("certify": true)
 
 
 class TaskError(Exception):
@@ -31,64 +34,101 @@ class TaskError(Exception):
 
 
 # ---------------------------------------------------------------------------
-# What GET /v1/kinds says
+# The kinds the service answers: every grid kind of the registry, and crossing
 # ---------------------------------------------------------------------------
+CROSSING = "crossing"  # a plan kind, answered by models.crossing until it has its kind object
+
+#: what the service offers a kind beyond the shared actions (jobs.py runs them), and their fields
+JOB_ACTIONS: dict[str, list[str]] = {"binairo": ["count_grids (jobs only)"]}
+JOB_OPTIONS: dict[str, dict[str, str]] = {
+    "binairo": {"size": "count_grids job: N or RxC, count every grid of that size"},
+}
+#: the request fields the service adds to every grid kind's own options
+GRID_OPTIONS = {
+    "time_limit": "seconds per puzzle",
+    "limit": "count: stop at N",
+    "certify": "solve, check: prove 'unique' / 'unsolvable' with a checked DRAT proof "
+               "(within the same time limit); the answer gains \"certificate\"",
+}
+
+
+def kind_names() -> tuple[str, ...]:
+    """Every kind the service answers, by name (``/v1/{kind}/...``)."""
+    from models.registry import KIND_NAMES
+
+    return (*KIND_NAMES, CROSSING)
+
+
+def grid_kind(name: str) -> GridKind | None:
+    """The registry's grid kind called ``name`` (None for crossing, or an unknown name)."""
+    from models.registry import KIND_NAMES, get_kind
+
+    if name not in KIND_NAMES:
+        return None
+    kind = get_kind(name)
+    return kind if isinstance(kind, GridKind) else None
+
+
+def options_error(name: str, request: dict[str, Any]) -> str | None:
+    """What is wrong with the kind options of a request for kind ``name``, else None: an
+    option of other kinds only, or a value the kind cannot read (``"box": "3x"``)."""
+    from models.registry import grid_kinds
+
+    kind = grid_kind(name)
+    own = {option.name: option for option in kind.options} if kind else {}
+    for other in grid_kinds():
+        for option in other.options:
+            if request.get(option.name) is not None and option.name not in own:
+                having = [k.name for k in grid_kinds() if option in k.options]
+                return f"{option.name}: an option of {' and '.join(having)} puzzles only"
+    try:
+        stated_options(kind, request) if kind else None
+    except PuzzleError as error:
+        return str(error)
+    return None
+
+
 def describe() -> list[dict[str, Any]]:
-    from models import binairo
-    from models.crossing import presets
+    """What ``GET /v1/kinds`` says: each kind as it describes itself, plus what the service adds
+    (its actions here, engines, the request fields)."""
     from solver import ENGINE_NAMES
 
-    return [
-        {
-            "kind": "sudoku",
-            "actions": list(ACTIONS),
-            "engines": list(ENGINE_NAMES),
-            "formats": [
-                "a line of N*N symbols ('.' or '0' blank, 1-9, A-Z), optionally followed by N*N jigsaw region labels",
-                "a grid drawn over several lines (separators | - + allowed)",
-                "a list of rows of numbers (0 blank)",
-                'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
-            ],
-            "options": {"time_limit": "seconds per puzzle", "limit": "count: stop at N"},
-            "sizes": "4x4 to 35x35; any box shape, X-Sudoku (diagonals), jigsaw (regions)",
+    described = []
+    for name in kind_names():
+        kind = grid_kind(name)
+        if kind is None:
+            continue
+        entry = kind.describe_kind()
+        entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
+        entry["engines"] = list(ENGINE_NAMES)
+        entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
+        described.append(entry)
+    return described + [describe_crossing()]
+
+
+def describe_crossing() -> dict[str, Any]:
+    from models.crossing import presets
+
+    return {
+        "kind": CROSSING,
+        "summary": "river-crossing and pulley puzzles: proven shortest plans",
+        "actions": ["solve"],
+        "engines": ["sat", "cpsat"],
+        "formats": [
+            "a built-in puzzle name with \"params\" (see /v1/crossing/presets)",
+            "a puzzle document (the TOML/JSON puzzle file as an object, or its text)",
+            '{"preset": NAME, "params": {...}} (in a batch)',
+        ],
+        "options": {
+            "params": "parameters of a built-in puzzle: JSON integers within the bounds "
+                      "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)",
+            "count_shortest": "also count the distinct shortest plans",
+            "simple_paths": "also count the plans that never repeat a state",
+            "cross_check": "cross-check with the explicit state graph (default true)",
+            "time_limit": "seconds per puzzle",
         },
-        {
-            "kind": "binairo",
-            "actions": list(ACTIONS) + ["count_grids (jobs only)"],
-            "engines": list(ENGINE_NAMES),
-            "formats": [
-                "one row per line of 0, 1 and '.' (a string with newlines)",
-                "one puzzle on one line (N*N cells)",
-                "a list of rows of 0, 1, null (or -1) for a blank",
-                'an object {"grid": ..., "rules": "takuzu" | "unruly"}',
-            ],
-            "options": {
-                "rules": f"{' or '.join(binairo.RULE_SETS)} (default takuzu)",
-                "time_limit": "seconds per puzzle",
-                "limit": "count: stop at N",
-                "size": "count_grids job: N or RxC, count every grid of that size",
-            },
-        },
-        {
-            "kind": "crossing",
-            "actions": ["solve"],
-            "engines": ["sat", "cpsat"],
-            "formats": [
-                "a built-in puzzle name with \"params\" (see /v1/crossing/presets)",
-                "a puzzle document (the TOML/JSON puzzle file as an object, or its text)",
-                '{"preset": NAME, "params": {...}} (in a batch)',
-            ],
-            "options": {
-                "params": "parameters of a built-in puzzle: JSON integers within the bounds "
-                          "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)",
-                "count_shortest": "also count the distinct shortest plans",
-                "simple_paths": "also count the plans that never repeat a state",
-                "cross_check": "cross-check with the explicit state graph (default true)",
-                "time_limit": "seconds per puzzle",
-            },
-            "presets": list(presets.PRESETS),
-        },
-    ]
+        "presets": list(presets.PRESETS),
+    }
 
 
 @functools.lru_cache(maxsize=1)
@@ -137,25 +177,19 @@ def preset_params_error(puzzles: list, params: dict | None) -> str | None:
 # ---------------------------------------------------------------------------
 # Parsing: one request value -> one puzzle, or PuzzleError
 # ---------------------------------------------------------------------------
-def _parse_sudoku(value: Any, task: dict) -> Any:
-    from models import sudoku
-
-    if isinstance(value, str):
-        return sudoku.parse(value)
-    return sudoku.parse_json_value(value, "puzzle")
-
-
-def _parse_binairo(value: Any, task: dict) -> Any:
-    from models import binairo
-
-    rules = task.get("rules")  # None: as the puzzle says (header or "rules" key), else takuzu
-    text = value if isinstance(value, str) else json.dumps(value)
-    found = binairo.parse(text, rules)
-    if len(found) != 1:
-        raise PuzzleError(f"expected one puzzle, found {len(found)}")
-    if found[0].puzzle is None:
-        raise PuzzleError(found[0].error or "not a puzzle")
-    return found[0].puzzle
+def stated_options(kind: GridKind, task: dict) -> dict[str, Any]:
+    """The kind's options as the request gives them, read by the kind (``"3x2"`` -> ``(3, 2)``);
+    None: as the puzzle says.  PuzzleError names a value the kind cannot read."""
+    stated = {}
+    for option in kind.options:
+        value = task.get(option.name)
+        if isinstance(value, str):
+            try:
+                value = option.value(value)
+            except PuzzleError as error:
+                raise PuzzleError(f"{option.name}: {error}") from None
+        stated[option.name] = value
+    return stated
 
 
 def _parse_crossing(value: Any, task: dict) -> Any:
@@ -188,17 +222,12 @@ def _parse_crossing(value: Any, task: dict) -> Any:
     raise PuzzleError("a crossing puzzle is a built-in name, a puzzle document (object) or its text")
 
 
-PARSERS: dict[str, Callable[[Any, dict], Any]] = {
-    "sudoku": _parse_sudoku,
-    "binairo": _parse_binairo,
-    "crossing": _parse_crossing,
-}
-KIND_NAMES = tuple(PARSERS)
-
-
 def parse_one(kind: str, value: Any, task: dict) -> Any:
     try:
-        return PARSERS[kind](value, task)
+        grid = grid_kind(kind)
+        if grid is None:
+            return _parse_crossing(value, task)
+        return grid.parse_value(value, **stated_options(grid, task))
     except PuzzleError:
         raise
     except RecursionError:
@@ -220,35 +249,36 @@ class Answerer:
 
     MAX_SHAPES = 32  # compiled shapes kept per solver: a long-lived worker must not grow forever
 
-    def solver(self, kind: str, engine: str) -> Any:
-        key = (kind, engine)
+    def solver(self, kind: GridKind, engine: str) -> Any:
+        key = (kind.name, engine)
         if key not in self._solvers:
             from models.runner import PuzzleSolver
 
-            module = __import__(f"models.{kind}", fromlist=["name"])
-            self._solvers[key] = PuzzleSolver(module, engine, max_shapes=self.MAX_SHAPES)
+            self._solvers[key] = PuzzleSolver(kind, engine, max_shapes=self.MAX_SHAPES)
         return self._solvers[key]
 
     def answer(
         self, task: dict, index: int, puzzle: Any, time_limit: float | None,
         on_solution: Callable[[Any], None] | None = None,
     ) -> dict[str, Any]:
-        kind, action, engine = task["kind"], task["action"], task.get("engine") or "sat"
-        if kind == "crossing":
+        action, engine = task["action"], task.get("engine") or "sat"
+        kind = grid_kind(task["kind"])
+        if kind is None:
             return self._crossing(task, puzzle, time_limit)
         solver = self.solver(kind, engine)
+        # certify: within the same time limit; the runner adds "certificate" to the answer
+        certify = {"certify": True, "name": f"puzzle-{index + 1}"} if task.get("certify") else {}
         if action == "solve":
-            result = solver.solve(puzzle, time_limit)
+            result = solver.solve(puzzle, time_limit, **certify)
         elif action == "check":
-            result = solver.check(puzzle, time_limit)
+            result = solver.check(puzzle, time_limit, **certify)
         else:
             result = solver.count(puzzle, task.get("limit"), time_limit, on_solution=on_solution)
         result.index = index
-        if kind == "binairo":
-            result.extra["rules"] = puzzle.rules
+        result.extra.update(kind.result_fields(puzzle))
         record = result.to_json()
         if task.get("explain") and record["status"] == "unsolvable":
-            record["clashing_cells"] = clashing_cells(kind, puzzle)
+            record["clashing_cells"] = [list(cell) for cell in kind.clashing_cells(puzzle)]
         return record
 
     def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
@@ -272,48 +302,9 @@ class Answerer:
         return record
 
 
-def clashing_cells(kind: str, puzzle: Any) -> list[list[int]]:
-    """Cells (row, column, 0-based) whose givens already break a rule, for highlighting."""
-    if kind == "sudoku":
-        from models.sudoku import clashing_cells as sudoku_clashes
-
-        return [list(cell) for cell in sudoku_clashes(puzzle)]
-    if kind == "binairo":
-        return _binairo_clashes(puzzle)
-    return []
-
-
-def _binairo_clashes(puzzle: Any) -> list[list[int]]:
-    # Adapter: models.binairo names the broken rules in words only; find their cells here.
-    from models.binairo import families, lines
-
-    cells = puzzle.cells
-    found: set[tuple[int, int]] = set()
-    for line in lines(puzzle.rows, puzzle.cols):
-        values = [cells[r][c] for r, c in line.cells]
-        half = len(values) // 2
-        for v in (0, 1):
-            if values.count(v) > half:
-                found.update(cell for cell, x in zip(line.cells, values) if x == v)
-        for i in range(len(values) - 2):
-            if values[i] is not None and values[i] == values[i + 1] == values[i + 2]:
-                found.update(line.cells[i : i + 3])
-    if puzzle.rules == "takuzu":
-        for family in families(puzzle.rows, puzzle.cols):
-            seen: dict[tuple, Any] = {}
-            for line in family:
-                values = tuple(cells[r][c] for r, c in line.cells)
-                if None in values:
-                    continue
-                if values in seen:
-                    found.update(seen[values].cells)
-                    found.update(line.cells)
-                seen.setdefault(values, line)
-    return [list(cell) for cell in sorted(found)]
-
-
-def _unanswered(task: dict, index: int, message: str) -> dict[str, Any]:
-    if task["kind"] == "crossing":
+def unanswered(task: dict, index: int, message: str) -> dict[str, Any]:
+    """The record of a puzzle that got no answer (time limit, memory, a crash): ``unknown``."""
+    if grid_kind(task["kind"]) is None:
         return {"index": index, "status": "unknown", "message": message}
     from models.runner import Result
 
@@ -321,14 +312,15 @@ def _unanswered(task: dict, index: int, message: str) -> dict[str, Any]:
                   message=message).to_json()
 
 
-def _invalid(task: dict, index: int, error: str) -> dict[str, Any]:
+def invalid(task: dict, index: int, error: str) -> dict[str, Any]:
+    """The record of a puzzle that could not be read, naming what is wrong with it."""
     from models.runner import Result
 
-    record = Result(index=index, status="invalid", engine=task.get("engine") or "sat",
-                    error=error).to_json()
-    if task["kind"] == "binairo":
-        record["rules"] = task.get("rules") or "takuzu"
-    return record
+    result = Result(index=index, status="invalid", engine=task.get("engine") or "sat", error=error)
+    kind = grid_kind(task["kind"])
+    if kind is not None:
+        result.extra.update(unread_fields(kind, stated_options(kind, task)))
+    return result.to_json()
 
 
 def execute(
@@ -365,18 +357,18 @@ def execute(
         except MemoryError:
             if fail_on_memory or task.get("single"):
                 raise
-            emit(index, _unanswered(task, index, "too big to answer here (MemoryError)"))
+            emit(index, unanswered(task, index, "too big to answer here (MemoryError)"))
             continue
         except PuzzleError as error:
             if task.get("single"):
                 raise TaskError(422, str(error)) from None
-            emit(index, _invalid(task, index, str(error)))
+            emit(index, invalid(task, index, str(error)))
             continue
         limit = task.get("time_limit")
         if deadline is not None:
             left = deadline - time.monotonic()
             if left <= 0.01:
-                emit(index, _unanswered(task, index, "not attempted: the request's time limit was reached"))
+                emit(index, unanswered(task, index, "not attempted: the request's time limit was reached"))
                 continue
             limit = left if limit is None else min(limit, left)
         counted = [0]
@@ -391,11 +383,11 @@ def execute(
         except MemoryError:
             if fail_on_memory or task.get("single"):
                 raise
-            record = _unanswered(task, index, "too big to answer here (MemoryError)")
+            record = unanswered(task, index, "too big to answer here (MemoryError)")
         except RecursionError as error:
-            record = _unanswered(task, index, f"too big to answer here ({type(error).__name__})")
+            record = unanswered(task, index, f"too big to answer here ({type(error).__name__})")
         except Exception as error:  # a library bug (e.g. VerificationError): say so, go on
-            record = _unanswered(task, index, f"the solver failed: {type(error).__name__}: "
+            record = unanswered(task, index, f"the solver failed: {type(error).__name__}: "
                                               f"{shorten(str(error), 200)}")
         emit(index, record)
 

@@ -24,11 +24,12 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .kinds import Answerer, TaskError, execute
+from .replies import Broken, Busy, Crashed, Died, Done, Ready, Refused, Reply, TimedOut
 from .settings import cap_memory, child_command, child_cwd, child_env
 
 
 def worker_main(conn: Connection, memory_mb: int = 0) -> None:
-    """A worker: say ``("ready",)``, then answer tasks from ``conn`` until it closes.
+    """A worker: say :class:`Ready`, then answer tasks from ``conn`` until it closes.
 
     ``memory_mb`` caps the worker's address space, so that a request for an absurdly big
     puzzle ends in a MemoryError (its answer says so) instead of exhausting the machine."""
@@ -36,7 +37,7 @@ def worker_main(conn: Connection, memory_mb: int = 0) -> None:
     cap_memory(memory_mb)
     answerer = Answerer()
     parent = os.getppid()
-    conn.send(("ready",))
+    conn.send(Ready())
     while True:
         try:
             if not conn.poll(1.0):
@@ -46,23 +47,27 @@ def worker_main(conn: Connection, memory_mb: int = 0) -> None:
             task = conn.recv()
         except (EOFError, OSError):
             return
-        records: list[tuple[int, dict]] = []
         try:
-            execute(task, lambda i, r: records.append((i, r)), answerer,
-                    deadline=time.monotonic() + task["seconds"])
-            reply: tuple = ("done", records)
-        except TaskError as error:
-            reply = ("error", error.status, error.message, error.limit)
-        except MemoryError:
-            records.clear()  # free what we can to be able to answer at all
-            reply = ("error", 422, f"this puzzle is too big for this server: its solver process "
-                                   f"reached its memory cap ({memory_mb} MB, --worker-memory-mb)", "worker_memory_mb")
-        except Exception as error:  # a library bug: report it, keep serving
-            reply = ("crash", records, f"{type(error).__name__}: {error}")
-        try:
-            conn.send(reply)
+            conn.send(answer_task(task, answerer, memory_mb))
         except (OSError, ValueError):
             return
+
+
+def answer_task(task: dict, answerer: Answerer, memory_mb: int = 0) -> Reply:
+    """What a worker replies to ``task``: every record, or why there is none."""
+    records: list[tuple[int, dict]] = []
+    try:
+        execute(task, lambda i, r: records.append((i, r)), answerer,
+                deadline=time.monotonic() + task["seconds"])
+        return Done(records)
+    except TaskError as error:
+        return Refused(error.status, error.message, error.limit)
+    except MemoryError:
+        records.clear()  # free what we can to be able to answer at all
+        return Refused(422, f"this puzzle is too big for this server: its solver process "
+                            f"reached its memory cap ({memory_mb} MB, --worker-memory-mb)", "worker_memory_mb")
+    except Exception as error:  # a library bug: report it, keep serving
+        return Crashed(records, f"{type(error).__name__}: {error}")
 
 
 @dataclass(eq=False)
@@ -75,7 +80,7 @@ class Worker:
 class SolverPool:
     """``size`` worker processes and the requests waiting for one.
 
-    A request waits at most ``queue_seconds`` for a worker (then ``("busy",)``); its time
+    A request waits at most ``queue_seconds`` for a worker (then :class:`Busy`); its time
     limit starts when it has one, so waiting never uses it.  Waiting requests are served
     by their promised cost (arrival time plus the seconds they may take), so a short
     request is not stuck behind heavy ones that arrived just before it.  A client that
@@ -124,7 +129,7 @@ class SolverPool:
             hello = worker.conn.recv() if ready else None
         except (EOFError, OSError):
             hello = None
-        if hello == ("ready",):
+        if hello == Ready():
             self.broken, self.failed_starts = None, 0
             self._release(worker)
             return
@@ -199,13 +204,13 @@ class SolverPool:
                 "respawns": self.respawns, "broken": self.broken}
 
     # -- running a task -------------------------------------------------------------------------
-    async def run(self, task: dict, seconds: float, cost: float | None = None) -> tuple:
-        """The worker's reply to ``task`` (``("done", records)``, ``("error", ...)``, ...);
-        ``("timeout", [])`` when it overran ``seconds`` plus the grace period; ``("busy",)``
-        when no worker was free within ``queue_seconds``; ``("broken", why)`` when no
+    async def run(self, task: dict, seconds: float, cost: float | None = None) -> Reply:
+        """The worker's reply to ``task`` (:class:`Done`, :class:`Refused`, :class:`Crashed`);
+        :class:`TimedOut` when it overran ``seconds`` plus the grace period; :class:`Busy`
+        when no worker was free within ``queue_seconds``; :class:`Broken` when no
         worker can start.  Cancelling it (the client went away) stops the work."""
         if self.broken and not self.idle:
-            return ("broken", self.broken)
+            return Broken(self.broken)
         self.waiting += 1
         try:
             return await self._run(dict(task, seconds=seconds), seconds,
@@ -213,12 +218,12 @@ class SolverPool:
         finally:
             self.waiting -= 1
 
-    async def _run(self, task: dict, seconds: float, cost: float) -> tuple:
+    async def _run(self, task: dict, seconds: float, cost: float) -> Reply:
         for _attempt in range(3):  # a worker found dead is replaced and the task sent again
             try:
                 worker = await self._acquire(cost)
             except asyncio.TimeoutError:
-                return ("broken", self.broken) if self.broken else ("busy",)
+                return Broken(self.broken) if self.broken else Busy()
             # The clock starts now: time spent waiting for a worker is not solving time.
             # The worker stops itself at ``seconds``; it is killed only if it overruns
             # that by the grace period (a tenth more for long requests).
@@ -233,19 +238,19 @@ class SolverPool:
             except asyncio.CancelledError:
                 self._replace(worker)  # the client went away: stop its work, free the seat
                 raise
-            if reply[0] != "died":
+            if not isinstance(reply, Died):
                 return reply
-        return ("crash", [], "the solver process died")
+        return Crashed([], "the solver process died")
 
-    async def _reply(self, worker: Worker, deadline: float) -> tuple:
+    async def _reply(self, worker: Worker, deadline: float) -> Reply:
         if not await _readable(worker.conn, max(0.0, deadline - time.monotonic())):
             self._replace(worker)  # stuck past its deadline: stop it, start a fresh one
-            return ("timeout", [])
+            return TimedOut()
         try:
             reply = worker.conn.recv()
         except (EOFError, OSError):
             self._replace(worker)
-            return ("died",)
+            return Died()
         self._release(worker)
         return reply
 
@@ -265,11 +270,7 @@ async def _readable(conn: Connection, timeout: float) -> bool:
         loop.remove_reader(fd)
 
 
-def reply_records(reply: tuple) -> list[dict]:
-    return list(dict(reply[1]).values()) if reply[0] in ("done", "crash", "timeout") else []
-
-
-__all__ = ["SolverPool", "TaskError", "reply_records"]
+__all__ = ["SolverPool", "TaskError", "answer_task"]
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 Engine = Literal["sat", "cpsat", "backtrack"]
 PuzzleValue = Union[str, list, dict]
@@ -24,18 +24,46 @@ PARAMS_DOC = ("crossing: a built-in puzzle's parameters, whole numbers (JSON int
 STRICT = ConfigDict(extra="forbid", strict=True)
 
 
-class Options(BaseModel):
+def kind_option_fields() -> dict[str, Any]:
+    """Each option of the registry's grid kinds as a request field (binairo's ``rules``,
+    Sudoku's ``box`` and ``diagonals``, ...): a switch is a boolean, an option with choices
+    one of them, any other a string the kind reads (``"3x2"``)."""
+    from models.registry import grid_kinds
+
+    fields: dict[str, Any] = {}
+    for kind in grid_kinds():
+        for option in kind.options:
+            if option.name in fields:  # an option several kinds share is declared once
+                continue
+            if option.flag:
+                annotation: Any = Optional[bool]
+            elif option.choices:
+                annotation = Optional[Literal[option.choices]]  # type: ignore[valid-type]
+            else:
+                annotation = Optional[str]
+            fields[option.name] = (annotation, Field(None, description=f"{kind.name}: {option.help}"))
+    return fields
+
+
+class SharedOptions(BaseModel):
     model_config = STRICT
 
     engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
     time_limit: Optional[float] = Field(None, gt=0, le=1e9, description="seconds per puzzle")
     limit: Optional[int] = Field(None, ge=1, le=10**15, description="count: stop at this many")
-    rules: Optional[Literal["takuzu", "unruly"]] = Field(None, description="binairo rule set")
+    certify: bool = Field(False, description="solve, check of grid puzzles: prove 'unique' / "
+                                             "'unsolvable' with a DRAT proof our own checker verifies, "
+                                             "within the same time limit; the answer gains `certificate` "
+                                             "(kind, checked, lemmas, seconds)")
     params: Optional[dict[str, int]] = Field(None, description=PARAMS_DOC,
                                              examples=[{"pairs": 3, "capacity": 2}])
     count_shortest: bool = Field(False, description="crossing: also count the shortest plans")
     simple_paths: bool = Field(False, description="crossing: also count plans never repeating a state")
     cross_check: bool = Field(True, description="crossing: cross-check with the explicit state graph")
+
+
+#: the request's options: the shared ones and every grid kind's own
+Options = create_model("Options", __base__=SharedOptions, **kind_option_fields())
 
 
 class SolveRequest(Options):

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -34,7 +35,9 @@ class Server:
         self.process: subprocess.Popen | None = None
         self.cwd = str(cwd) if cwd else None  # the server's working directory (default: ours)
 
-    def start(self, timeout: float = 60.0) -> "Server":
+    def start(self, timeout: float = 60.0, healthy: bool = True) -> "Server":
+        """Start the server and wait until it answers /healthz: with 200, or (``healthy=False``,
+        for tests of a broken server) with any status."""
         command = [sys.executable, "-m", "mindgames.cli", "serve", "--host", "127.0.0.1",
                    "--port", str(self.port), "--db", self.db, *self.args]
         with open(self.log, "ab") as log:
@@ -48,6 +51,10 @@ class Server:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=2) as reply:
                     if reply.status == 200:
                         return self
+            except urllib.error.HTTPError:
+                if not healthy:
+                    return self
+                time.sleep(0.1)
             except OSError:
                 time.sleep(0.1)
         self.stop()

@@ -7,24 +7,26 @@ True
 
 * :mod:`.formats` reads and writes DIMACS CNF, DRAT (text and binary) and LRAT;
 * :mod:`.checker` is our own proof checker (RUP/RAT, deletions, core marking);
-* :mod:`.certify` solves a model's CNF with a proof-emitting solver and checks the proof.
+  :class:`LoadedFormula` loads a formula once for many checks of formulas extending it;
+* :mod:`.certify` solves a model's CNF with a proof-emitting solver and checks the proof;
+  :class:`ProofBase` keeps what the certificates of one model (a puzzle shape) share.
 """
 
 from __future__ import annotations
 
 from .certify import (
-    DEFAULT_SOLVER, PROOF_SOLVERS, Certificate, CertificationError, certify_answer, certify_cnf,
-    certify_unique, certify_unsat,
+    DEFAULT_SOLVER, PROOF_SOLVERS, Certificate, CertificationError, ProofBase, certify_answer,
+    certify_cnf, certify_unique, certify_unsat,
 )
-from .checker import CheckResult, check_proof
+from .checker import CheckResult, LoadedFormula, check_proof
 from .formats import (
     CNF, MAX_BYTES, MAX_CLAUSES, Proof, ProofInputError, drat_binary, drat_text, parse_dimacs,
     parse_proof, read_cnf, read_proof, write_dimacs,
 )
 
 __all__ = [
-    "CNF", "Certificate", "CertificationError", "CheckResult", "DEFAULT_SOLVER", "MAX_BYTES",
-    "MAX_CLAUSES", "PROOF_SOLVERS", "Proof", "ProofInputError", "certify_answer", "certify_cnf", "certify_unique",
+    "CNF", "Certificate", "CertificationError", "CheckResult", "DEFAULT_SOLVER", "LoadedFormula",
+    "MAX_BYTES", "MAX_CLAUSES", "PROOF_SOLVERS", "Proof", "ProofBase", "ProofInputError", "certify_answer", "certify_cnf", "certify_unique",
     "certify_unsat", "check_proof", "drat_binary", "drat_text", "parse_dimacs", "parse_proof",
     "read_cnf", "read_proof", "write_dimacs",
 ]

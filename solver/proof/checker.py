@@ -86,8 +86,15 @@ def check_proof(
     proof: Proof,
     time_limit: float | None = None,
     on_progress: OnProgress | None = None,
+    loaded: "LoadedFormula | None" = None,
 ) -> CheckResult:
-    """Check that ``proof`` refutes ``cnf``.  Never raises for a bad proof: ``ok`` says it."""
+    """Check that ``proof`` refutes ``cnf``.  Never raises for a bad proof: ``ok`` says it.
+
+    ``loaded``: a :class:`LoadedFormula` of a formula whose clauses begin
+    ``cnf``'s (the rules of a puzzle shape, when ``cnf`` adds the givens):
+    the check starts from a copy of it instead of loading every clause again.
+    It is used only when it does fit (same variables, ``cnf`` starts with its
+    clauses, the proof names no variable beyond them); otherwise ignored."""
     start = time.perf_counter()
     lemmas = proof.lemmas
     if proof.defect:
@@ -95,7 +102,7 @@ def check_proof(
     if proof.kind == "lrat":
         result = _check_lrat(cnf, proof, start, time_limit, on_progress)
     else:
-        result = _DratChecker(cnf, proof).run(start, time_limit, on_progress)
+        result = _drat_checker(cnf, proof, loaded).run(start, time_limit, on_progress)
     result.lemmas = lemmas
     result.seconds = time.perf_counter() - start
     return result
@@ -109,15 +116,99 @@ def _show(lits: Sequence[int]) -> str:
 # ---------------------------------------------------------------------------
 # DRAT
 # ---------------------------------------------------------------------------
+def _highest_variable(cnf: CNF, proof: Proof) -> int:
+    top = cnf.num_vars
+    for _, lits in proof.steps:
+        for lit in lits:
+            if lit > top or -lit > top:
+                top = abs(lit)
+    if top > MAX_VARIABLES:
+        raise ProofInputError(f"the proof uses variable {top:,}, over the limit of {MAX_VARIABLES:,}")
+    return top
+
+
+class LoadedFormula:
+    """A formula loaded into the checker once, for checking many proofs of formulas
+    that extend it (one puzzle shape's rules, each puzzle adding its givens).
+
+    Loading a 9x9 Sudoku CNF (12,000 clauses) takes the checker ~10-20 ms; a
+    copy of the loaded state takes ~2 ms.  The copy is made per proof, since a
+    check changes the state (the puzzle's givens, lemmas, watches)."""
+
+    def __init__(self, cnf: CNF):
+        self.cnf = cnf
+        self._checker = _DratChecker(cnf, Proof("drat"), cnf.num_vars)
+        self._checker.load(cnf.clauses)
+        self._reorderable = [cid for cid, clause in enumerate(self._checker.clauses) if len(clause) > 2]
+        self._prepared: tuple[CNF, _DratChecker] | None = None  # see refutes()
+
+    def fits(self, cnf: CNF, top: int) -> bool:
+        """Whether ``cnf`` (with a proof naming variables up to ``top``) extends this formula."""
+        base = self.cnf.clauses
+        return (
+            cnf.num_vars == self.cnf.num_vars and top <= cnf.num_vars
+            and len(cnf.clauses) >= len(base) and cnf.clauses[:len(base)] == base
+        )
+
+    def extended(self, cnf: CNF, proof: Proof) -> "_DratChecker":
+        """A checker for ``proof`` of ``cnf``, started from this formula (``fits`` must hold)."""
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and prepared[0] is cnf:
+            checker = prepared[1]
+            checker.proof = proof
+            return checker
+        checker = self._checker.copy(cnf, proof, self._reorderable)
+        for clause in cnf.clauses[len(self.cnf.clauses):]:
+            checker.add(clause)
+        checker.first_lemma = len(checker.clauses)
+        return checker
+
+    def _propagated(self, cnf: CNF) -> "_DratChecker":
+        """The checker with ``cnf`` added and propagated, kept for the next check of ``cnf``."""
+        if self._prepared is None or self._prepared[0] is not cnf:
+            self._prepared = (cnf, self.extended(cnf, Proof("drat")))
+        return self._prepared[1]
+
+    def refutes(self, cnf: CNF) -> bool:
+        """Whether unit propagation alone refutes ``cnf`` (which must extend this formula),
+        so that the one-line proof "0" (the empty clause) checks and no solver is needed:
+        easy puzzles' uniqueness (the givens and the clause excluding the solution)."""
+        return self._propagated(cnf).conflict is not None
+
+    def simplified(self, cnf: CNF) -> list[list[int]]:
+        """``cnf`` (which must extend this formula) simplified by its top-level unit
+        propagation: the literals it sets, as unit clauses, and every other clause not
+        satisfied by them, without its false literals (duplicates dropped).
+
+        Equisatisfiable with ``cnf``, and about a fifth of it for a 9x9 Sudoku with
+        its givens, which a proof solver loads and refutes 3-4x faster, with shorter
+        proofs.  A proof *of the simplified formula* checks against ``cnf`` itself:
+        its units and shortened clauses are what our checker's own top-level
+        propagation of ``cnf`` makes of ``cnf``'s clauses, so whatever is RUP over
+        them is RUP over ``cnf``; its deletions of shortened clauses find nothing
+        to delete in ``cnf`` and are ignored."""
+        checker = self._propagated(cnf)
+        val = checker.val
+        kept: dict[tuple[int, ...], None] = dict.fromkeys((lit,) for lit in checker.trail)
+        for clause in cnf.clauses:
+            if any(val[lit] for lit in clause):
+                continue
+            kept[tuple(sorted(lit for lit in clause if not val[-lit]))] = None
+        return [list(clause) for clause in kept]
+
+
+def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> "_DratChecker":
+    """A checker with ``cnf`` loaded: a copy of ``loaded`` when it fits, else loaded afresh."""
+    top = _highest_variable(cnf, proof)
+    if loaded is not None and loaded.fits(cnf, top):
+        return loaded.extended(cnf, proof)
+    checker = _DratChecker(cnf, proof, top)
+    checker.load(cnf.clauses)
+    return checker
+
+
 class _DratChecker:
-    def __init__(self, cnf: CNF, proof: Proof):
-        top = cnf.num_vars
-        for _, lits in proof.steps:
-            for lit in lits:
-                if lit > top or -lit > top:
-                    top = abs(lit)
-        if top > MAX_VARIABLES:
-            raise ProofInputError(f"the proof uses variable {top:,}, over the limit of {MAX_VARIABLES:,}")
+    def __init__(self, cnf: CNF, proof: Proof, top: int):
         size = 2 * top + 1
         self.cnf, self.proof = cnf, proof
         self.val = [False] * size  # val[lit]: lit is true
@@ -134,6 +225,24 @@ class _DratChecker:
         self.conflict_antecedents: tuple | None = None
         self.deps: list = []  # per lemma: (clause ids, top-level literals) its check used
         self.first_lemma = len(cnf.clauses)
+
+    def copy(self, cnf: CNF, proof: Proof, reorderable: Sequence[int]) -> "_DratChecker":
+        """This checker's state, for checking ``proof`` of ``cnf`` (which extends this one's
+        formula).  Copied is what a check changes: assignments, watch and implication
+        lists, and the ``reorderable`` clauses (the ids of those of three or more literals:
+        propagation reorders them); the others are never changed, so they are shared."""
+        twin = object.__new__(_DratChecker)
+        twin.__dict__.update(self.__dict__)
+        twin.cnf, twin.proof = cnf, proof
+        twin.val, twin.reason, twin.trail = self.val[:], self.reason[:], self.trail[:]
+        twin.watches = [ws[:] for ws in self.watches]
+        twin.implied = [pairs[:] for pairs in self.implied]
+        twin.clauses = self.clauses[:]
+        for cid in reorderable:
+            twin.clauses[cid] = list(self.clauses[cid])
+        twin.alive = bytearray(self.alive)
+        twin.deps = []
+        return twin
 
     # -- clause database ---------------------------------------------------
     def add(self, lits: Sequence[int]) -> int:
@@ -397,7 +506,6 @@ class _DratChecker:
     # -- the whole proof ---------------------------------------------------
     def run(self, start: float, time_limit: float | None, on_progress: OnProgress | None) -> CheckResult:
         result = CheckResult(False, "")
-        self.load(self.cnf.clauses)
         steps = self.proof.steps
         total = len(steps)
         end = None if time_limit is None else start + time_limit

@@ -35,22 +35,59 @@ function ms(seconds) {
   return seconds < 1 ? (seconds * 1000).toFixed(1) + " ms" : seconds.toFixed(2) + " s";
 }
 
-// -- tabs ------------------------------------------------------------------------------------------
-document.querySelectorAll("#tabs button").forEach((button) => {
+// -- tabs: one per kind the server lists (GET /v1/kinds), then Jobs -------------------------------------
+function fillEngines(select, engines) {
+  const chosen = select.value;
+  select.replaceChildren();
+  for (const name of engines) select.add(new Option(name, name));
+  if (engines.includes(chosen)) select.value = chosen;
+}
+function addTab(name, label) {
+  const button = document.createElement("button");
+  button.setAttribute("role", "tab");
+  button.dataset.panel = name;
+  button.textContent = label;
+  button.classList.toggle("active", $(name) !== null && $(name).classList.contains("active"));
   button.addEventListener("click", () => {
     document.querySelectorAll("#tabs button").forEach((b) => b.classList.toggle("active", b === button));
     document.querySelectorAll(".panel").forEach((p) => p.classList.toggle("active", p.id === button.dataset.panel));
     if (button.dataset.panel === "jobs") refreshJobs();
   });
-});
+  $("tabs").appendChild(button);
+}
+let kindsListed = false;
+async function loadKinds() {
+  const reply = await api("GET", "/v1/kinds");
+  if (!reply.ok) return;  // (a 401 shows the token box; the token's change asks again)
+  kindsListed = true;
+  $("tabs").replaceChildren();
+  for (const kind of reply.data.kinds) {
+    // Kinds with a panel of their own (drawn boards, the crossing player) use it; any
+    // other grid kind gets a text panel: paste a puzzle, read the answer.
+    if (!$(kind.kind)) gridKindPanel(kind);
+    const select = $(kind.kind + "-engine");
+    if (select) fillEngines(select, kind.engines);
+    addTab(kind.kind, kind.kind[0].toUpperCase() + kind.kind.slice(1));
+  }
+  addTab("jobs", "Jobs");
+}
 $("token").addEventListener("change", () => {
   localStorage.setItem("mindgames-token", $("token").value);
-  // What failed for want of a token (the crossing presets) is asked again with it.
+  // What failed for want of a token (the kinds, the crossing presets) is asked again with it.
+  if (!kindsListed) loadKinds();
   if (!Object.keys(presets).length) loadPresets();
 });
-document.querySelectorAll("select.engine").forEach((select) => {
-  for (const name of ["sat", "cpsat", "backtrack"]) select.add(new Option(name, name));
-});
+document.querySelectorAll("select.engine").forEach((select) => fillEngines(select, ["sat", "cpsat", "backtrack"]));
+
+// What a certificate says, after the answer it proves ("certify" checked).
+function certified(result) {
+  const c = result.certificate;
+  if (!c) return "";
+  if (!c.checked) return ` (not certified: ${c.reason || "the proof was not checked"})`;
+  const s = c.seconds || {};
+  const lemmas = `${c.lemmas} lemma${c.lemmas === 1 ? "" : "s"}`;
+  return ` (certified: ${c.kind.toUpperCase()}, checked; ${lemmas}, ${ms((s.solve || 0) + (s.proof || 0) + (s.check || 0))})`;
+}
 
 // -- a grid of cells you can click or type into -------------------------------------------------------
 // spec: rows, cols, values (the givens: 0/null = blank), cycle (value -> next value),
@@ -236,7 +273,7 @@ function showResult(board, messageId, action, reply, cols) {
     say(messageId, "Invalid: " + result.error, "bad");
   } else if (result.status === "unsolvable") {
     for (const [r, c] of result.clashing_cells || []) board.marks[r * cols + c] = "clash";
-    say(messageId, "Unsolvable: " + result.message + took, "bad");
+    say(messageId, "Unsolvable: " + result.message + certified(result) + took, "bad");
   } else if (action === "count") {
     const n = result.count;
     const more = result.complete ? "" : " or more (stopped: " + (result.message || "time limit") + ")";
@@ -248,7 +285,7 @@ function showResult(board, messageId, action, reply, cols) {
       a.forEach((row, r) => row.forEach((v, c) => { if (v !== b[r][c]) board.marks[r * cols + c] = "differs"; }));
       say(messageId, "Multiple solutions: one is shown; the yellow cells differ in another" + took, "info");
     } else if (action === "check") {
-      say(messageId, "Unique solution" + took, "ok");
+      say(messageId, "Unique solution" + certified(result) + took, "ok");
     } else {
       say(messageId, "Solved" + took, "ok");
     }
@@ -262,6 +299,7 @@ async function sudokuAsk(action) {
   say("sudoku-message", "Working...", "info");
   const body = { puzzle: sudokuPuzzle(), engine: $("sudoku-engine").value };
   if (action === "count") { body.limit = 100000; body.time_limit = 5; }
+  if (action === "check" && $("sudoku-certify").checked) body.certify = true;
   const reply = await api("POST", `/v1/sudoku/${action}?explain=true`, body);
   showResult(sudokuBoard, "sudoku-message", action, reply, sudoku.size);
 }
@@ -322,10 +360,62 @@ async function binairoAsk(action) {
   for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
   const body = { puzzle: grid, rules: $("binairo-rules").value, engine: $("binairo-engine").value };
   if (action === "count") { body.limit = 100000; body.time_limit = 5; }
+  if (action === "check" && $("binairo-certify").checked) body.certify = true;
   const reply = await api("POST", `/v1/binairo/${action}?explain=true`, body);
   showResult(binairoBoard, "binairo-message", action, reply, binairo.cols);
 }
 for (const action of ["solve", "check", "count"]) $("binairo-" + action).addEventListener("click", () => binairoAsk(action));
+
+// -- any other grid kind: a puzzle as text in, the answer as text out --------------------------------------
+function gridKindPanel(kind) {
+  const panel = $("grid-kind-panel").content.firstElementChild.cloneNode(true);
+  panel.id = kind.kind;
+  const part = (cls) => panel.querySelector("." + cls);
+  part("summary").textContent = kind.summary || kind.kind;
+  part("puzzle-text").placeholder = (kind.formats || []).join("\n");
+  const messageId = kind.kind + "-message";
+  part("message").id = messageId;
+  part("engine").id = kind.kind + "-engine";
+  const ownOptions = Object.entries(kind.options || {}).filter(([name]) => !["time_limit", "limit", "certify"].includes(name));
+  for (const [name, help] of ownOptions) {
+    const label = document.createElement("label");
+    label.textContent = name + " ";
+    label.title = help;
+    const input = document.createElement("input");
+    input.dataset.option = name;
+    label.appendChild(input);
+    part("options").appendChild(label);
+  }
+  for (const button of panel.querySelectorAll("button[data-action]")) {
+    button.id = `${kind.kind}-${button.dataset.action}`;
+    button.addEventListener("click", async () => {
+      const action = button.dataset.action;
+      const body = { puzzle: part("puzzle-text").value, engine: part("engine").value };
+      for (const input of part("options").querySelectorAll("input")) if (input.value) body[input.dataset.option] = input.value;
+      if (action === "count") { body.limit = 100000; body.time_limit = 5; }
+      if (action === "check" && part("certify").checked) body.certify = true;
+      say(messageId, "Working...", "info");
+      const reply = await api("POST", `/v1/${kind.kind}/${action}`, body);
+      showTextResult(messageId, part("answer"), action, reply);
+    });
+  }
+  document.querySelector("main").insertBefore(panel, $("jobs"));
+}
+function showTextResult(messageId, answer, action, reply) {
+  const result = reply.data;
+  answer.textContent = "";
+  if (!reply.ok || result.status === "invalid") { say(messageId, "Invalid: " + (result.error || "HTTP " + reply.status), "bad"); return; }
+  const took = ` (${ms(result.seconds)}, ${result.engine})`;
+  // a grid as rows of values; a flat list (a one-row kind) as one row
+  const rows = (grid) => (Array.isArray(grid[0]) ? grid.map((row) => row.join(" ")).join("\n") : grid.join(" "));
+  if (result.status === "unsolvable") say(messageId, "Unsolvable: " + result.message + certified(result) + took, "bad");
+  else if (action === "count") say(messageId, `${result.count}${result.complete ? "" : " or more"} solutions${took}`, "ok");
+  else if (result.status === "solved") {
+    const words = action !== "check" ? "Solved" : result.uniqueness === "multiple" ? "Multiple solutions (two shown)" : "Unique solution";
+    say(messageId, words + certified(result) + took, "ok");
+    answer.textContent = (result.uniqueness === "multiple" ? result.solutions : [result.solution]).map(rows).join("\n\n");
+  } else say(messageId, "Unknown: " + (result.message || "no answer") + took, "info");
+}
 
 // -- Crossing ---------------------------------------------------------------------------------------------
 let presets = {};
@@ -650,4 +740,5 @@ function drawJobs() {
 // -- start ------------------------------------------------------------------------------------------------------
 sudokuReset(9);
 binairoReset(6, 6);
+loadKinds();
 loadPresets();

@@ -1,0 +1,133 @@
+"""Every grid kind of the registry, through the kind interface alone.
+
+What holds for one kind holds for all: a puzzle written out is read back as the
+same puzzle (variant and rules too), the runner answers the bundled data with
+verified solutions, and the words and grids a kind draws are the ones the
+command line prints."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mindgames.cli import main
+from models import binairo, sudoku
+from models.kind import GridKind
+from models.registry import grid_kinds
+from models.runner import PuzzleSolver
+from tests.conftest import REPO
+
+KINDS = grid_kinds()
+by_name = pytest.mark.parametrize("kind", KINDS, ids=[kind.name for kind in KINDS])
+
+DATA = REPO / "data"
+BUNDLED = [
+    pytest.param(kind, path, id=f"{kind.name}-{path.name}")
+    for kind in KINDS
+    for path in sorted((DATA / kind.name).iterdir())
+]
+
+
+def generated(kind: GridKind, variant: int, seed: int):
+    """A small generated puzzle of one of a few variants of ``kind``, with its solution."""
+    if kind.name == "sudoku":
+        empty = [
+            kind.empty(box=(2, 2)),
+            kind.empty(box=(2, 3), diagonals=False),
+            kind.empty(box=(2, 2), diagonals=True),
+            kind.empty(regions="1122112233443344"),
+        ][variant]
+        return sudoku.generate(empty, seed)
+    if kind.name == "binairo":
+        size, rules = [("4", "takuzu"), ("6", "unruly"), ("4x6", "takuzu"), ("6x4", "unruly")][variant]
+        empty = kind.empty(size, rules)
+        return next(binairo.generate(empty.rows, empty.cols, rules, seed))
+    raise AssertionError(f"no generator known to this test for {kind.name}")
+
+
+def test_every_grid_kind_is_in_the_registry():
+    assert [kind.name for kind in KINDS] == ["sudoku", "binairo"]
+
+
+@by_name
+def test_a_kind_implements_every_method_of_the_interface(kind):
+    assert not inspect.isabstract(type(kind))
+    assert not getattr(type(kind), "__abstractmethods__", None)
+
+
+@by_name
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(variant=st.integers(0, 3), seed=st.integers(0, 2**16))
+def test_a_generated_puzzle_survives_write_then_read(kind, variant, seed):
+    puzzle, _ = generated(kind, variant, seed)
+    (item,) = kind.read(kind.write(puzzle))
+    assert item.ok and item.puzzle == puzzle
+    assert kind.describe(item.puzzle) == kind.describe(puzzle)
+
+
+@by_name
+@settings(max_examples=8, deadline=None)
+@given(variant=st.integers(0, 3), seed=st.integers(0, 2**16))
+def test_a_generated_puzzle_survives_to_json_then_parse_value(kind, variant, seed):
+    puzzle, _ = generated(kind, variant, seed)
+    assert kind.parse_value(kind.to_json(puzzle)) == puzzle
+
+
+@by_name
+@settings(max_examples=8, deadline=None)
+@given(variant=st.integers(0, 3), seed=st.integers(0, 2**16))
+def test_givens_taken_out_and_put_back_give_the_same_puzzle(kind, variant, seed):
+    puzzle, solution = generated(kind, variant, seed)
+    givens = kind.given_cells(puzzle)
+    assert kind.with_givens(puzzle, givens) == puzzle
+    assert kind.given_cells(kind.with_givens(puzzle, {})) == {}
+    assert all(solution[r][c] == value for (r, c), value in givens.items())
+
+
+@pytest.mark.parametrize("kind, path", BUNDLED)
+def test_the_runner_solves_the_bundled_data_with_the_kind_object(kind, path):
+    solver = PuzzleSolver(kind, "sat")
+    items = kind.read(path.read_text())
+    assert items and all(item.ok for item in items)
+    for item in items:
+        result = solver.solve(item.puzzle)
+        assert result.status == "solved"
+        assert kind.verify(item.puzzle, result.solution) == []
+
+
+def cli_lines(capsys, kind: GridKind, path) -> list[str]:
+    assert main([kind.name, "solve", str(path)]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("kind, path", BUNDLED)
+def test_describe_and_draw_are_what_the_command_line_prints(capsys, kind, path):
+    printed = cli_lines(capsys, kind, path)
+    puzzle = kind.read(path.read_text())[0].puzzle
+    solution = PuzzleSolver(kind, "sat").solve(puzzle).solution
+    # "puzzle 1: " only when the file holds several puzzles
+    assert printed[0].removeprefix("puzzle 1: ").startswith(f"{kind.describe(puzzle)}: solved, ")
+    grid = printed[1 : 1 + len(kind.draw(puzzle))]
+    # Puzzle and solution side by side: the puzzle's lines, then the solution's.
+    for line, left, right in zip(grid, kind.draw(puzzle), kind.draw(puzzle, solution)):
+        assert line.startswith(left) and line.endswith(right)
+
+
+def test_sudoku_options_state_the_variant_and_a_header_must_agree_with_them():
+    kind = sudoku.SUDOKU
+    line = "." * 16
+    assert kind.parse_value(line, box=(2, 2), diagonals=True).diagonals
+    (item,) = kind.read("# mindgames sudoku box=2x2 diagonals\n" + line, diagonals=True)
+    assert item.puzzle.diagonals
+    with pytest.raises(sudoku.PuzzleError, match="says no diagonals, but --diagonals says diagonals"):
+        kind.read("# mindgames sudoku box=2x2\n" + line, diagonals=True)
+
+
+def test_binairo_clashing_cells_are_the_givens_that_break_a_rule():
+    puzzle = binairo.BINAIRO.parse_value("111.\n....\n....\n....")
+    assert binairo.BINAIRO.clashing_cells(puzzle) == [(0, 0), (0, 1), (0, 2)]
+    assert binairo.BINAIRO.result_fields(puzzle) == {"rules": "takuzu"}
