@@ -56,7 +56,7 @@ def kind_names() -> tuple[str, ...]:
     """Every kind the service answers, by name (``/v1/{kind}/...``)."""
     from models.registry import KIND_NAMES
 
-    return (*KIND_NAMES, CROSSING)
+    return tuple(dict.fromkeys((*KIND_NAMES, CROSSING)))  # crossing is in the registry too
 
 
 def grid_kind(name: str) -> GridKind | None:

@@ -25,12 +25,14 @@ class CrossingKind(PlanKind):
         "a puzzle document in TOML",
         "a puzzle document in JSON (text starting with '{')",
     )
-    options = (
+    options = (  # the fields of models.crossing.Options a user sets
         Option("engine", "sat: CaDiCaL via python-sat; cpsat: OR-Tools CP-SAT", ("sat", "cpsat"), "sat"),
-        Option("count_shortest", "also count the distinct shortest plans", default=False),
-        Option("simple_paths", "also count the plans that never repeat a state", default=False),
+        Option("count_shortest", "also count the distinct shortest plans", default=False, flag=True),
+        Option("simple_paths", "also count the plans that never repeat a state", default=False,
+               flag=True),
         Option("cross_check", "cross-check with the counted and explicit state graphs", default=True),
-        Option("certify", "a checked DRAT proof that no shorter plan (or none) exists", default=False),
+        Option("certify", "a checked DRAT proof that no shorter plan (or none) exists", default=False,
+               flag=True),
     )
 
     # -- reading ---------------------------------------------------------------------------
