@@ -221,6 +221,20 @@ def _certified(certificate: dict | None) -> str:
     return ", certified: no proof needed" if certificate["kind"] == "none" else ", certified: DRAT, checked"
 
 
+def print_certificate(certificate: dict) -> None:
+    """What was proved and checked, or why nothing was; the files kept."""
+    if certificate["kind"] == "none":
+        print(f"certificate: {certificate['about']}")
+    elif certificate["checked"]:
+        seconds = sum(certificate["seconds"].values())
+        print(f"certificate: DRAT proof of {certificate['claim']}, {certificate['lemmas']:,} lemmas, "
+              f"checked by mindgames' checker ({seconds:.2f} s)")
+    else:
+        print(f"certificate: {certificate['reason']}")
+    for path in certificate.get("files", []):
+        print(f"certificate: kept {path}")
+
+
 def print_outcome(outcome) -> None:
     spec = outcome.spec
     near, far = spec.sides
@@ -266,18 +280,8 @@ def print_outcome(outcome) -> None:
         sp = outcome.simple_paths
         hist = ", ".join(f"{k}: {v}" for k, v in sp["histogram"].items())
         print(f"simple paths: {sp['count']}{'' if sp['complete'] else ' (incomplete)'} ({hist})")
-    certificate = outcome.certificate
-    if certificate is not None:
-        if certificate["kind"] == "none":
-            print(f"certificate: {certificate['about']}")
-        elif certificate["checked"]:
-            seconds = sum(certificate["seconds"].values())
-            print(f"certificate: DRAT proof of {certificate['claim']}, {certificate['lemmas']:,} lemmas, "
-                  f"checked by mindgames' checker ({seconds:.2f} s)")
-        else:
-            print(f"certificate: {certificate['reason']}")
-        for path in certificate.get("files", []):
-            print(f"certificate: kept {path}")
+    if outcome.certificate is not None:
+        print_certificate(outcome.certificate)
     blocks = [b for b in outcome.abstraction.get("blocks", []) if "~" in b or " x " in b]
     if blocks:
         print(f"counted as interchangeable: {'; '.join(blocks)}")
