@@ -289,6 +289,7 @@ class Answerer:
             count_shortest=bool(task.get("count_shortest")),
             simple_paths=bool(task.get("simple_paths")),
             cross_check=task.get("cross_check", True) is not False,
+            certify=bool(task.get("certify")),  # the plan's "none shorter" or "none at all", proved
         )
         outcome = solve(spec, options)
         record = outcome.as_json()
