@@ -186,7 +186,7 @@ class GridKind(PuzzleKind, Generic[P]):
         """Fields every JSON result for this puzzle carries besides the common ones."""
         return {}
 
-    # -- what generation needs (one generate/minimize loop serves every grid kind) --------
+    # -- what generation needs (the one generate/minimize loop, models.generate) -----------
     #: the settings that choose what to generate (Sudoku: box, diagonals; binairo: size, rules)
     generate_options: ClassVar[tuple[Option, ...]] = ()
 

@@ -16,7 +16,7 @@ from .kind import GridKind, PuzzleKind
 KIND_PATHS: dict[str, str] = {
     "sudoku": "models.sudoku:SUDOKU",
     "binairo": "models.binairo:BINAIRO",
-    # "crossing": "models.crossing:CROSSING",  # until models.crossing has CROSSING
+    "crossing": "models.crossing:CROSSING",
 }
 KIND_NAMES: tuple[str, ...] = tuple(KIND_PATHS)
 

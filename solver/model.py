@@ -205,6 +205,69 @@ class Model:
         self.add_clause((output, -a, b))
         self.add_clause((output, a, -b))
 
+    # -- counts in order encoding (unary) ------------------------------------
+    def new_count(self, size: int, primary: bool = False) -> "Units":
+        """A count in ``0..size``, order encoded: ``size`` literals ``u1 >= u2 >= ...``
+        whose sum is the count, so "count >= k" is the single literal ``units[k-1]``."""
+        units = self.new_vars(size, primary=primary)
+        for lower, upper in zip(units, units[1:]):
+            self.add_implication(upper, lower)
+        return units
+
+    def unary_sum(self, counts: Sequence["Units"], cap: int) -> "Units":
+        """The sum of order-encoded counts, order encoded (a totalizer: pairwise
+        merges, each output unit defined both ways, so propagation is arc
+        consistent, unlike a generic pseudo-Boolean equation).  The sum may not
+        exceed ``cap`` (the caller knows it cannot), which keeps every merge small.
+
+        >>> m = Model()
+        >>> a, b = m.new_count(2), m.new_count(1)
+        >>> total = m.unary_sum([a, b], cap=3)
+        >>> m.add_clause([a[1]]); m.add_clause([-b[0]])   # a = 2, b = 0
+        >>> from solver import get_engine
+        >>> count_value(get_engine("sat").prepare(m).solve(()).assignment, total)
+        2
+        """
+        counts = [c for c in counts if c]
+        if not counts:
+            return []
+        while len(counts) > 1:
+            merged = [self._merge(a, b, cap) for a, b in zip(counts[::2], counts[1::2])]
+            counts = merged + ([counts[-1]] if len(counts) % 2 else [])
+        return counts[0]
+
+    def _merge(self, a: "Units", b: "Units", cap: int) -> "Units":
+        out = self.new_vars(min(len(a) + len(b), cap))
+        for i in range(len(a) + 1):
+            for j in range(len(b) + 1):
+                # a >= i and b >= j  ->  out >= i + j  (past the cap: impossible; the
+                # sums just past it suffice, the order encoding implies the rest)
+                if i + j:
+                    head = [*([-a[i - 1]] if i else []), *([-b[j - 1]] if j else [])]
+                    if i + j <= len(out):
+                        self.add_clause([*head, out[i + j - 1]])
+                    elif i + j == len(out) + 1 or not i or not j:
+                        self.add_clause(head)
+                # a <= i and b <= j  ->  out <= i + j
+                if i + j < len(out):
+                    self.add_clause([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []),
+                                     -out[i + j]])
+        return out
+
+    def add_equal_counts(self, left: "Units", right: "Units") -> None:
+        """Two order-encoded counts are equal (the longer one's extra units false)."""
+        for j in range(max(len(left), len(right))):
+            if j < len(left) and j < len(right):
+                self.add_clause([-left[j], right[j]])
+                self.add_clause([left[j], -right[j]])
+            else:
+                self.add_clause([-(left[j] if j < len(left) else right[j])])
+
+    def add_at_most_count(self, count: "Units", bound: "Units") -> None:
+        """``count <= bound``, both order encoded."""
+        for j, unit in enumerate(count):
+            self.add_clause([-unit, bound[j]] if j < len(bound) else [-unit])
+
     # -- helpers -----------------------------------------------------------
     def _checked(self, literals: Iterable[int]) -> tuple[int, ...]:
         lits = tuple(int(lit) for lit in literals)
@@ -229,11 +292,19 @@ Assignment = Sequence[int]
 
 Engines fill every primary variable; others may be 0 (not reported)."""
 
+Units = list[int]
+"""A count in order encoding (:meth:`Model.new_count`): its value is how many units are true."""
+
 
 def is_true(assignment: Assignment, literal: int) -> bool:
     """The value of ``literal`` under ``assignment``."""
     value = assignment[abs(literal) - 1]
     return value > 0 if literal > 0 else value < 0
+
+
+def count_value(assignment: Assignment, units: Units) -> int:
+    """The value of an order-encoded count under ``assignment``."""
+    return sum(1 for unit in units if is_true(assignment, unit))
 
 
 def projection(model: Model, assignment: Assignment) -> tuple[int, ...]:

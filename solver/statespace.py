@@ -15,6 +15,8 @@ from typing import Callable, Hashable, Iterable
 
 import networkx as nx
 
+from .deadline import Deadline
+
 Neighbours = Callable[[Hashable], Iterable[Hashable]]
 
 
@@ -56,14 +58,13 @@ def breadth_first(
     successors: Callable[[Hashable], Iterable[tuple[object, Hashable]]],
     is_goal: Callable[[Hashable], bool],
     max_states: int,
-    deadline: float | None = None,
+    deadline: Deadline | None = None,
     on_layer: Progress | None = None,
     stop_at_goal: bool = False,
 ) -> Search:
     """Every state reachable from ``start``, layer by layer, without building a
     graph object (only a parent link per state): for graphs too big for networkx.
-    ``successors(state)`` yields ``(label, next state)``; ``deadline`` is a
-    ``time.perf_counter()`` value.  Stops early (``complete`` False, ``stopped``
+    ``successors(state)`` yields ``(label, next state)``.  Stops early (``complete`` False, ``stopped``
     says why) past ``max_states`` states or the deadline; a goal met before that
     is still a proven shortest one (breadth first).  ``stop_at_goal``: stop as
     soon as a goal is met (then ``complete`` is False)."""
@@ -80,7 +81,7 @@ def breadth_first(
             for state in frontier:
                 for label, nxt in successors(state):
                     # checked per successor: one state may have very many
-                    if deadline is not None and time.perf_counter() > deadline:
+                    if deadline is not None and deadline.passed():
                         raise OutOfTime(f"the time limit ran out at depth {depth}")
                     if nxt in parent:
                         continue

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from mindgames.cli import main
 from models import binairo
-from models.binairo import Puzzle, make_puzzle, parse, parse_one, verify
+from models.binairo import Puzzle, make_puzzle, parse_one, read, verify
 from models.errors import PuzzleError
 from models.runner import PuzzleSolver
 
@@ -114,14 +114,14 @@ def test_three_formats_give_the_same_puzzle():
 
 def test_collections_keep_order_and_mark_bad_puzzles():
     text = "1..0\n....\n..1.\n0...\n\n10.\n...\n\n0.1.\n....\n1.1.\n.2..\n"
-    found = parse(text)
+    found = read(text)
     assert [p.puzzle is not None for p in found] == [True, False, False]
-    assert "even number of columns from 2 to 64, not 3" in found[1].error
-    assert "line 12, character 2: '2' is not 0, 1 or '.'" in found[2].error
+    assert "even number of columns from 2 to 64, not 3" in str(found[1].error)
+    assert "line 12, character 2: '2' is not 0, 1 or '.'" in str(found[2].error)
 
 
 def test_one_puzzle_per_line_with_a_known_solution_after_it():
-    found = parse("1..0............ 1010010110100101\n..1.............\n")
+    found = read("1..0............ 1010010110100101\n..1.............\n")
     assert [p.puzzle.rows for p in found] == [4, 4]
 
 
@@ -140,6 +140,27 @@ def test_bad_sizes_are_errors(bad):
 def test_ragged_grid_names_the_row():
     with pytest.raises(PuzzleError, match="row 2 has 3 cells, row 1 has 4"):
         make_puzzle([[0, 1, None, None], [None, None, None]])
+
+
+# -- the model ---------------------------------------------------------------------------
+
+
+def test_each_cell_is_a_primary_choice_of_0_then_1_in_row_major_order():
+    encoding = binairo.compile(binairo.shape(empty(4, 6)))
+    cells = [cell for row in encoding.cells for cell in row]
+    assert all(cell.values == (0, 1) for cell in cells)  # a backtracking search tries 0 first
+    assert encoding.model.choices[: len(cells)] == [cell.literals for cell in cells]
+    assert [cell.is_(1) for cell in cells] == encoding.model.primary == list(range(1, 25))
+
+
+def test_givens_are_the_cells_choices_and_decoding_reads_them_back():
+    puzzle = blank_puzzle_of(GOOD)
+    encoding = binairo.compile(binairo.shape(puzzle))
+    full = binairo.BINAIRO.with_givens(puzzle, {(r, c): v for r, row in enumerate(GOOD) for c, v in enumerate(row)})
+    literals = binairo.givens(encoding, full)
+    assert literals[:2] == [encoding.cells[0][0].is_(1), encoding.cells[0][1].is_(0)]
+    assignment = [v if v in literals else -v for v in range(1, encoding.model.num_vars + 1)]
+    assert binairo.decode(encoding, assignment) == GOOD
 
 
 # -- engines -----------------------------------------------------------------------------
@@ -265,7 +286,7 @@ def test_shipped_puzzles_were_made_by_mindgames_and_are_good():
     solver = PuzzleSolver(binairo, "sat")
     for path in files:
         rules = path.name.split("_")[0]  # takuzu_8x8.txt, unruly_8x8.txt
-        for item in parse(path.read_text(), rules):
+        for item in read(path.read_text(), rules):
             assert solver.check(item.puzzle).uniqueness == "unique", path
 
 

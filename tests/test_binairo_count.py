@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from models import binairo, binairo_count
-from models.binairo_count import count_grids
+from models import binairo
+from models.binairo import count as binairo_count
+from models.binairo.count import count_grids
 from models.errors import PuzzleError
 from models.runner import PuzzleSolver
 

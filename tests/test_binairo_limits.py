@@ -17,8 +17,8 @@ import pytest
 
 from mindgames.cli import build_parser, main
 from mindgames.commands import grid as grid_command
-from models import binairo_count
-from models.binairo import parse
+from models.binairo import count as binairo_count
+from models.binairo import read
 from mindgames.render import BOLD, RED
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,7 +116,7 @@ def test_generate_stops_at_the_time_limit_with_what_it_made(tmp_path):
     done = mindgames("binairo", "generate", "--size", "40", "--count", "3", "--time-limit", "1",
                      cache=tmp_path, cwd=tmp_path)
     assert done.returncode == 0
-    made = parse(done.stdout) if done.stdout.strip() else []  # only whole puzzles, if any
+    made = read(done.stdout) if done.stdout.strip() else []  # only whole puzzles, if any
     assert all(item.puzzle is not None for item in made)
     assert f"time limit reached: {len(made)} of 3 puzzles made" in done.stderr
 

@@ -10,12 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from mindgames.cli import main
-from models.crossing import Options, parse_document, parse_text, presets, solve
+from models.crossing import (CROSSING, CrossingProblem, NotOutnumbered, NotTogether, Options,
+                             parse_document, parse_text, presets, solve)
 from models.crossing.checker import replay
-from models.crossing.states import Move
+from models.crossing.problem import Move
 from models.crossing.symmetry import block_types
 from models.crossing.toml_writer import to_toml
 from models.errors import PuzzleError, VerificationError
+from models.kind import PlanKind
+from models.registry import get_kind
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "crossing"
 
@@ -294,3 +297,40 @@ def test_cli_bad_file_is_one_line_error(capsys, tmp_path):
     path.write_text("this is = = not toml")
     assert main(["crossing", "solve", str(path)]) == 2
     assert "not valid TOML" in capsys.readouterr().err
+
+
+# -- the puzzle as objects ---------------------------------------------------------
+def test_the_puzzle_is_a_search_problem_whose_actions_lead_where_successors_say():
+    problem = CrossingProblem(spec_of("jealous-husbands"))
+    seen, frontier = {problem.initial}, [problem.initial]
+    while frontier:
+        state = frontier.pop()
+        successors = list(problem.successors(state))
+        assert [move for move, _ in successors] == problem.actions(state)
+        for move, after in successors:
+            assert problem.result(state, move) == after
+            if after not in seen:
+                seen.add(after)
+                frontier.append(after)
+    assert len(seen) == 40 and sum(map(problem.goal_test, seen)) == 1
+
+
+def test_rules_are_objects_that_read_describe_and_state_themselves():
+    wolf_goat, = spec_of("wolf-goat-cabbage").rules
+    assert isinstance(wolf_goat, NotTogether)
+    assert wolf_goat.broken_by({"goat": 1, "cabbage": 1})
+    assert not wolf_goat.broken_by({"goat": 1, "cabbage": 1, "farmer": 1})
+    assert wolf_goat.describe() == "goat not with any of wolf, cabbage unless farmer"
+    outnumbered, = spec_of("missionaries-cannibals").rules
+    assert isinstance(outnumbered, NotOutnumbered) and outnumbered.members("@m") == {"missionary"}
+    assert outnumbered.broken_by({"missionary": 1, "cannibal": 2})
+    assert not outnumbered.broken_by({"cannibal": 3})  # nobody to protect
+    assert outnumbered.describe() == "@c may not outnumber @m"
+
+
+def test_crossing_is_a_plan_kind_of_the_registry():
+    kind = get_kind("crossing")
+    assert kind is CROSSING and isinstance(kind, PlanKind)
+    assert kind.describe_kind()["actions"] == ["solve"]
+    outcome = kind.solve(kind.preset("wolf-goat-cabbage"))
+    assert len(kind.verify(outcome.spec, outcome.plan)) == 8

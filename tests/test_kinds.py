@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from mindgames.cli import main
 from models import binairo, sudoku
+from models.errors import PuzzleError
+from models.generate import Generator, Unsolvable, cells_of
 from models.kind import GridKind
 from models.registry import grid_kinds
 from models.runner import PuzzleSolver
@@ -131,3 +133,76 @@ def test_binairo_clashing_cells_are_the_givens_that_break_a_rule():
     puzzle = binairo.BINAIRO.parse_value("111.\n....\n....\n....")
     assert binairo.BINAIRO.clashing_cells(puzzle) == [(0, 0), (0, 1), (0, 2)]
     assert binairo.BINAIRO.result_fields(puzzle) == {"rules": "takuzu"}
+
+
+# -- the one generate/minimize loop (models/generate.py), through the kind objects alone ------
+SMALL = {"sudoku": {"box": (2, 2)}, "binairo": {"size": (4, 4)}}
+
+
+def removable_givens(kind: GridKind, puzzle) -> list:
+    """Givens whose removal leaves the puzzle unique (none, for a minimal puzzle)."""
+    solver = PuzzleSolver(kind, "sat")
+    givens = kind.given_cells(puzzle)
+    return [
+        cell for cell in givens
+        if solver.check(kind.with_givens(puzzle, {c: v for c, v in givens.items() if c != cell})).uniqueness
+        == "unique"
+    ]
+
+
+@by_name
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**16))
+def test_the_shared_loop_makes_unique_minimal_puzzles_of_every_kind(kind, seed):
+    puzzle, solution = Generator(kind).generate(kind.empty(**SMALL[kind.name]), random.Random(seed))
+    checked = PuzzleSolver(kind, "sat").check(puzzle)
+    assert checked.uniqueness == "unique" and checked.solution == solution
+    assert removable_givens(kind, puzzle) == []
+
+
+@by_name
+def test_the_shared_loop_is_reproducible_from_the_random_state(kind):
+    empty = kind.empty(**SMALL[kind.name])
+    first, again = (Generator(kind).generate(empty, random.Random(3)) for _ in range(2))
+    assert first == again
+
+
+@by_name
+def test_a_passed_deadline_stops_the_shared_loop_with_time_limit_reached(kind):
+    from models.errors import TimeLimitReached
+    from solver.deadline import Deadline
+
+    with pytest.raises(TimeLimitReached):
+        Generator(kind).generate(kind.empty(**SMALL[kind.name]), random.Random(1), Deadline(0.0))
+
+
+def test_a_variant_without_any_solution_is_unsolvable_for_the_shared_loop():
+    # Region A's two halves cannot both hold 1..6 with the rows and columns as they are.
+    empty = sudoku.SUDOKU.empty(regions="AAABBBAACBBBCCADDDCCCDDFEEEFFDEEEFFF")
+    with pytest.raises(Unsolvable, match="no solution at all"):
+        Generator(sudoku.SUDOKU).random_solution(empty, random.Random(1))
+
+
+@by_name
+def test_minimize_keeps_only_the_givens_that_make_the_solution_unique(kind):
+    _, solution = Generator(kind).generate(kind.empty(**SMALL[kind.name]), random.Random(8))
+    full = kind.with_givens(kind.empty(**SMALL[kind.name]), cells_of(solution))
+    smaller, finished = Generator(kind).minimize(full, random.Random(9))
+    assert finished and set(kind.given_cells(smaller)) < set(kind.given_cells(full))
+    assert removable_givens(kind, smaller) == []
+
+
+# -- one convention for "parsed or error" ----------------------------------------------------
+#: kind -> (a puzzle, a broken one, where the broken one is when read after the first)
+A_GOOD_AND_A_BAD_PUZZLE = {
+    "sudoku": ("." * 16, "x" * 16, "line 3"),
+    "binairo": ("0..1\n....\n....\n....", "01x.\n....\n....\n....", "line 6"),
+}
+
+
+@by_name
+def test_reading_gives_each_puzzle_or_the_error_that_names_where(kind):
+    good_text, bad_text, where = A_GOOD_AND_A_BAD_PUZZLE[kind.name]
+    good, bad = kind.read(f"{good_text}\n\n{bad_text}\n")
+    assert good.ok and good.puzzle == kind.parse_value(good_text)
+    assert not bad.ok and isinstance(bad.error, PuzzleError) and where in str(bad.error)

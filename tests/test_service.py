@@ -179,11 +179,19 @@ def test_certify_answers_with_the_checked_certificate(client):
     assert "certificate" not in client.post("/v1/sudoku/check", json={"puzzle": HARD}).json()
 
 
-def test_certify_applies_to_solve_and_check_of_grid_puzzles_only(client):
-    for path, body in (("/v1/sudoku/count", {"puzzle": HARD}),
-                       ("/v1/crossing/solve", {"puzzle": "wolf-goat-cabbage"})):
-        answer = client.post(path, json={**body, "certify": True})
-        assert answer.status_code == 422 and "certify" in answer.json()["error"]
+def test_certify_applies_to_solve_and_check_not_to_count(client):
+    answer = client.post("/v1/sudoku/count", json={"puzzle": HARD, "certify": True})
+    assert answer.status_code == 422 and "certify" in answer.json()["error"]
+
+
+def test_a_crossing_plan_comes_with_a_checked_proof_that_none_is_shorter(client):
+    answer = client.post("/v1/crossing/solve", json={"puzzle": "wolf-goat-cabbage", "certify": True})
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    assert record["crossings"] == 7 and record["certificate"]["checked"] is True
+    unsolvable = client.post("/v1/crossing/solve", json={
+        "puzzle": "jealous-husbands", "params": {"return_capacity": 1}, "certify": True}).json()
+    assert unsolvable["status"] == "unsolvable" and unsolvable["certificate"]["checked"] is True
 
 
 def test_check_gives_two_different_witnesses_for_a_puzzle_with_several_solutions(client):

@@ -37,6 +37,33 @@ def blank(grid: list[list[int]], cells: int, rng: random.Random) -> list[list[in
     return puzzle
 
 
+# --- the model ---------------------------------------------------------------
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3)])
+def test_the_cells_choices_are_the_primary_variables_row_major_values_in_order(box):
+    """The layout the engines' fast paths rely on (sat blocks on a primary prefix 1..N**3)."""
+    encoding = sudoku.compile(sudoku.shape(sudoku.SUDOKU.empty(box=box)))
+    size = box[0] * box[1]
+    in_order = [cell.is_(v) for row in encoding.cells for cell in row for v in range(1, size + 1)]
+    assert in_order == list(range(1, size**3 + 1)) == encoding.model.primary
+
+
+def test_the_shape_names_what_the_rules_depend_on():
+    shape = sudoku.shape(sudoku.parse_line("." * 36, variant=sudoku.Variant((3, 2), True, "--box")))
+    assert (shape.size, shape.box, shape.regions, shape.diagonals) == (6, (3, 2), None, True)
+
+
+def test_givens_and_decoding_go_through_the_cells_choices():
+    puzzle = sudoku.parse(SEED_PUZZLE)
+    encoding = sudoku.compile(sudoku.shape(puzzle))
+    assert sudoku.givens(encoding, puzzle)[0] == encoding.cells[0][1].is_(6)
+    answer = sudoku.solve(puzzle).solution
+    truth = {cell.is_(answer[r][c]) for r, row in enumerate(encoding.cells) for c, cell in enumerate(row)}
+    assignment = [v if v in truth else -v for v in range(1, encoding.model.num_vars + 1)]
+    assert sudoku.decode(encoding, assignment) == answer
+    assignment[0] = 1  # r1c1 holds 1 as well as its value: not one value per cell
+    assert sudoku.decode(encoding, assignment)[0][0] == 1  # the smallest true value
+
+
 # --- the seeds -------------------------------------------------------------
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("puzzle, solution", [(SEED_PUZZLE, SEED_SOLUTION), (WIKI_PUZZLE, WIKI_SOLUTION)])
@@ -189,8 +216,8 @@ def test_engines_agree_on_puzzles_cut_from_a_valid_grid(seed, blanks, box):
 @given(st.lists(st.sampled_from("123456789.ABZ#x 0|-+\n"), max_size=200))
 def test_any_text_either_parses_or_raises_a_puzzle_error(chars):
     text = "".join(chars)
-    for item in sudoku.read_puzzles(text):
-        assert isinstance(item, (sudoku.Sudoku, PuzzleError))
+    for item in sudoku.read(text):
+        assert isinstance(item.puzzle, sudoku.Sudoku) if item.ok else isinstance(item.error, PuzzleError)
 
 
 # --- verify ------------------------------------------------------------------
@@ -236,9 +263,9 @@ def test_json_object_with_box_diagonals_and_regions():
 
 def test_a_collection_reads_in_order_and_keeps_bad_lines_as_errors():
     text = f"# two puzzles and a bad one\n{SEED_PUZZLE}\n\n{'%' * 81}\n{WIKI_PUZZLE}\n"
-    items = list(sudoku.read_puzzles(text))
-    assert isinstance(items[0], sudoku.Sudoku) and isinstance(items[2], sudoku.Sudoku)
-    assert isinstance(items[1], PuzzleError) and "line 4, character 1: unknown symbol '%'" in str(items[1])
+    items = list(sudoku.read(text))
+    assert isinstance(items[0].puzzle, sudoku.Sudoku) and isinstance(items[2].puzzle, sudoku.Sudoku)
+    assert not items[1].ok and "line 4, character 1: unknown symbol '%'" in str(items[1].error)
 
 
 def test_larger_sizes_use_letters():

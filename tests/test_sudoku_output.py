@@ -36,7 +36,7 @@ def test_every_bundled_sudoku_file_solves_as_it_says(name, capsys):
 
 
 def test_the_bundled_files_hold_the_seed_chapter_puzzles():
-    lines = [p.grid for p in sudoku.read_puzzles((DATA / "seed.txt").read_text())]
+    lines = [item.puzzle.grid for item in sudoku.read((DATA / "seed.txt").read_text())]
     assert lines == [sudoku.parse(SEED_PUZZLE).grid, sudoku.parse(WIKI_PUZZLE).grid]
     assert sudoku.parse((DATA / "seed.json").read_text()).grid == lines[0]
 

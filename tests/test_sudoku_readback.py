@@ -68,10 +68,11 @@ def test_every_generate_format_reads_back_to_the_same_unique_puzzle(tmp_path_fac
     truth = records(generate(box, diagonals, seed, as_json=True))
     for as_json in (False, True):
         written = generate(box, diagonals, seed, as_json)
-        read = list(sudoku.read_puzzles(written))
+        read = list(sudoku.read(written))
         assert len(read) == len(truth)
-        for puzzle, record in zip(read, truth):
-            assert not isinstance(puzzle, PuzzleError), puzzle
+        for item, record in zip(read, truth):
+            assert item.ok, item.error
+            puzzle = item.puzzle
             assert puzzle.grid == tuple(map(tuple, record["grid"]))
             assert (puzzle.box, puzzle.diagonals, puzzle.regions) == (expected_box, diagonals, regions)
         source = tmp_path_factory.mktemp("generated") / "puzzles.txt"
@@ -151,13 +152,13 @@ def test_the_header_is_written_once_before_the_puzzles():
 def test_a_header_holds_for_the_puzzles_after_it_until_the_next_header():
     line = "." * 36
     text = f"{line}\n# mindgames sudoku box=3x2 diagonals\n{line}\n{line}\n# mindgames sudoku box=2x3\n{line}\n"
-    variants = [(p.box, p.diagonals) for p in sudoku.read_puzzles(text)]
+    variants = [(item.puzzle.box, item.puzzle.diagonals) for item in sudoku.read(text)]
     assert variants == [((2, 3), False), ((3, 2), True), ((3, 2), True), ((2, 3), False)]
 
 
 def test_ordinary_comments_are_not_headers():
     text = "# mindgames is fun\n# made by hand, box=3x2\n" + "." * 36
-    assert [p.box for p in sudoku.read_puzzles(text)] == [(2, 3)]
+    assert [item.puzzle.box for item in sudoku.read(text)] == [(2, 3)]
 
 
 @pytest.mark.parametrize(
@@ -179,8 +180,8 @@ def test_an_unusable_header_is_an_error_naming_it(tmp_path, capsys, header, mess
 
 def test_a_header_that_does_not_fit_the_puzzle_makes_that_puzzle_invalid():
     text = "# mindgames sudoku box=3x3\n" + "." * 36
-    (found,) = sudoku.read_puzzles(text)
-    assert isinstance(found, PuzzleError) and "box [3, 3] does not tile a 6x6 grid" in str(found)
+    (found,) = sudoku.read(text)
+    assert not found.ok and "box [3, 3] does not tile a 6x6 grid" in str(found.error)
 
 
 def test_command_line_options_that_agree_with_the_header_are_fine(tmp_path, capsys):
@@ -206,14 +207,14 @@ def test_command_line_options_that_contradict_the_header_are_an_error(tmp_path, 
 
 
 def test_command_line_options_state_the_variant_of_plain_lines():
-    (puzzle,) = sudoku.read_puzzles("." * 36, sudoku.Variant((3, 2), True, "--box"))
-    assert (puzzle.box, puzzle.diagonals) == ((3, 2), True)
+    (item,) = sudoku.read("." * 36, sudoku.Variant((3, 2), True, "--box"))
+    assert (item.puzzle.box, item.puzzle.diagonals) == ((3, 2), True)
 
 
 def test_a_jigsaw_line_under_a_box_header_is_invalid():
     text = "# mindgames sudoku box=2x3\n" + "." * 36 + " AABABBAAABBBCCCDDDCCCDDDEEFFFFEEEEFF\n"
-    (found,) = sudoku.read_puzzles(text)
-    assert isinstance(found, PuzzleError) and "a jigsaw puzzle (it has regions)" in str(found)
+    (found,) = sudoku.read(text)
+    assert not found.ok and "a jigsaw puzzle (it has regions)" in str(found.error)
 
 
 # --- JSON records -------------------------------------------------------------

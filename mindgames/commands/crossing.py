@@ -21,8 +21,9 @@ from models.crossing.spec import load_document as document_of_text, tomllib
 from models.crossing.svg import storyboard
 from models.crossing.toml_writer import to_toml
 from models.errors import PuzzleError, shorten
+from solver.proof import CertificationError
 
-from ..io import UsageError, emit_json, progress, read_text
+from ..io import UsageError, emit_json, fail, progress, read_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,6 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="skip the networkx cross-checks (counted and explicit state graphs)")
     solver.add_argument("--no-symmetry", action="store_true",
                         help="track every actor one by one (no counting of symmetric actors)")
+    solver.add_argument("--certify", action="store_true",
+                        help="also prove the answer: a DRAT proof, checked by mindgames' own checker, "
+                             "that no shorter plan exists (unsolvable: that no plan exists)")
+    solver.add_argument("--proof-dir", metavar="DIR",
+                        help="with --certify: keep the CNF and the proof there (check them again "
+                             "with `mindgames certify CNF PROOF`)")
     solver.set_defaults(func=run_solve)
 
     export = actions.add_parser("export", help="print a puzzle as a TOML puzzle file")
@@ -98,14 +105,26 @@ def run_export(args: argparse.Namespace) -> int:
 def run_solve(args: argparse.Namespace) -> int:
     if args.time_limit is not None and not (0 < args.time_limit < math.inf):
         raise UsageError(f"--time-limit {args.time_limit:g}: must be a positive number of seconds")
+    if args.proof_dir is not None and not args.certify:
+        raise UsageError("--proof-dir keeps a certificate's files: add --certify")
+    if args.proof_dir is not None and os.path.exists(args.proof_dir) and not os.path.isdir(args.proof_dir):
+        raise UsageError(f"--proof-dir {shorten(args.proof_dir, 60)}: not a directory")
     spec = parse_document(load_document(args.puzzle, args.set))
     options = Options(
         engine=args.engine, time_limit=args.time_limit, count_shortest=args.count_shortest,
         simple_paths=args.simple_paths, cross_check=not args.no_cross_check,
-        use_symmetry=not args.no_symmetry,
+        use_symmetry=not args.no_symmetry, certify=args.certify, proof_dir=args.proof_dir,
     )
-    with progress(None, "solving") as bar:
-        outcome = solve(spec, options, report=lambda text: bar.update(description=text))
+    try:
+        with progress(None, "solving") as bar:
+            outcome = solve(spec, options, report=lambda text: bar.update(description=text))
+    except CertificationError as error:
+        return fail(str(error), 1)
+    except OSError as error:  # the proof directory could not be written
+        if not args.proof_dir:
+            raise
+        raise UsageError(f"--proof-dir {shorten(args.proof_dir, 60)}: cannot write "
+                         f"({error.strerror or error})") from None
     if args.svg:
         if outcome.plan is None:
             print("mindgames: no plan, so no picture written", file=sys.stderr)
@@ -193,13 +212,37 @@ def _load(names: tuple[str, ...]) -> str:
     return _who(counts)
 
 
+def _certified(certificate: dict | None) -> str:
+    """What the answer's line says of its certificate (nothing without --certify)."""
+    if certificate is None:
+        return ""
+    if not certificate["checked"]:
+        return ", not certified"
+    return ", certified: no proof needed" if certificate["kind"] == "none" else ", certified: DRAT, checked"
+
+
+def print_certificate(certificate: dict) -> None:
+    """What was proved and checked, or why nothing was; the files kept."""
+    if certificate["kind"] == "none":
+        print(f"certificate: {certificate['about']}")
+    elif certificate["checked"]:
+        seconds = sum(certificate["seconds"].values())
+        print(f"certificate: DRAT proof of {certificate['claim']}, {certificate['lemmas']:,} lemmas, "
+              f"checked by mindgames' checker ({seconds:.2f} s)")
+    else:
+        print(f"certificate: {certificate['reason']}")
+    for path in certificate.get("files", []):
+        print(f"certificate: kept {path}")
+
+
 def print_outcome(outcome) -> None:
     spec = outcome.spec
     near, far = spec.sides
+    certified = _certified(outcome.certificate)
     if outcome.status == "solved":
-        print(f"{outcome.name}: solved in {crossings(outcome.crossings)} (proven shortest)")
+        print(f"{outcome.name}: solved in {crossings(outcome.crossings)} (proven shortest{certified})")
     elif outcome.status == "unsolvable":
-        print(f"{outcome.name}: unsolvable (proven)")
+        print(f"{outcome.name}: unsolvable (proven{certified})")
     else:
         print(f"{outcome.name}: unknown")
     if outcome.plan:
@@ -237,6 +280,8 @@ def print_outcome(outcome) -> None:
         sp = outcome.simple_paths
         hist = ", ".join(f"{k}: {v}" for k, v in sp["histogram"].items())
         print(f"simple paths: {sp['count']}{'' if sp['complete'] else ' (incomplete)'} ({hist})")
+    if outcome.certificate is not None:
+        print_certificate(outcome.certificate)
     blocks = [b for b in outcome.abstraction.get("blocks", []) if "~" in b or " x " in b]
     if blocks:
         print(f"counted as interchangeable: {'; '.join(blocks)}")

@@ -348,8 +348,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return error(422, f"unknown action {action!r} for {kind}")
         if grid is None and body.engine == "backtrack":
             return error(422, "engine: crossing puzzles are solved with sat or cpsat")
-        if body.certify and (grid is None or action not in kinds.CERTIFIABLE):
-            return error(422, "certify: only the solve and check answers of grid puzzles are certified")
+        if body.certify and action not in kinds.CERTIFIABLE:
+            return error(422, "certify: only solve and check answers are certified (a count is not)")
         if (body.puzzle is None) == (body.puzzles is None):
             return error(422, "give either \"puzzle\" (one) or \"puzzles\" (a list)")
         puzzles = [body.puzzle] if body.puzzles is None else body.puzzles

@@ -56,7 +56,7 @@ def kind_names() -> tuple[str, ...]:
     """Every kind the service answers, by name (``/v1/{kind}/...``)."""
     from models.registry import KIND_NAMES
 
-    return (*KIND_NAMES, CROSSING)
+    return tuple(dict.fromkeys((*KIND_NAMES, CROSSING)))  # crossing is in the registry too
 
 
 def grid_kind(name: str) -> GridKind | None:
@@ -307,6 +307,7 @@ class Answerer:
             count_shortest=bool(task.get("count_shortest")),
             simple_paths=bool(task.get("simple_paths")),
             cross_check=task.get("cross_check", True) is not False,
+            certify=bool(task.get("certify")),  # the plan's "none shorter" or "none at all", proved
         )
         outcome = solve(spec, options)
         record = outcome.as_json()

@@ -51,8 +51,9 @@ class SharedOptions(BaseModel):
     engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
     time_limit: Optional[float] = Field(None, gt=0, le=1e9, description="seconds per puzzle")
     limit: Optional[int] = Field(None, ge=1, le=10**15, description="count: stop at this many")
-    certify: bool = Field(False, description="solve, check of grid puzzles: prove 'unique' / "
-                                             "'unsolvable' with a DRAT proof our own checker verifies, "
+    certify: bool = Field(False, description="solve, check: prove 'unique' / 'unsolvable' (grid "
+                                             "puzzles) or 'no shorter plan' / 'no plan' (crossings) "
+                                             "with a DRAT proof our own checker verifies, "
                                              "within the same time limit; the answer gains `certificate` "
                                              "(kind, checked, lemmas, seconds)")
     params: Optional[dict[str, int]] = Field(None, description=PARAMS_DOC,

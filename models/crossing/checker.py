@@ -14,7 +14,7 @@ from models.errors import VerificationError
 
 from .rules import broken_rule, describe_rule
 from .spec import Spec
-from .states import Move
+from .problem import Move
 
 
 def replay(spec: Spec, moves: Sequence[Move]) -> list[dict[str, dict[str, int]]]:
@@ -72,9 +72,9 @@ def _take(place: Counter, load: Counter, where: str) -> None:
 
 
 def _check_place(spec: Spec, content: Counter, place: str, where: str) -> None:
-    index = broken_rule(spec, content, place)
+    index = broken_rule(spec.rules, content, place)
     if index is not None:
-        raise VerificationError(f"{where}: breaks {describe_rule(spec, index)}")
+        raise VerificationError(f"{where}: breaks {describe_rule(spec.rules, index)}")
 
 
 def _check_pulley(spec: Spec, down: Counter, up: Counter, where: str) -> None:

@@ -11,15 +11,15 @@ move the positions ``s`` (a non-empty bit set) across.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from itertools import product
 from math import comb, factorial
 from typing import Iterator
 
-from .rules import broken_rule
+from solver.deadline import Deadline
+
+from .problem import CrossingProblem, Move
 from .spec import Spec
-from .states import Move, pulley_move_ok
 from .symmetry import BlockType, block_types
 
 Pattern = tuple[int, int]  # (configuration, moving positions)
@@ -30,76 +30,84 @@ CountedMove = dict[int, dict[Pattern, int]]  # type -> (configuration, moving po
 
 @dataclass
 class Layout:
-    spec: Spec
+    """The puzzle's actors as block types (``ty`` indexes :attr:`types`), and its counted states."""
+
+    problem: CrossingProblem
     types: list[BlockType]
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def of(cls, spec: Spec, use_symmetry: bool = True, deadline: float | None = None) -> "Layout":
-        return cls(spec, block_types(spec, use_symmetry, deadline))
+    def of(cls, puzzle: Spec | CrossingProblem, use_symmetry: bool = True,
+           deadline: Deadline | None = None) -> "Layout":
+        problem = puzzle if isinstance(puzzle, CrossingProblem) else CrossingProblem(puzzle)
+        return cls(problem, block_types(problem.spec, use_symmetry, deadline))
+
+    @property
+    def spec(self) -> Spec:
+        return self.problem.spec
 
     # -- positions ---------------------------------------------------------
-    def full(self, t: int) -> int:
-        return (1 << self.types[t].width) - 1
+    def full(self, ty: int) -> int:
+        return (1 << self.types[ty].width) - 1
 
-    def configs(self, t: int) -> range:
-        return range(1 << self.types[t].width)
+    def configs(self, ty: int) -> range:
+        return range(1 << self.types[ty].width)
 
-    def patterns(self, t: int) -> list[Pattern]:
+    def patterns(self, ty: int) -> list[Pattern]:
         """The moves one block can make: a river trip takes positions from one
         side only; a pulley move may send some down and bring others up."""
-        key = ("patterns", t)
+        key = ("patterns", ty)
         if key not in self._memo:
-            self._memo[key] = self._patterns(t)
+            self._memo[key] = self._patterns(ty)
         return self._memo[key]
 
-    def _patterns(self, t: int) -> list[Pattern]:
-        full = self.full(t)
+    def _patterns(self, ty: int) -> list[Pattern]:
+        full = self.full(ty)
         found = []
-        for c in self.configs(t):
+        for c in self.configs(ty):
             for s in range(1, full + 1):
                 if self.spec.is_river and (s & c) not in (0, s):
                     continue
                 found.append((c, s))
         return found
 
-    def position_mask(self, t: int, names: frozenset[str]) -> int:
-        """Positions of type ``t`` whose actor is in ``names`` (block 0 stands for
+    def position_mask(self, ty: int, names: frozenset[str]) -> int:
+        """Positions of type ``ty`` whose actor is in ``names`` (block 0 stands for
         all: callers ensure the blocks agree, see ``symmetry._split_unliftable``)."""
-        return sum(1 << p for p, name in enumerate(self.types[t].blocks[0]) if name in names)
+        return sum(1 << p for p, name in enumerate(self.types[ty].blocks[0]) if name in names)
 
     def locate(self, name: str) -> tuple[int, int, int]:
         """``(type, block, position)`` of an actor (block 0 for identical copies)."""
-        for t, bt in enumerate(self.types):
+        for ty, bt in enumerate(self.types):
             for b, block in enumerate(bt.blocks):
                 if name in block:
-                    return t, b, block.index(name)
+                    return ty, b, block.index(name)
         raise KeyError(name)
 
-    def weight(self, t: int, mask: int) -> int:
-        return sum(self.spec.actor(n).weight for p, n in enumerate(self.types[t].blocks[0]) if mask >> p & 1)
+    def weight(self, ty: int, mask: int) -> int:
+        return sum(self.spec.actor(n).weight for p, n in enumerate(self.types[ty].blocks[0]) if mask >> p & 1)
 
-    def has(self, t: int, mask: int, predicate) -> bool:
-        return any(predicate(self.spec.actor(n)) for p, n in enumerate(self.types[t].blocks[0]) if mask >> p & 1)
+    def has(self, ty: int, mask: int, predicate) -> bool:
+        return any(predicate(self.spec.actor(n)) for p, n in enumerate(self.types[ty].blocks[0]) if mask >> p & 1)
 
     # -- counted states ----------------------------------------------------
     def start(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(bt.size if c == 0 else 0 for c in self.configs(t))
-                     for t, bt in enumerate(self.types))
+        return tuple(tuple(bt.size if c == 0 else 0 for c in self.configs(ty))
+                     for ty, bt in enumerate(self.types))
 
     def concrete_sides(self, counts: tuple[tuple[int, ...], ...]) -> tuple[dict, dict]:
         """One concrete state of a counted state: the near and far bank contents."""
         near: dict[str, int] = {}
         far: dict[str, int] = {}
-        for t, bt in enumerate(self.types):
+        for ty, bt in enumerate(self.types):
             if bt.identical:  # copies of one actor: no need to walk them one by one
                 name = bt.blocks[0][0]
-                for side, n in ((near, counts[t][0]), (far, counts[t][1])):
+                for side, n in ((near, counts[ty][0]), (far, counts[ty][1])):
                     if n:
                         side[name] = side.get(name, 0) + n
                 continue
             blocks = iter(bt.blocks)
-            for c, n in enumerate(counts[t]):
+            for c, n in enumerate(counts[ty]):
                 for _ in range(n):
                     for p, name in enumerate(next(blocks)):
                         side = far if c >> p & 1 else near
@@ -108,15 +116,15 @@ class Layout:
 
     def number_of_counted_states(self) -> int:
         total = 1
-        for t, bt in enumerate(self.types):
-            total *= comb(bt.size + len(self.configs(t)) - 1, len(self.configs(t)) - 1)
+        for ty, bt in enumerate(self.types):
+            total *= comb(bt.size + len(self.configs(ty)) - 1, len(self.configs(ty)) - 1)
         return total
 
     def counted_states(self) -> Iterator[tuple[tuple[int, ...], ...]]:
-        per_type = [list(_compositions(bt.size, len(self.configs(t)))) for t, bt in enumerate(self.types)]
+        per_type = [list(_compositions(bt.size, len(self.configs(ty)))) for ty, bt in enumerate(self.types)]
         return product(*per_type)
 
-    def safe_state_bound(self, limit: int = 200_000, deadline: float | None = None) -> tuple[int, bool]:
+    def safe_state_bound(self, limit: int = 200_000, deadline: Deadline | None = None) -> tuple[int, bool]:
         """``(n, exact)``: the number of counted states (boat sides included) whose
         banks are both safe; when there are more than ``limit`` counted states, or
         counting them runs past ``deadline``, the number of all of them (``exact`` False)."""
@@ -126,29 +134,30 @@ class Layout:
             return total * sides, False
         safe = 0
         for seen, counts in enumerate(self.counted_states()):
-            if deadline is not None and seen % 256 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and seen % 256 == 0 and deadline.passed():
                 return total * sides, False
             near, far = self.concrete_sides(counts)
-            if broken_rule(self.spec, near, "banks") is None and broken_rule(self.spec, far, "banks") is None:
+            if (self.problem.broken_rule(near, "banks") is None
+                    and self.problem.broken_rule(far, "banks") is None):
                 safe += 1
         return safe * sides, True
 
     # -- concrete plans ----------------------------------------------------
     def concretise(self, counted_moves: list[dict[int, dict[Pattern, int]]]) -> list[Move]:
         """Concrete moves for a counted plan: in each configuration, the
-        lowest-numbered blocks make the moves.  ``counted_moves[i][t][(c, s)]``
-        is how many blocks of type ``t`` in configuration ``c`` move ``s``."""
+        lowest-numbered blocks make the moves.  ``counted_moves[i][ty][(c, s)]``
+        is how many blocks of type ``ty`` in configuration ``c`` move ``s``."""
         config = [[0] * bt.size for bt in self.types]
         plan = []
         for step in counted_moves:
             to_far: list[str] = []
             to_near: list[str] = []
-            for t, moves in step.items():
-                blocks = self.types[t].blocks
+            for ty, moves in step.items():
+                blocks = self.types[ty].blocks
                 taken: set[int] = set()
                 changes = []
                 for (c, s), m in sorted(moves.items()):
-                    chosen = [b for b in range(len(blocks)) if config[t][b] == c and b not in taken][:m]
+                    chosen = [b for b in range(len(blocks)) if config[ty][b] == c and b not in taken][:m]
                     if len(chosen) < m:
                         raise ValueError("counted move takes more blocks than there are")
                     taken.update(chosen)
@@ -158,7 +167,7 @@ class Layout:
                             if s >> p & 1:
                                 (to_near if c >> p & 1 else to_far).append(name)
                 for b, new in changes:
-                    config[t][b] = new
+                    config[ty][b] = new
             plan.append(Move(tuple(sorted(to_far)), tuple(sorted(to_near))))
         return plan
 
@@ -167,13 +176,13 @@ class Layout:
         counted move stands for: which of the interchangeable (distinct) blocks
         in each configuration make each pattern.  Identical copies: one way."""
         ways = 1
-        for t, bt in enumerate(self.types):
+        for ty, bt in enumerate(self.types):
             if bt.identical or bt.size == 1:
                 continue
-            for c in self.configs(t):
-                taken = [m for (cc, _), m in moves.get(t, {}).items() if cc == c and m]
-                rest = counts[t][c] - sum(taken)
-                ways *= factorial(counts[t][c]) // (factorial(rest) * _product(factorial(m) for m in taken))
+            for c in self.configs(ty):
+                taken = [m for (cc, _), m in moves.get(ty, {}).items() if cc == c and m]
+                rest = counts[ty][c] - sum(taken)
+                ways *= factorial(counts[ty][c]) // (factorial(rest) * _product(factorial(m) for m in taken))
         return ways
 
     # -- the counted state graph -------------------------------------------
@@ -200,13 +209,13 @@ class Layout:
             cap = spec.capacity if spec.capacity is not None else spec.total_copies()
         # (type, configuration, moving positions, persons going far, persons coming near)
         options = []
-        for t in range(len(self.types)):
-            for c, s in self.patterns(t):
-                if counts[t][c] == 0:
+        for ty in range(len(self.types)):
+            for c, s in self.patterns(ty):
+                if counts[ty][c] == 0:
                     continue
                 if river and (s & c) != (s if boat else 0):
                     continue  # a river trip leaves from the boat's side
-                options.append((t, c, s, bin(s & ~c).count("1"), bin(s & c).count("1")))
+                options.append((ty, c, s, bin(s & ~c).count("1"), bin(s & c).count("1")))
         chosen = [0] * len(options)
         left = [list(row) for row in counts]  # blocks still free in each configuration
 
@@ -214,23 +223,23 @@ class Layout:
             if i == len(options):
                 yield
                 return
-            t, c, s, down, up = options[i]
-            free = left[t][c]
+            ty, c, s, down, up = options[i]
+            free = left[ty][c]
             m = 0
             while (m <= free and going + m * down <= cap and coming + m * up <= cap
                    and (not river or going + coming + m * (down + up) <= cap)):
                 chosen[i] = m
-                left[t][c] = free - m
+                left[ty][c] = free - m
                 yield from fill(i + 1, going + m * down, coming + m * up)
                 m += 1
-            left[t][c] = free
+            left[ty][c] = free
             chosen[i] = 0
 
         for _ in fill(0, 0, 0):
             move: dict[int, dict[Pattern, int]] = {}
-            for (t, c, s, _, _), m in zip(options, chosen):
+            for (ty, c, s, _, _), m in zip(options, chosen):
                 if m:
-                    move.setdefault(t, {})[(c, s)] = m
+                    move.setdefault(ty, {})[(c, s)] = m
             if not move:
                 continue
             checked = self._check_move(counts, boat, move)
@@ -243,13 +252,13 @@ class Layout:
         going: dict[str, int] = {}
         coming: dict[str, int] = {}
         after = [list(row) for row in counts]
-        for t, table in move.items():
+        for ty, table in move.items():
             first = {}  # the representative: blocks in configuration order
             start = 0
-            for c, n in enumerate(counts[t]):
+            for c, n in enumerate(counts[ty]):
                 first[c] = start
                 start += n
-            blocks = self.types[t].blocks
+            blocks = self.types[ty].blocks
             for (c, s), m in sorted(table.items()):
                 for b in range(first[c], first[c] + m):
                     for p, name in enumerate(blocks[b]):
@@ -257,16 +266,14 @@ class Layout:
                             side = coming if c >> p & 1 else going
                             side[name] = side.get(name, 0) + 1
                 first[c] += m
-                after[t][c] -= m
-                after[t][c ^ s] += m
+                after[ty][c] -= m
+                after[ty][c ^ s] += m
         state = tuple(tuple(row) for row in after)
         if spec.is_river:
             load = going or coming
             if sum(load.values()) < spec.min_load:
                 return None
-            if "rowers" not in self._memo:
-                self._memo["rowers"] = spec.rowers()
-            if not any(name in self._memo["rowers"] for name in load):
+            if not any(name in self.problem.rowers for name in load):
                 return None
             if not self._safe(load, "boat"):
                 return None
@@ -283,8 +290,7 @@ class Layout:
                 down[index[name]] = n
             for name, n in coming.items():
                 up[index[name]] = n
-            if not pulley_move_ok(spec, tuple(down), tuple(up), sum(spec.actor(n).weight * k
-                                                                    for n, k in going.items())):
+            if not self.problem.pulley_move_ok(tuple(down), tuple(up), self.problem.weight(tuple(down))):
                 return None
             nxt = (state, 0)
         if not self._banks_safe(state):
@@ -300,7 +306,7 @@ class Layout:
         if key not in memo:
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
-            memo[key] = broken_rule(self.spec, content, place) is None
+            memo[key] = self.problem.broken_rule(content, place) is None
         return memo[key]
 
     def _banks_safe(self, counts) -> bool:
@@ -333,12 +339,12 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
 
 
 def counted_key(layout: Layout, state) -> tuple:
-    """The counted state of a concrete state ``(far, boat)`` (see :mod:`.states`)."""
+    """The counted state of a concrete state ``(far, boat)`` (see :mod:`.problem`)."""
     far, boat = state
     index = {a.name: i for i, a in enumerate(layout.spec.actors)}
     key = []
-    for t, bt in enumerate(layout.types):
-        counts = [0] * len(layout.configs(t))
+    for ty, bt in enumerate(layout.types):
+        counts = [0] * len(layout.configs(ty))
         if bt.identical:
             crossed = far[index[bt.blocks[0][0]]]
             counts[0], counts[1] = bt.size - crossed, crossed

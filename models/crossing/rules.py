@@ -1,58 +1,171 @@
-"""The rules, read directly: is a place (a bank, the boat, a basket) safe?
+"""The rules of a crossing puzzle, one class per kind of rule.
 
-This is the plain reading of the puzzle format, used by the plan checker and
-by the explicit state graph.  The time-expanded model states the same rules in
-its own way (:mod:`models.crossing.patterns`); the two meet only in tests.
+Each rule says, three ways, what it forbids at a place (a bank, the boat, a basket):
+
+* :meth:`~CrossingRule.broken_by` reads it plainly on who is there (names -> copies):
+  the plan checker and the explicit state graph use this reading;
+* :meth:`~CrossingRule.describe` says it in words, for proofs and errors;
+* :meth:`~CrossingRule.clauses` states it in the time-expanded model
+  (:class:`models.crossing.compile.PlanModel`), in the model's own terms.
+
+The readings meet only in tests (the model's answers against the state graph's).
+A rule names actors and ``@group`` references as written; ``groups`` (filled in
+when the puzzle is read) says whom each group stands for.
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import product
+from typing import TYPE_CHECKING, ClassVar, Mapping
 
-from .spec import Rule, Spec
+if TYPE_CHECKING:  # the model imports the rules, not the other way round
+    from .compile import Place, PlanModel
+
+PLACES = ("banks", "boat")
 
 Content = Mapping[str, int]
 """Who is at a place: actor name -> copies there (absent names: 0)."""
 
+Conjunction = tuple[frozenset[str], frozenset[str]]
+"""``(present names, absent names)``: together they make a place unsafe."""
 
-def copies(spec: Spec, content: Content, reference: str) -> int:
-    """Copies at the place of the actor, or of all members of the ``@group``, named."""
-    return sum(content.get(name, 0) for name in spec.members(reference))
-
-
-def present(spec: Spec, content: Content, reference: str) -> bool:
-    """An actor or group is present when at least one copy of it is there."""
-    return copies(spec, content, reference) > 0
+Groups = tuple[tuple[str, frozenset[str]], ...]
+"""Group name -> its members, as pairs (so a rule stays hashable)."""
 
 
-def breaks(spec: Spec, rule: Rule, content: Content) -> bool:
-    """Does ``content`` break ``rule``?"""
-    if rule.kind == "not_together":
-        together = all(present(spec, content, w) for w in rule.who) and any(
-            present(spec, content, x) for x in rule.with_any
+@dataclass(frozen=True)
+class CrossingRule:
+    """What every kind of rule has: the kinds of place it applies at, and group members."""
+
+    kind: ClassVar[str]
+    #: the names of the rule's roles in the puzzle format (``who``, ``protect``, ...)
+    roles: ClassVar[tuple[str, ...]]
+
+    where: tuple[str, ...] = PLACES
+    groups: Groups = field(default=(), repr=False)
+
+    def members(self, reference: str) -> frozenset[str]:
+        """The actors a name stands for: the actor itself, or a ``@group``'s members."""
+        if reference.startswith("@"):
+            return self._group_table.get(reference[1:], frozenset())
+        return frozenset((reference,))
+
+    @cached_property
+    def _group_table(self) -> dict[str, frozenset[str]]:
+        return dict(self.groups)
+
+    def everyone(self, references: tuple[str, ...]) -> frozenset[str]:
+        """The actors any of ``references`` stands for."""
+        return frozenset().union(*(self.members(r) for r in references))
+
+    def copies(self, content: Content, reference: str) -> int:
+        """Copies at the place of the actor, or of all members of the ``@group``, named."""
+        return sum(content.get(name, 0) for name in self.members(reference))
+
+    def present(self, content: Content, reference: str) -> bool:
+        """An actor or group is present when at least one copy of it is there."""
+        return self.copies(content, reference) > 0
+
+    def applies_at(self, place_kind: str) -> bool:
+        """Does the rule hold at places of kind ``place_kind`` ("banks" or "boat")?"""
+        return place_kind in self.where
+
+    def names(self, role: str) -> tuple[str, ...]:
+        """The references of one role as written (empty for a role of another kind)."""
+        return getattr(self, role) if role in self.roles else ()
+
+    # -- the three readings -------------------------------------------------
+    def broken_by(self, content: Content) -> bool:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def clauses(self, model: "PlanModel", place: "Place") -> None:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class NotTogether(CrossingRule):
+    """Unsafe when every ``who`` is present with any ``with_any``, and no ``unless_any`` is."""
+
+    kind: ClassVar[str] = "not_together"
+    roles: ClassVar[tuple[str, ...]] = ("who", "with_any", "unless_any")
+
+    who: tuple[str, ...] = ()
+    with_any: tuple[str, ...] = ()
+    unless_any: tuple[str, ...] = ()
+
+    def broken_by(self, content: Content) -> bool:
+        together = all(self.present(content, w) for w in self.who) and any(
+            self.present(content, x) for x in self.with_any
         )
-        rescued = any(present(spec, content, u) for u in rule.unless_any)
+        rescued = any(self.present(content, u) for u in self.unless_any)
         return together and not rescued
-    protected = sum(copies(spec, content, p) for p in set(rule.protect))
-    attackers = sum(copies(spec, content, b) for b in set(rule.by))
-    return protected > 0 and attackers > protected
+
+    def describe(self) -> str:
+        text = f"{'+'.join(self.who)} not with any of {', '.join(self.with_any)}"
+        if self.unless_any:
+            text += f" unless {' or '.join(self.unless_any)}"
+        return text
+
+    @cached_property
+    def conjunctions(self) -> tuple[Conjunction, ...]:
+        """The rule as a disjunction of conjunctions: each ``who`` present (for a
+        group: one chosen member), one chosen ``with_any`` actor present, every
+        member of every ``unless_any`` absent (impossible choices dropped)."""
+        absent = self.everyone(self.unless_any)
+        choices = [sorted(self.members(w)) for w in self.who] + [sorted(self.everyone(self.with_any))]
+        found: set[Conjunction] = set()
+        for pick in product(*choices):
+            present = frozenset(pick)
+            if not present & absent:
+                found.add((present, absent))
+        return tuple(sorted(found, key=lambda c: (sorted(c[0]), sorted(c[1]))))
+
+    def clauses(self, model: "PlanModel", place: "Place") -> None:
+        """Each conjunction, lifted to counts, is forbidden at ``place``."""
+        model.forbid_conjunctions(place, self.conjunctions)
 
 
-def broken_rule(spec: Spec, content: Content, place: str) -> int | None:
+@dataclass(frozen=True)
+class NotOutnumbered(CrossingRule):
+    """Unsafe when a ``protect`` copy is present and the ``by`` copies outnumber the ``protect`` ones."""
+
+    kind: ClassVar[str] = "not_outnumbered"
+    roles: ClassVar[tuple[str, ...]] = ("protect", "by")
+
+    protect: tuple[str, ...] = ()
+    by: tuple[str, ...] = ()
+
+    def broken_by(self, content: Content) -> bool:
+        protected = sum(self.copies(content, p) for p in set(self.protect))
+        attackers = sum(self.copies(content, b) for b in set(self.by))
+        return protected > 0 and attackers > protected
+
+    def describe(self) -> str:
+        return f"{'+'.join(self.by)} may not outnumber {'+'.join(self.protect)}"
+
+    def clauses(self, model: "PlanModel", place: "Place") -> None:
+        """A linear constraint on the copies at ``place`` (stated on counts: the
+        symmetry finder keeps every block of a type alike for it)."""
+        model.not_outnumbered(place, self.everyone(self.protect), self.everyone(self.by))
+
+
+RULE_CLASSES: dict[str, type[CrossingRule]] = {cls.kind: cls for cls in (NotTogether, NotOutnumbered)}
+RULE_KINDS = tuple(RULE_CLASSES)
+
+
+def broken_rule(rules: tuple[CrossingRule, ...], content: Content, place_kind: str) -> int | None:
     """The index of the first rule that ``content`` breaks at a place of kind
-    ``place`` ("banks" or "boat"), or None when the place is safe."""
-    for index, rule in enumerate(spec.rules):
-        if place in rule.where and breaks(spec, rule, content):
+    ``place_kind`` ("banks" or "boat"), or None when the place is safe."""
+    for index, rule in enumerate(rules):
+        if rule.applies_at(place_kind) and rule.broken_by(content):
             return index
     return None
 
 
-def describe_rule(spec: Spec, index: int) -> str:
-    rule = spec.rules[index]
-    if rule.kind == "not_together":
-        text = f"{'+'.join(rule.who)} not with any of {', '.join(rule.with_any)}"
-        if rule.unless_any:
-            text += f" unless {' or '.join(rule.unless_any)}"
-    else:
-        text = f"{'+'.join(rule.by)} may not outnumber {'+'.join(rule.protect)}"
-    return f"rules[{index}] ({text})"
+def describe_rule(rules: tuple[CrossingRule, ...], index: int) -> str:
+    return f"rules[{index}] ({rules[index].describe()})"

@@ -12,16 +12,17 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from models.errors import VerificationError
-from solver import SolveResult, get_engine
+from solver import Session, get_engine
+from solver.deadline import Deadline
+from solver.model import Assignment
 from solver.statespace import (OutOfTime, Search, TooLarge, breadth_first, build_graph,
                                shortest_paths, simple_paths)
 
 from .checker import replay
-from .compile import compile_model, estimated_size
+from .compile import PlanModel, estimated_size
 from .layout import Layout
-from .rules import broken_rule, describe_rule
+from .problem import CrossingProblem, Move, State
 from .spec import Spec
-from .states import Move, is_goal, side_content, start_state, state_space_size, successors
 
 FIRST_HORIZON = 16
 COUNTED_LIMIT = 1_000_000  # most counted states the breadth-first search may see (~750 MB)
@@ -43,6 +44,8 @@ class Options:
     count_limit: int = 1_000_000  # most counted shortest plans enumerated
     counted_limit: int = COUNTED_LIMIT
     model_limit: int = MODEL_LIMIT
+    certify: bool = False  # also a checked DRAT proof that no shorter plan (or none at all) exists
+    proof_dir: str | None = None  # keep the certificate's CNF and proof there
 
 
 @dataclass
@@ -62,6 +65,7 @@ class Outcome:
     spec: Spec | None = None
     methods: list[str] = field(default_factory=list)  # the methods whose answers agree
     confirmation: str = ""  # what the time-expanded model said about the search's answer
+    certificate: dict | None = None  # with Options.certify: see models.crossing.certify
 
     @property
     def crossings(self) -> int | None:
@@ -88,29 +92,9 @@ class Outcome:
             record["shortest_plans_detail"] = self.shortest_plans
         if self.simple_paths is not None:
             record["simple_paths"] = self.simple_paths
+        if self.certificate is not None:
+            record["certificate"] = self.certificate
         return record
-
-
-class _Clock:
-    def __init__(self, limit: float | None):
-        self.start = time.perf_counter()
-        self.limit = limit
-
-    def left(self) -> float:
-        # Always a number: with a limit, the engines solve in slices and check
-        # between them, which is also what lets Ctrl-C through.
-        if self.limit is None:
-            return 1e9
-        return max(0.001, self.limit - (time.perf_counter() - self.start))
-
-    def deadline(self) -> float | None:
-        return None if self.limit is None else self.start + self.limit
-
-    def out(self) -> bool:
-        return self.limit is not None and time.perf_counter() - self.start >= self.limit
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.start
 
 
 def plural(n: int | None, thing: str) -> str:
@@ -123,8 +107,34 @@ def crossings(n: int | None) -> str:
     return plural(n, "crossing")
 
 
+@dataclass
+class Verdict:
+    """What a method proved about the puzzle: the status in words, and the plan it replayed."""
+
+    status: str  # solved | unsolvable | unknown
+    proof: str
+    methods: list[str] = field(default_factory=list)
+    plan: list[Move] | None = None
+    banks: list[dict] | None = None
+    shortest_plans: dict | None = None  # counted on the model that found the plan
+
+
+@dataclass
+class Horizon:
+    """A horizon no plan needs to exceed, and why: a proof that no plan of at most
+    ``steps`` crossings exists is a proof that there is no plan at all."""
+
+    steps: int
+    why: str
+
+
 def solve(spec: Spec, options: Options | None = None, report: Report | None = None) -> Outcome:
-    """The proven shortest plan of ``spec`` (see the module text).
+    """The proven shortest plan of ``spec`` (see :class:`Run`)."""
+    return Run(spec, options or Options(), report).solve()
+
+
+class Run:
+    """One solve of one puzzle: its problem, options, clock and progress report.
 
     Counted graph first: a breadth-first search over the counted states
     (interchangeable actors counted) gives the shortest length, or proves
@@ -132,362 +142,421 @@ def solve(spec: Spec, options: Options | None = None, report: Report | None = No
     ``options.counted_limit``; the time-expanded model then confirms that
     answer with one or two calls.  Past the limit, the model alone decides,
     horizon by horizon.  Every plan is replayed by the independent checker."""
-    options = options or Options()
-    report = report or (lambda text: None)
-    clock = _Clock(options.time_limit)
-    outcome = Outcome(spec.name, engine=options.engine, spec=spec)
-    report("finding interchangeable actors")
-    try:
-        layout = Layout.of(spec, options.use_symmetry, clock.deadline())
-    except OutOfTime as error:
-        outcome.proof = f"time limit: {error}; nothing decided"
-        outcome.seconds = clock.elapsed()
-        return outcome
-    bound, exact = layout.safe_state_bound(SAFE_COUNT_LIMIT, clock.deadline())
-    outcome.abstraction = {
-        "blocks": layout.describe(),
-        "counted_states": layout.number_of_counted_states(),
-        "safe_counted_states": bound if exact else None,
-        "reachable_counted_states": None,
-        "plans_reported": "concrete actors: the counted plan is concretised by letting the "
-        "lowest-numbered interchangeable block make each move, then replayed by the checker",
-    }
-    if not _start_breaks_a_rule(spec, outcome):
-        search = _counted_search(layout, options, clock, outcome, report)
-        if search.length is not None or search.complete:
-            _confirm_on_model(layout, search, options, clock, outcome, report)
-        elif not clock.out():  # too many counted states: the model alone decides
-            _shortest(spec, layout, bound, exact, options, clock, outcome, report, search.depth)
+
+    def __init__(self, spec: Spec, options: Options, report: Report | None = None):
+        self.problem = CrossingProblem(spec)
+        self.spec = spec
+        self.options = options
+        self.report: Report = report or (lambda text: None)
+        self.deadline = Deadline(options.time_limit)
+        self.started = time.perf_counter()
+        self.outcome = Outcome(spec.name, engine=options.engine, spec=spec)
+        self.layout: Layout | None = None
+        self.longest: Horizon | None = None  # set once a search bounds the plans
+
+    # -- the clock ------------------------------------------------------------------------
+    def seconds_left(self) -> float:
+        # Always a number: with a limit, the engines solve in slices and check
+        # between them, which is also what lets Ctrl-C through.
+        left = self.deadline.remaining()
+        return 1e9 if left is None else max(0.001, left)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+    # -- the whole run -----------------------------------------------------------------------
+    def solve(self) -> Outcome:
+        outcome = self.outcome
+        self.report("finding interchangeable actors")
+        try:
+            self.layout = layout = Layout.of(self.problem, self.options.use_symmetry, self.deadline)
+        except OutOfTime as error:
+            outcome.proof = f"time limit: {error}; nothing decided"
+            return self._finish()
+        bound, exact = layout.safe_state_bound(SAFE_COUNT_LIMIT, self.deadline)
+        outcome.abstraction = {
+            "blocks": layout.describe(),
+            "counted_states": layout.number_of_counted_states(),
+            "safe_counted_states": bound if exact else None,
+            "reachable_counted_states": None,
+            "plans_reported": "concrete actors: the counted plan is concretised by letting the "
+            "lowest-numbered interchangeable block make each move, then replayed by the checker",
+        }
+        verdict = self._start_breaks_a_rule()
+        if verdict is None:
+            search = self._counted_search()
+            if search.length is not None or search.complete:
+                self._record(self._counted_verdict(search))
+                self._confirm_on_model(search)
+            elif not self.deadline.passed():  # too many counted states: the model alone decides
+                self._record(self._model_alone(bound, exact, search.depth))
+            else:
+                outcome.proof = (f"time limit: {_none_within(search.depth)} (breadth-first over "
+                                 f"{plural(search.states, 'counted state')}), the rest unknown")
         else:
-            outcome.proof = (f"time limit: {_none_within(search.depth)} (breadth-first over "
-                             f"{plural(search.states, 'counted state')}), the rest unknown")
-    if options.cross_check:
-        _cross_check(spec, layout, options, clock, outcome, report)
-    if options.simple_paths:
-        report("enumerating simple paths")
-        found = simple_paths(start_state(spec), _neighbours(spec), lambda s: is_goal(spec, s), clock.left())
-        outcome.simple_paths = {"count": found.count, "histogram": found.histogram,
-                                "complete": found.complete}
-    outcome.seconds = clock.elapsed()
-    return outcome
+            self._record(verdict)
+        if self.options.cross_check:
+            self._cross_check()
+        if self.options.simple_paths:
+            self.report("enumerating simple paths")
+            found = simple_paths(self.problem.initial, self._neighbours(), self.problem.goal_test,
+                                 self.seconds_left())
+            outcome.simple_paths = {"count": found.count, "histogram": found.histogram,
+                                    "complete": found.complete}
+        return self._finish()
+
+    def _finish(self) -> Outcome:
+        """The certificate, when asked for, and the time taken."""
+        if self.options.certify:
+            from .certify import certify_outcome  # only a certifying run loads the proof tools
+
+            self.outcome.certificate = certify_outcome(self)
+        self.outcome.seconds = self.elapsed()
+        return self.outcome
+
+    def _record(self, verdict: Verdict) -> None:
+        """The verdict becomes the outcome's answer (the one place that sets it)."""
+        outcome = self.outcome
+        outcome.status, outcome.proof, outcome.methods = verdict.status, verdict.proof, verdict.methods
+        outcome.plan, outcome.banks = verdict.plan, verdict.banks
+        if verdict.shortest_plans is not None:
+            outcome.shortest_plans = verdict.shortest_plans
+
+    def _start_breaks_a_rule(self) -> Verdict | None:
+        for side in (0, 1):
+            index = self.problem.broken_rule(self.problem.side_content(self.problem.initial, side), "banks")
+            if index is not None:
+                return Verdict("unsolvable", f"the start already breaks {self.problem.describe_rule(index)}",
+                               ["rules"])
+        return None
+
+    # -- the counted graph ----------------------------------------------------------------
+    def _counted_search(self) -> Search:
+        """Breadth-first over the counted state graph (stopping at the first goal met)."""
+        layout = self.layout
+
+        def on_layer(depth: int, states: int) -> None:
+            self.report(f"breadth-first search: depth {depth}, {states:,} counted states")
+
+        def successors(key):
+            # moves kept as tuples: a parent link per state is most of the search's memory
+            for move, nxt in layout.counted_successors(key):
+                yield tuple((ty, tuple(table.items())) for ty, table in move.items()), nxt
+
+        search = breadth_first(layout.counted_start(), successors, layout.is_counted_goal,
+                               self.options.counted_limit, self.deadline, on_layer, stop_at_goal=True)
+        if search.labels is not None:
+            search.labels = [{ty: dict(table) for ty, table in move} for move in search.labels]
+        if search.complete:
+            self.outcome.states = search.states
+            self.outcome.abstraction["reachable_counted_states"] = search.states
+            self.longest = Horizon(
+                search.states - 1,
+                f"a shortest plan never repeats a state and only "
+                f"{plural(search.states, 'counted state')} {'is' if search.states == 1 else 'are'} "
+                f"reachable")
+        return search
+
+    def _counted_verdict(self, search: Search) -> Verdict:
+        """A goal met is a shortest plan (replayed by the checker); a complete
+        search without one proves there is none."""
+        if search.length is not None:
+            plan = self.layout.concretise(search.labels)
+            banks = replay(self.spec, plan)  # raises VerificationError
+            proof = (
+                f"shortest: breadth-first search over the counted state graph (interchangeable "
+                f"actors counted) meets the goal first after {crossings(search.length)} "
+                f"({plural(search.states, 'counted state')} seen); the plan was replayed by the "
+                f"independent checker"
+            ) if search.length else "the start is already the goal"
+            return Verdict("solved", proof, ["counted-bfs", "checker"], plan, banks)
+        every = ("the only reachable counted state" if search.states == 1
+                 else f"all {search.states:,} reachable counted states")
+        return Verdict("unsolvable", f"breadth-first search over {every} (interchangeable actors "
+                                     f"counted) never meets the goal", ["counted-bfs"])
+
+    # -- the time-expanded model ------------------------------------------------------------
+    def _affordable(self, horizon: int) -> str:
+        """Why a model of ``horizon`` steps should not be built, or "" when it may."""
+        options = self.options
+        size = estimated_size(self.layout, horizon, unary=options.engine != "cpsat")
+        if size > options.model_limit:
+            return (f"the model of {crossings(horizon)} would have about {size:,} constraints "
+                    f"(limit {options.model_limit:,})")
+        # the build may take a third of the time left: the solving needs the rest
+        if options.time_limit is not None and 3 * size / BUILD_RATE > self.seconds_left():
+            return (f"building the model of {crossings(horizon)} (about {size:,} constraints) "
+                    f"would not fit in the time left")
+        return ""
+
+    def _build(self, horizon: int) -> PlanModel:
+        return PlanModel(self.layout, horizon, unary=self.options.engine != "cpsat",
+                         deadline=self.deadline)
+
+    def _confirm_on_model(self, search: Search) -> None:
+        """The time-expanded model's word on the search's answer: no plan one
+        crossing shorter (UNSAT) and a plan of that length (SAT, replayed); for an
+        unsolvable puzzle, no plan as long as a loop-free plan can be (UNSAT)."""
+        outcome, engine_name = self.outcome, self.options.engine
+        solved = outcome.status == "solved"
+        length = search.length if solved else self.longest.steps
+        if solved and length == 0:
+            return
+
+        def unconfirmed(reason: str) -> None:
+            outcome.confirmation = f"not confirmed on {engine_name}: {reason}"
+            if solved and self.options.count_shortest:
+                outcome.confirmation += " (the shortest plans are counted on that model: not counted)"
+
+        skip = self._affordable(length)
+        if skip:
+            return unconfirmed(skip)
+        self.report(f"confirming on {engine_name}: building the model of {crossings(length)}")
+        try:
+            plans = self._build(length)
+        except OutOfTime as error:
+            return unconfirmed(str(error))
+        session = get_engine(engine_name).prepare(plans.model)
+        if not solved:
+            self.report(f"confirming on {engine_name}: any plan of at most {crossings(length)}?")
+            answer = session.solve((), self.seconds_left())
+            if answer.status == "sat":
+                self._found(plans, answer.assignment)
+                raise VerificationError("the model has a plan, the breadth-first search proved there is none")
+            if answer.status == "unknown":
+                return unconfirmed("the time limit ran out")
+            outcome.confirmation = (f"confirmed on {engine_name}: no plan of at most {crossings(length)} "
+                                    f"(unsatisfiable); {self.longest.why}, so no plan is longer")
+            outcome.methods.append(f"{engine_name}-model")
+            return
+        self.report(f"confirming on {engine_name}: no plan of {crossings(length - 1)}?")
+        shorter = session.solve([-plans.act[length - 1]], self.seconds_left())
+        if shorter.status == "sat":
+            self._found(plans, shorter.assignment)
+            raise VerificationError(f"the model has a plan shorter than the breadth-first search's "
+                                    f"{crossings(length)}")
+        self.report(f"confirming on {engine_name}: a plan of {crossings(length)}?")
+        same = session.solve((), self.seconds_left()) if shorter.status == "unsat" else shorter
+        if same.status == "unsat":
+            raise VerificationError(f"the model has no plan of {crossings(length)}, the "
+                                    f"breadth-first search has one")
+        if same.status == "unknown":
+            return unconfirmed("the time limit ran out")
+        found, _ = self._found(plans, same.assignment)
+        if len(found) != length:
+            raise VerificationError(f"the model's plan has {crossings(len(found))}, "
+                                    f"the breadth-first search's {length}")
+        outcome.confirmation = (f"confirmed on {engine_name} with two calls: no plan with at most "
+                                f"{crossings(length - 1)} (unsatisfiable), a plan of {length} "
+                                f"(satisfiable, replayed by the checker)")
+        outcome.methods.append(f"{engine_name}-model")
+        if self.options.count_shortest:
+            self.report("counting the shortest plans")
+            outcome.shortest_plans = self._count(plans, session, length)
+
+    def _model_alone(self, bound: int, exact: bool, proven: int) -> Verdict:
+        """The model alone, horizon by horizon (too many counted states for the search);
+        ``proven``: no plan has at most that many crossings (from the search)."""
+        engine = get_engine(self.options.engine)
+        engine_name = self.options.engine
+        self.longest = longest = Horizon(
+            max(1, bound - 1),  # a shortest plan never repeats a state
+            f"a shortest plan never repeats a state and there are "
+            f"{'only ' + str(bound) if exact else 'at most ' + str(bound)} safe counted states "
+            f"(interchangeable actors counted)")
+        horizon = min(max(FIRST_HORIZON, proven + 1), longest.steps)
+
+        def give_up(reason: str) -> Verdict:
+            return Verdict("unknown", f"{reason}: {_none_within(proven)}, the rest unknown")
+
+        while True:
+            if self.deadline.passed():
+                return give_up("time limit")
+            skip = self._affordable(horizon)
+            if skip:
+                return give_up(skip)
+            self.report(f"horizon {horizon}: building the model")
+            try:
+                plans = self._build(horizon)
+            except OutOfTime:
+                return give_up("time limit")
+            session = engine.prepare(plans.model)
+            self.report(f"horizon {horizon}: any plan of at most {crossings(horizon)}?")
+            answer = session.solve((), self.seconds_left())
+            if answer.status == "unknown":
+                return give_up("time limit")
+            if answer.status == "unsat":
+                proven = horizon
+                if horizon >= longest.steps:
+                    return Verdict("unsolvable", (
+                        f"no plan of at most {crossings(horizon)} (unsatisfiable on {engine_name}); "
+                        f"{longest.why}, so no plan is longer than {longest.steps}"),
+                        [f"{engine_name}-model"])
+                horizon = min(2 * horizon, longest.steps)
+                continue
+            return self._narrow_down(plans, session, answer.assignment, proven)
+
+    def _narrow_down(self, plans: PlanModel, session: Session, best: Assignment, proven: int) -> Verdict:
+        """From a plan the model found, the shortest: each horizon just above ``proven``
+        asked under ``-act[T]`` on the same session until the plan found is proven shortest."""
+        engine_name = self.options.engine
+        while proven + 1 < plans.length(best):
+            shorter = proven + 1
+            self.report(f"horizon {shorter}: proving no plan is that short")
+            if self.deadline.passed():
+                status = "unknown"
+            else:
+                answer = session.solve([-plans.act[shorter]] if shorter < plans.horizon else [],
+                                       self.seconds_left())
+                status = answer.status
+            if status == "unknown":
+                plan, banks = self._found(plans, best)
+                return Verdict("unknown", f"time limit: a plan of {crossings(len(plan))} found, "
+                                          f"{_none_within(proven)}, the rest unknown", [], plan, banks)
+            if status == "unsat":
+                proven = shorter
+            else:
+                best = answer.assignment
+        plan, banks = self._found(plans, best)
+        length = len(plan)
+        proof = (
+            f"shortest: no plan with at most {crossings(length - 1)} (each horizon up to "
+            f"{length - 1} unsatisfiable on {engine_name}); the plan of {length} was "
+            f"replayed by the independent checker"
+        ) if length else "the start is already the goal"
+        counted = None
+        if self.options.count_shortest:
+            self.report("counting the shortest plans")
+            counted = self._count(plans, session, length)
+        return Verdict("solved", proof, [f"{engine_name}-model", "checker"], plan, banks, counted)
+
+    def _found(self, plans: PlanModel, assignment: Assignment) -> tuple[list[Move], list[dict]]:
+        """The plan of an assignment, concretised and replayed (with the banks after
+        each step); a disagreement is a bug."""
+        _, counted_moves = plans.counted_plan(assignment)
+        plan = self.layout.concretise(counted_moves)
+        banks = replay(self.spec, plan)  # raises VerificationError
+        if len(plan) != plans.length(assignment):
+            raise VerificationError("decoded plan length differs from the model's")
+        return plan, banks
+
+    def _count(self, plans: PlanModel, session: Session, length: int) -> dict:
+        """Concrete shortest plans: the sum, over counted shortest plans, of the
+        ways to pick which interchangeable blocks make each move."""
+        total = 0
+        counted = 0
+
+        def add(assignment: Assignment) -> None:
+            nonlocal total, counted
+            states, moves = plans.counted_plan(assignment)
+            ways = 1
+            for state, move in zip(states, moves):
+                ways *= self.layout.multiplicity(state, move)
+            total += ways
+            counted += 1
+
+        assumptions = [-plans.act[length]] if length < plans.horizon else []
+        found = session.enumerate(assumptions, limit=self.options.count_limit,
+                                  time_limit=self.seconds_left(), on_solution=add)
+        return {"count": total, "counted_plans": counted, "complete": found.complete}
+
+    # -- cross-checks ---------------------------------------------------------------------------
+    def _neighbours(self) -> Callable[[State], list[State]]:
+        """The successor function as ``state -> next states``, each state's list
+        computed once (the depth-first enumeration meets states again and again)."""
+        memo: dict = {}
+
+        def neighbours(state: State) -> list[State]:
+            if state not in memo:
+                memo[state] = [nxt for _, nxt in self.problem.successors(state)]
+            return memo[state]
+
+        return neighbours
+
+    def _cross_check(self) -> None:
+        """Independent answers from networkx: the counted state graph (its own BFS
+        over the same counted successors) and, where it fits, the explicit graph of
+        concrete states (an independent successor function).  A disagreement is a bug."""
+        outcome = self.outcome
+        decided = outcome.status in ("solved", "unsolvable")
+        expected = outcome.crossings if outcome.status == "solved" else None
+        check: dict = {"graph_crossings": None, "graph_states": None, "graph_shortest_plans": None,
+                       "counted_graph_crossings": None, "counted_graph_states": None, "agrees": None}
+        notes: list[str] = []
+
+        def compare(length: int | None, method: str) -> None:
+            if not decided:
+                return
+            if length != expected:
+                raise VerificationError(f"{method} finds {length} crossings, the solver "
+                                        f"{expected} ({outcome.status})")
+            check["agrees"] = True
+            outcome.methods.append(method)
+
+        counted = self._counted_graph(notes)
+        if counted is not None:
+            length, states = counted
+            check.update(counted_graph_crossings=length, counted_graph_states=states)
+            outcome.states = states
+            outcome.abstraction["reachable_counted_states"] = states
+            compare(length, "networkx-counted-graph")
+        explicit = self._explicit_graph(notes)
+        if explicit is not None:
+            length, states, count = explicit
+            check.update(graph_crossings=length, graph_states=states, graph_shortest_plans=count)
+            compare(length, "networkx-explicit-graph")
+            plans = outcome.shortest_plans
+            if decided and plans is not None and plans["complete"] and plans["count"] != count:
+                raise VerificationError(f"the model counts {plans['count']} shortest plans, "
+                                        f"the explicit state graph {count}")
+        if notes:
+            check["note"] = "; ".join(notes)
+        outcome.cross_check = check
+
+    def _counted_graph(self, notes: list[str]) -> tuple[int | None, int] | None:
+        """(shortest length, states) of the counted state graph, or None (why, in ``notes``)."""
+        layout = self.layout
+        if self.deadline.passed():
+            notes.append("counted state graph not built: the time limit ran out first")
+            return None
+        self.report("cross-checking with the counted state graph (networkx)")
+
+        def neighbours(key):
+            return [nxt for _, nxt in layout.counted_successors(key)]
+
+        try:
+            graph = build_graph(layout.counted_start(), neighbours, self.options.graph_limit,
+                                self.seconds_left(),
+                                lambda n: self.report(f"cross-check: counted state graph, {n:,} states"))
+        except TooLarge as error:
+            notes.append(f"counted state graph not built: {error}")
+            return None
+        length, _, _ = shortest_paths(graph, layout.counted_start(), layout.is_counted_goal)
+        return length, graph.number_of_nodes()
+
+    def _explicit_graph(self, notes: list[str]) -> tuple[int | None, int, int] | None:
+        """(shortest length, states, shortest plans) of the explicit state graph, or None."""
+        problem, limit = self.problem, self.options.graph_limit
+        size = problem.state_space_size()
+        if size > limit:
+            shown = f"{size:,}" if size < 10**12 else f"about 10^{len(str(size)) - 1}"
+            notes.append(f"explicit state graph not built: up to {shown} states (limit {limit:,})")
+            return None
+        if self.deadline.passed():
+            notes.append("explicit state graph not built: the time limit ran out first")
+            return None
+        self.report("cross-checking with the explicit state graph (networkx)")
+        try:
+            graph = build_graph(problem.initial, self._neighbours(), limit, self.seconds_left(),
+                                lambda n: self.report(f"cross-check: explicit state graph, {n:,} states"))
+        except TooLarge as error:
+            notes.append(f"explicit state graph not built: {error}")
+            return None
+        length, count, _ = shortest_paths(graph, problem.initial, problem.goal_test)
+        return length, graph.number_of_nodes(), count
 
 
 def _none_within(proven: int) -> str:
     if proven < 0:
         return "no horizon decided"
     return f"no plan with at most {crossings(proven)}"
-
-
-def _start_breaks_a_rule(spec: Spec, outcome: Outcome) -> bool:
-    start = start_state(spec)
-    for side in (0, 1):
-        index = broken_rule(spec, side_content(spec, start, side), "banks")
-        if index is not None:
-            outcome.status = "unsolvable"
-            outcome.proof = f"the start already breaks {describe_rule(spec, index)}"
-            outcome.methods = ["rules"]
-            return True
-    return False
-
-
-def _counted_search(layout, options, clock, outcome, report) -> Search:
-    """Breadth-first over the counted state graph; a goal met is a shortest plan
-    (replayed by the checker), a complete search without one proves there is none."""
-
-    def on_layer(depth: int, states: int) -> None:
-        report(f"breadth-first search: depth {depth}, {states:,} counted states")
-
-    def successors(key):
-        # moves kept as tuples: a parent link per state is most of the search's memory
-        for move, nxt in layout.counted_successors(key):
-            yield tuple((t, tuple(table.items())) for t, table in move.items()), nxt
-
-    search = breadth_first(layout.counted_start(), successors, layout.is_counted_goal,
-                           options.counted_limit, clock.deadline(), on_layer, stop_at_goal=True)
-    if search.labels is not None:
-        search.labels = [{t: dict(table) for t, table in move} for move in search.labels]
-    if search.complete:
-        outcome.states = search.states
-        outcome.abstraction["reachable_counted_states"] = search.states
-    if search.length is not None:
-        plan = layout.concretise(search.labels)
-        outcome.banks = replay(layout.spec, plan)  # raises VerificationError
-        outcome.plan = plan
-        outcome.status = "solved"
-        outcome.methods = ["counted-bfs", "checker"]
-        outcome.proof = (
-            f"shortest: breadth-first search over the counted state graph (interchangeable "
-            f"actors counted) meets the goal first after {crossings(search.length)} "
-            f"({plural(search.states, 'counted state')} seen); the plan was replayed by the "
-            f"independent checker"
-        ) if search.length else "the start is already the goal"
-    elif search.complete:
-        outcome.status = "unsolvable"
-        outcome.methods = ["counted-bfs"]
-        every = ("the only reachable counted state" if search.states == 1
-                 else f"all {search.states:,} reachable counted states")
-        outcome.proof = (f"breadth-first search over {every} (interchangeable actors counted) "
-                         f"never meets the goal")
-    return search
-
-
-def _affordable(layout, horizon: int, options, clock) -> str:
-    """Why a model of ``horizon`` steps should not be built, or "" when it may."""
-    size = estimated_size(layout, horizon, unary=options.engine != "cpsat")
-    if size > options.model_limit:
-        return (f"the model of {crossings(horizon)} would have about {size:,} constraints "
-                f"(limit {options.model_limit:,})")
-    # the build may take a third of the time left: the solving needs the rest
-    if options.time_limit is not None and 3 * size / BUILD_RATE > clock.left():
-        return (f"building the model of {crossings(horizon)} (about {size:,} constraints) "
-                f"would not fit in the time left")
-    return ""
-
-
-def _confirm_on_model(layout, search: Search, options, clock, outcome, report) -> None:
-    """The time-expanded model's word on the search's answer: no plan one
-    crossing shorter (UNSAT) and a plan of that length (SAT, replayed); for an
-    unsolvable puzzle, no plan as long as a loop-free plan can be (UNSAT)."""
-    solved = outcome.status == "solved"
-    length = search.length if solved else search.states - 1
-    if solved and length == 0:
-        return
-    engine_name = options.engine
-
-    def unconfirmed(reason: str) -> None:
-        outcome.confirmation = f"not confirmed on {engine_name}: {reason}"
-        if solved and options.count_shortest:
-            outcome.confirmation += " (the shortest plans are counted on that model: not counted)"
-
-    skip = _affordable(layout, length, options, clock)
-    if skip:
-        return unconfirmed(skip)
-    report(f"confirming on {engine_name}: building the model of {crossings(length)}")
-    try:
-        cm = compile_model(layout, length, unary=engine_name != "cpsat", deadline=clock.deadline())
-    except OutOfTime as error:
-        return unconfirmed(str(error))
-    session = get_engine(engine_name).prepare(cm.model)
-    if solved:
-        report(f"confirming on {engine_name}: no plan of {crossings(length - 1)}?")
-        shorter = session.solve([-cm.act[length - 1]], clock.left())
-        if shorter.status == "sat":
-            _found(layout.spec, layout, cm, shorter.assignment, Outcome(outcome.name, spec=layout.spec))
-            raise VerificationError(f"the model has a plan shorter than the breadth-first search's "
-                                    f"{crossings(length)}")
-        report(f"confirming on {engine_name}: a plan of {crossings(length)}?")
-        same = session.solve((), clock.left()) if shorter.status == "unsat" else shorter
-        if same.status == "unsat":
-            raise VerificationError(f"the model has no plan of {crossings(length)}, the "
-                                    f"breadth-first search has one")
-        if same.status == "unknown":
-            return unconfirmed("the time limit ran out")
-        check = Outcome(outcome.name, spec=layout.spec)
-        _found(layout.spec, layout, cm, same.assignment, check)
-        if check.crossings != length:
-            raise VerificationError(f"the model's plan has {crossings(check.crossings)}, "
-                                    f"the breadth-first search's {length}")
-        outcome.confirmation = (f"confirmed on {engine_name} with two calls: no plan with at most "
-                                f"{crossings(length - 1)} (unsatisfiable), a plan of {length} "
-                                f"(satisfiable, replayed by the checker)")
-        outcome.methods.append(f"{engine_name}-model")
-        if options.count_shortest:
-            report("counting the shortest plans")
-            _count(layout, cm, session, length, options, clock, outcome)
-        return
-    report(f"confirming on {engine_name}: any plan of at most {crossings(length)}?")
-    answer = session.solve((), clock.left())
-    if answer.status == "sat":
-        _found(layout.spec, layout, cm, answer.assignment, Outcome(outcome.name, spec=layout.spec))
-        raise VerificationError("the model has a plan, the breadth-first search proved there is none")
-    if answer.status == "unknown":
-        return unconfirmed("the time limit ran out")
-    outcome.confirmation = (
-        f"confirmed on {engine_name}: no plan of at most {crossings(length)} (unsatisfiable); "
-        f"a shortest plan never repeats a state and only {plural(search.states, 'counted state')} "
-        f"{'is' if search.states == 1 else 'are'} reachable, so no plan is longer")
-    outcome.methods.append(f"{engine_name}-model")
-
-
-def _shortest(spec, layout, bound, exact, options, clock, outcome, report, proven: int) -> None:
-    """The model alone, horizon by horizon (too many counted states for the search);
-    ``proven``: no plan has at most that many crossings (from the search)."""
-    engine = get_engine(options.engine)
-    longest = max(1, bound - 1)  # a shortest plan never repeats a state
-    horizon = min(max(FIRST_HORIZON, proven + 1), longest)
-    why = (f"there are {'only ' + str(bound) if exact else 'at most ' + str(bound)} safe "
-           f"counted states (interchangeable actors counted)")
-
-    def give_up(reason: str) -> None:
-        outcome.proof = f"{reason}: {_none_within(proven)}, the rest unknown"
-
-    while True:
-        if clock.out():
-            return give_up("time limit")
-        skip = _affordable(layout, horizon, options, clock)
-        if skip:
-            return give_up(skip)
-        report(f"horizon {horizon}: building the model")
-        try:
-            cm = compile_model(layout, horizon, unary=options.engine != "cpsat",
-                               deadline=clock.deadline())
-        except OutOfTime:
-            return give_up("time limit")
-        session = engine.prepare(cm.model)
-        report(f"horizon {horizon}: any plan of at most {crossings(horizon)}?")
-        answer = session.solve((), clock.left())
-        if answer.status == "unknown":
-            return give_up("time limit")
-        if answer.status == "unsat":
-            proven = horizon
-            if horizon >= longest:
-                outcome.status = "unsolvable"
-                outcome.methods = [f"{options.engine}-model"]
-                outcome.proof = (
-                    f"no plan of at most {crossings(horizon)} (unsatisfiable on {options.engine}); "
-                    f"a shortest plan never repeats a state and {why}, so no plan is longer "
-                    f"than {longest}"
-                )
-                return
-            horizon = min(2 * horizon, longest)
-            continue
-        best = answer.assignment
-        while proven + 1 < cm.length(best):
-            T = proven + 1
-            report(f"horizon {T}: proving no plan is that short")
-            if clock.out():
-                answer = SolveResult("unknown")
-            else:
-                answer = session.solve([-cm.act[T]] if T < horizon else [], clock.left())
-            if answer.status == "unknown":
-                _found(spec, layout, cm, best, outcome)
-                outcome.status = "unknown"
-                outcome.proof = (f"time limit: a plan of {crossings(outcome.crossings)} found, "
-                                 f"{_none_within(proven)}, the rest unknown")
-                return
-            if answer.status == "unsat":
-                proven = T
-            else:
-                best = answer.assignment
-        _found(spec, layout, cm, best, outcome)
-        outcome.status = "solved"
-        outcome.methods = [f"{options.engine}-model", "checker"]
-        length = outcome.crossings
-        outcome.proof = (
-            f"shortest: no plan with at most {crossings(length - 1)} (each horizon up to "
-            f"{length - 1} unsatisfiable on {options.engine}); the plan of {length} was "
-            f"replayed by the independent checker"
-        ) if length else "the start is already the goal"
-        if options.count_shortest:
-            report("counting the shortest plans")
-            _count(layout, cm, session, length, options, clock, outcome)
-        return
-
-
-def _found(spec, layout, cm, assignment, outcome) -> None:
-    """Decode, concretise and replay a plan; a disagreement is a bug."""
-    _, counted_moves = cm.counted_plan(assignment)
-    plan = layout.concretise(counted_moves)
-    outcome.banks = replay(spec, plan)  # raises VerificationError
-    if len(plan) != cm.length(assignment):
-        raise VerificationError("decoded plan length differs from the model's")
-    outcome.plan = plan
-
-
-def _count(layout, cm, session, length, options, clock, outcome) -> None:
-    """Concrete shortest plans: the sum, over counted shortest plans, of the
-    ways to pick which interchangeable blocks make each move."""
-    total = 0
-    counted = 0
-
-    def add(assignment) -> None:
-        nonlocal total, counted
-        states, moves = cm.counted_plan(assignment)
-        ways = 1
-        for state, move in zip(states, moves):
-            ways *= layout.multiplicity(state, move)
-        total += ways
-        counted += 1
-
-    assumptions = [-cm.act[length]] if length < cm.horizon else []
-    found = session.enumerate(assumptions, limit=options.count_limit, time_limit=clock.left(),
-                              on_solution=add)
-    outcome.shortest_plans = {"count": total, "counted_plans": counted, "complete": found.complete}
-
-
-def _neighbours(spec: Spec):
-    """The successor function as ``state -> next states``, each state's list
-    computed once (the depth-first enumeration meets states again and again)."""
-    memo: dict = {}
-
-    def neighbours(state):
-        if state not in memo:
-            memo[state] = [nxt for _, nxt in successors(spec, state)]
-        return memo[state]
-
-    return neighbours
-
-
-def _cross_check(spec, layout, options, clock, outcome, report) -> None:
-    """Independent answers from networkx: the counted state graph (its own BFS
-    over the same counted successors) and, where it fits, the explicit graph of
-    concrete states (an independent successor function).  A disagreement is a bug."""
-    decided = outcome.status in ("solved", "unsolvable")
-    expected = outcome.crossings if outcome.status == "solved" else None
-    check: dict = {"graph_crossings": None, "graph_states": None, "graph_shortest_plans": None,
-                   "counted_graph_crossings": None, "counted_graph_states": None, "agrees": None}
-    notes = []
-
-    def compare(length: int | None, method: str) -> None:
-        if not decided:
-            return
-        if length != expected:
-            raise VerificationError(f"{method} finds {length} crossings, the solver "
-                                    f"{expected} ({outcome.status})")
-        check["agrees"] = True
-        outcome.methods.append(method)
-
-    def neighbours(key):
-        return [nxt for _, nxt in layout.counted_successors(key)]
-
-    if clock.out():
-        notes.append("counted state graph not built: the time limit ran out first")
-    else:
-        report("cross-checking with the counted state graph (networkx)")
-        try:
-            graph = build_graph(layout.counted_start(), neighbours, options.graph_limit, clock.left(),
-                                lambda n: report(f"cross-check: counted state graph, {n:,} states"))
-            length, _, _ = shortest_paths(graph, layout.counted_start(), layout.is_counted_goal)
-            check["counted_graph_crossings"] = length
-            check["counted_graph_states"] = graph.number_of_nodes()
-            outcome.states = graph.number_of_nodes()
-            outcome.abstraction["reachable_counted_states"] = graph.number_of_nodes()
-            compare(length, "networkx-counted-graph")
-        except TooLarge as error:
-            notes.append(f"counted state graph not built: {error}")
-    size = state_space_size(spec)
-    if size > options.graph_limit:
-        shown = f"{size:,}" if size < 10**12 else f"about 10^{len(str(size)) - 1}"
-        notes.append(f"explicit state graph not built: up to {shown} states "
-                     f"(limit {options.graph_limit:,})")
-    elif clock.out():
-        notes.append("explicit state graph not built: the time limit ran out first")
-    else:
-        report("cross-checking with the explicit state graph (networkx)")
-        try:
-            graph = build_graph(start_state(spec), _neighbours(spec), options.graph_limit, clock.left(),
-                                lambda n: report(f"cross-check: explicit state graph, {n:,} states"))
-        except TooLarge as error:
-            notes.append(f"explicit state graph not built: {error}")
-        else:
-            length, count, _ = shortest_paths(graph, start_state(spec), lambda s: is_goal(spec, s))
-            check.update(graph_crossings=length, graph_states=graph.number_of_nodes(),
-                         graph_shortest_plans=count)
-            compare(length, "networkx-explicit-graph")
-            plans = outcome.shortest_plans
-            if decided and plans is not None and plans["complete"] and plans["count"] != count:
-                raise VerificationError(f"the model counts {plans['count']} shortest plans, "
-                                        f"the explicit state graph {count}")
-    if notes:
-        check["note"] = "; ".join(notes)
-    outcome.cross_check = check

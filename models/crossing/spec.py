@@ -13,13 +13,13 @@ from typing import Any
 
 from models.errors import PuzzleError, shorten
 
+from .rules import PLACES, RULE_CLASSES, RULE_KINDS, CrossingRule, Groups
+
 try:  # Python 3.11+
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-PLACES = ("banks", "boat")
-RULE_KINDS = ("not_together", "not_outnumbered")
 TOP_KEYS = {"name", "description", "boat", "pulley", "actors", "rules"}
 BOAT_KEYS = {"capacity", "return_capacity", "min_load"}
 PULLEY_KEYS = {"max_difference", "capacity"}
@@ -34,10 +34,8 @@ MAX_WEIGHT = 1_000_000  # actors' weight, pulley.max_difference
 MAX_RULES = 400  # [[rules]] entries
 MAX_NAMES = 400  # names in one list (a rule's who/with_any/..., an actor's groups)
 MAX_NAME_LENGTH = 64  # characters of an actor or group name
-RULE_KEYS = {
-    "not_together": {"kind", "who", "with_any", "unless_any", "where"},
-    "not_outnumbered": {"kind", "protect", "by", "where"},
-}
+RULE_KEYS = {kind: {"kind", "where", *rule.roles} for kind, rule in RULE_CLASSES.items()}
+REQUIRED_ROLES = {"who", "with_any", "protect", "by"}  # unless_any may be left out
 
 
 @dataclass(frozen=True)
@@ -52,19 +50,6 @@ class Actor:
 
 
 @dataclass(frozen=True)
-class Rule:
-    """One rule; the name lists hold actor names and ``@group`` references as written."""
-
-    kind: str
-    where: tuple[str, ...] = PLACES
-    who: tuple[str, ...] = ()
-    with_any: tuple[str, ...] = ()
-    unless_any: tuple[str, ...] = ()
-    protect: tuple[str, ...] = ()
-    by: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
 class Spec:
     """A checked crossing puzzle.
 
@@ -75,7 +60,7 @@ class Spec:
     name: str
     vehicle: str
     actors: tuple[Actor, ...]
-    rules: tuple[Rule, ...] = ()
+    rules: tuple[CrossingRule, ...] = ()
     capacity: int | None = 2
     return_capacity: int | None = None
     min_load: int = 1
@@ -105,13 +90,6 @@ class Spec:
         """Who may operate the boat: the ``rows`` actors, or every person if none rows."""
         marked = {a.name for a in self.actors if a.rows}
         return frozenset(marked or {a.name for a in self.actors if not a.cargo})
-
-    def members(self, reference: str) -> frozenset[str]:
-        """The actors a rule name stands for: the actor itself, or a ``@group``'s members."""
-        if reference.startswith("@"):
-            group = reference[1:]
-            return frozenset(a.name for a in self.actors if group in a.groups)
-        return frozenset((reference,))
 
     def total_copies(self) -> int:
         return sum(a.count for a in self.actors)
@@ -151,7 +129,8 @@ def parse_document(document: dict[str, Any]) -> Spec:
         raise PuzzleError("a puzzle has exactly one of [boat] or [pulley]")
     actors = _actors(document.get("actors"), pulley="pulley" in document)
     known = {a.name for a in actors}
-    groups = {g for a in actors for g in a.groups}
+    groups = tuple((g, frozenset(a.name for a in actors if g in a.groups))
+                   for g in dict.fromkeys(g for a in actors for g in a.groups))
     rules = tuple(
         _rule(raw, f"rules[{i}]", known, groups)
         for i, raw in enumerate(_list(document.get("rules", []), "rules", MAX_RULES))
@@ -224,12 +203,13 @@ def _actors(raw: Any, pulley: bool) -> tuple[Actor, ...]:
     return tuple(actors)
 
 
-def _rule(raw: Any, where: str, known: set[str], groups: set[str]) -> Rule:
+def _rule(raw: Any, where: str, known: set[str], groups: Groups) -> CrossingRule:
     table = _table(raw, where)
     kind = table.get("kind")
     if kind not in RULE_KINDS:
         raise PuzzleError(f"{where}.kind = {shorten(repr(kind))}: choose one of {', '.join(RULE_KINDS)}")
     _no_unknown_keys(table, RULE_KEYS[kind], f"{where}.")
+    group_names = {g for g, _ in groups}
 
     def names(key: str, required: bool) -> tuple[str, ...]:
         if key not in table:
@@ -241,7 +221,7 @@ def _rule(raw: Any, where: str, known: set[str], groups: set[str]) -> Rule:
         out = []
         for v in values:
             ref = _string(v, f"{where}.{key}")
-            if ref.startswith("@") and ref[1:] not in groups:
+            if ref.startswith("@") and ref[1:] not in group_names:
                 raise PuzzleError(f"{where}.{key}: unknown group {shorten(repr(ref))}")
             if not ref.startswith("@") and ref not in known:
                 raise PuzzleError(f"{where}.{key}: unknown actor {shorten(repr(ref))}")
@@ -257,10 +237,9 @@ def _rule(raw: Any, where: str, known: set[str], groups: set[str]) -> Rule:
             raise PuzzleError(f"{where}.where: unknown place {shorten(repr(p))} (use banks, boat)")
     if not places:
         raise PuzzleError(f"{where}.where is empty")
-    if kind == "not_together":
-        return Rule(kind, tuple(places), who=names("who", True),
-                    with_any=names("with_any", True), unless_any=names("unless_any", False))
-    return Rule(kind, tuple(places), protect=names("protect", True), by=names("by", True))
+    rule = RULE_CLASSES[kind]
+    return rule(tuple(places), groups, **{role: names(role, role in REQUIRED_ROLES)
+                                          for role in rule.roles})
 
 
 # -- small checkers ----------------------------------------------------------

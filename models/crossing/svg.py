@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .states import Move
+from .problem import Move
 
 ROW = 34
 WIDTH = 1000

@@ -17,13 +17,16 @@ actors are tracked one by one).
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from dataclasses import dataclass
 
+from solver.deadline import Deadline
 from solver.statespace import OutOfTime
 
+from .rules import NotOutnumbered
 from .spec import Spec
+
+ROLES = ("who", "with_any", "unless_any", "protect", "by")  # every kind's roles, in one order
 
 
 @dataclass(frozen=True)
@@ -51,10 +54,10 @@ class BlockType:
         return " ~ ".join("(" + "+".join(b) + ")" for b in self.blocks)
 
 
-def block_types(spec: Spec, use_symmetry: bool = True, deadline: float | None = None) -> list[BlockType]:
-    """Partition the actors into block types (see the module text).  ``deadline``
-    (a ``time.perf_counter()`` value): raise OutOfTime once it has passed (the
-    search for symmetric blocks refines colours once per candidate actor)."""
+def block_types(spec: Spec, use_symmetry: bool = True, deadline: Deadline | None = None) -> list[BlockType]:
+    """Partition the actors into block types (see the module text).  ``deadline``:
+    raise OutOfTime once it has passed (the search for symmetric blocks refines
+    colours once per candidate actor)."""
     types: list[BlockType] = []
     singles = [a.name for a in spec.actors if a.count == 1]
     for a in spec.actors:
@@ -87,7 +90,7 @@ def _initial_colours(spec: Spec) -> dict:
     for i, rule in enumerate(spec.rules):
         groups = tuple(
             tuple(sorted(r for r in names if r.startswith("@")))
-            for names in (rule.who, rule.with_any, rule.unless_any, rule.protect, rule.by)
+            for names in map(rule.names, ROLES)
         )
         colours[("rule", i)] = (rule.kind, tuple(sorted(rule.where)), groups)
     return colours
@@ -96,8 +99,8 @@ def _initial_colours(spec: Spec) -> dict:
 def _edges(spec: Spec) -> list[tuple[tuple, str, tuple]]:
     edges = []
     for i, rule in enumerate(spec.rules):
-        for role in ("who", "with_any", "unless_any", "protect", "by"):
-            for ref in getattr(rule, role):
+        for role in ROLES:
+            for ref in rule.names(role):
                 if not ref.startswith("@"):
                     edges.append((("rule", i), role, ("actor", ref)))
     return edges
@@ -147,7 +150,7 @@ def _blocks_for(spec, colours, cls, singles, assigned, edges, deadline) -> list[
 
     def individualised(leader: str) -> dict:
         if leader not in refined:
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and deadline.passed():
                 raise OutOfTime("the time limit ran out while finding interchangeable actors")
             refined[leader] = _individualised(spec, colours, leader, edges)
         return refined[leader]
@@ -184,8 +187,8 @@ def _swap_is_symmetry(spec: Spec, first: tuple[str, ...], second: tuple[str, ...
 
     def canonical(rule, rename):
         return (rule.kind, tuple(sorted(rule.where))) + tuple(
-            frozenset(rename.get(r, r) for r in getattr(rule, role))
-            for role in ("who", "with_any", "unless_any", "protect", "by")
+            frozenset(rename.get(r, r) for r in rule.names(role))
+            for role in ROLES
         )
 
     before = Counter(canonical(r, {}) for r in spec.rules)
@@ -203,10 +206,10 @@ def _split_unliftable(spec: Spec, types: list[BlockType]) -> list[BlockType]:
             continue
         uniform = True
         for rule in spec.rules:
-            if rule.kind != "not_outnumbered":
+            if not isinstance(rule, NotOutnumbered):
                 continue
             for refs in (rule.protect, rule.by):
-                named = set().union(*(spec.members(r) for r in refs))
+                named = rule.everyone(refs)
                 for p in range(t.width):
                     if len({block[p] in named for block in t.blocks}) > 1:
                         uniform = False

@@ -1,0 +1,807 @@
+"""Count every complete Binairo grid of a size exactly, fast.
+
+Engines enumerate about a thousand grids a second; 10x10 has 48 billion.
+So the empty grid is counted here by two compiled (numba) methods that work
+on whole rows as bitmasks, split into independent *cubes* that run in
+parallel, are checkpointed, and can be resumed:
+
+``mitm`` (meet in the middle, the fast one)
+    A cube fixes the two middle rows ``(a, b)`` (rows ``h-1`` and ``h`` of
+    ``2h``).  The top half is then enumerated upwards from ``a`` (with ``b``
+    below it, so no vertical triple crosses the middle) and the bottom half
+    downwards from ``b``; the halves only interact through three things:
+    the per-column counts of 1s must add up to ``h``; no two columns may be
+    equal in *both* halves; no row may be used in both halves.  Halves are
+    joined by sorting on their packed column counts; the two distinctness
+    conditions are single AND tests on bitmasks (column pairs equal in a
+    half; rows used in a half).
+``dfs`` (row-by-row depth-first, the seed's method made compiled)
+    Rows are placed top to bottom; per-column counts, the last two rows
+    (vertical triples), a bitset of used rows, and the column pairs still
+    equal so far are carried along.  A cube fixes the first row.
+
+Symmetry: complementing every cell, mirroring every row and (for ``mitm``)
+flipping the grid upside down map grids to grids and cubes to cubes, so only
+one cube per orbit is counted, weighted by the orbit's size.  Nothing is
+hard-coded: the two methods, both grid orientations and the SAT engines
+cross-check each other (see the tests and ``check_cubes``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from numba import njit
+
+from ..errors import PuzzleError
+
+METHODS = ("mitm", "dfs")
+MAX_WIDTH = 16  # column pairs fit in two 64-bit words
+
+
+# -- the tables: valid rows and what each contributes -------------------------------------
+
+
+def valid_rows(width: int) -> list[int]:
+    """Every row of ``width`` bits that is balanced and has no three equal bits in a line."""
+    half, mask = width // 2, (1 << width) - 1
+    found = []
+    for r in range(1 << width):
+        if bin(r).count("1") != half:
+            continue
+        ones = r & (r >> 1) & (r >> 2)
+        zeros = ~r & mask
+        if ones or zeros & (zeros >> 1) & (zeros >> 2):
+            continue
+        found.append(r)
+    return found
+
+
+@dataclass
+class Tables:
+    """Per valid row: its bits, its image under complement and mirror, its contribution to the
+    packed column counts, and the column pairs it has equal (two 64-bit words)."""
+
+    rows: int
+    cols: int
+    takuzu: bool
+    bits: np.ndarray  # int64[n]
+    complement: np.ndarray  # int64[n]: index of the complemented row
+    mirror: np.ndarray  # int64[n]: index of the mirrored row
+    spread: np.ndarray  # int64[n]: sum of 1 << (field * column) over its 1-bits
+    eqpairs: np.ndarray  # int64[n, 2]
+    field: int  # bits per column in a packed count
+    words: int  # 64-bit words in a set of rows
+
+
+def field_bits(rows: int) -> int:
+    """Bits per column in a packed column count (counts go up to rows / 2 in a half)."""
+    return max(1, rows.bit_length())
+
+
+def fits(rows: int, cols: int) -> bool:
+    """Whether the fast counter can count grids of ``rows`` rows of ``cols`` cells: the
+    column counts of a half are packed into one signed 64-bit key."""
+    return cols <= MAX_WIDTH and field_bits(rows) * cols <= 63
+
+
+# The shapes for which fits() holds, in words (a test keeps them in step).
+LARGEST = "14x14 (a longer side takes a narrower grid: 16-30 x 12, 32-62 x 10, 64 x 8)"
+
+
+def tables(rows: int, cols: int, rules: str) -> Tables:
+    if not fits(rows, cols):
+        raise PuzzleError(_too_big(rows, cols))
+    valid = valid_rows(cols)
+    index = {r: i for i, r in enumerate(valid)}
+    full = (1 << cols) - 1
+    field_bits_ = field_bits(rows)
+    spread, eqpairs = [], []
+    for r in valid:
+        spread.append(sum(1 << (field_bits_ * c) for c in range(cols) if r >> c & 1))
+        words = [0, 0]
+        p = 0
+        for i in range(cols):
+            for j in range(i + 1, cols):
+                if (r >> i & 1) == (r >> j & 1):
+                    words[p // 64] |= 1 << (p % 64)
+                p += 1
+        eqpairs.append([w - (1 << 64) if w >= 1 << 63 else w for w in words])
+    mirror = [index[int(f"{r:0{cols}b}"[::-1], 2)] for r in valid]
+    return Tables(
+        rows, cols, rules == "takuzu",
+        np.array(valid, dtype=np.int64),
+        np.array([index[full ^ r] for r in valid], dtype=np.int64),
+        np.array(mirror, dtype=np.int64),
+        np.array(spread, dtype=np.int64),
+        np.array(eqpairs, dtype=np.int64).reshape(len(valid), 2),
+        field_bits_,
+        (len(valid) + 63) // 64,
+    )
+
+
+# -- meet in the middle ------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _fits(prev2: int, prev1: int, row: int, mask: int) -> bool:
+    """No column has three equal cells in prev2, prev1, row."""
+    same = ~(prev2 ^ prev1) & mask
+    return ((row ^ prev1) & same) == same
+
+
+@njit(cache=True)
+def _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, store,
+          keys, pairs, used_sets):
+    """Enumerate the halves ``first, r1, .., r_free`` (``before`` sits on the other side of
+    ``first``).  With ``store`` False only count them; else fill keys/pairs/used_sets."""
+    n = bits.shape[0]
+    seq = np.empty(free + 2, np.int64)
+    nxt = np.zeros(free + 2, np.int64)
+    used = np.zeros(words, np.int64)
+    count = 0
+    if takuzu:
+        used[first >> 6] |= np.int64(1) << (first & 63)
+        used[before >> 6] |= np.int64(1) << (before & 63)
+    # seq[0] = before, seq[1] = first, then free rows at seq[2..]
+    seq[0] = before
+    seq[1] = first
+    depth = 2
+    nxt[2] = 0
+    while True:
+        if depth == free + 2:
+            if store:
+                key = spread[first]
+                p0 = eqpairs[first, 0]
+                p1 = eqpairs[first, 1]
+                for d in range(2, free + 2):
+                    k = seq[d]
+                    key += spread[k]
+                    p0 &= eqpairs[k, 0]
+                    p1 &= eqpairs[k, 1]
+                    used_sets[count, k >> 6] |= np.int64(1) << (k & 63)
+                keys[count] = key
+                pairs[count, 0] = p0
+                pairs[count, 1] = p1
+            count += 1
+            depth -= 1
+            if depth < 2:
+                break
+            if takuzu:
+                k = seq[depth]
+                used[k >> 6] &= ~(np.int64(1) << (k & 63))
+            continue
+        k = nxt[depth]
+        placed = False
+        while k < n:
+            if not (takuzu and (used[k >> 6] >> (k & 63)) & 1):
+                if _fits(bits[seq[depth - 2]], bits[seq[depth - 1]], bits[k], mask):
+                    placed = True
+                    break
+            k += 1
+        if placed:
+            seq[depth] = k
+            nxt[depth] = k + 1
+            if takuzu:
+                used[k >> 6] |= np.int64(1) << (k & 63)
+            depth += 1
+            if depth < free + 2:
+                nxt[depth] = 0
+        else:
+            depth -= 1
+            if depth < 2:
+                break
+            if takuzu:
+                k = seq[depth]
+                used[k >> 6] &= ~(np.int64(1) << (k & 63))
+    return count
+
+
+@njit(cache=True)
+def _collect(first, before, free, bits, spread, eqpairs, words, takuzu, mask):
+    dummy_k = np.empty(0, np.int64)
+    dummy_p = np.empty((0, 2), np.int64)
+    dummy_u = np.empty((0, words), np.int64)
+    n = _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, False,
+              dummy_k, dummy_p, dummy_u)
+    keys = np.empty(n, np.int64)
+    pairs = np.empty((n, 2), np.int64)
+    used_sets = np.zeros((n, words), np.int64)
+    _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, True,
+          keys, pairs, used_sets)
+    return keys, pairs, used_sets
+
+
+@njit(cache=True)
+def _join_group(T, B, i, i2, j, j2, width):
+    """Pairs (top x, bottom y) of one key group with no conflict in any word.
+
+    Branch-free counting over contiguous words, so LLVM can vectorize it."""
+    found = 0
+    if width == 3:  # up to 11 columns with at most 128 valid rows (10x10 and below)
+        b0 = B[0, j:j2]
+        b1 = B[1, j:j2]
+        b2 = B[2, j:j2]
+        for x in range(i, i2):
+            t0 = T[0, x]
+            t1 = T[1, x]
+            t2 = T[2, x]
+            for y in range(j2 - j):
+                found += ((t0 & b0[y]) | (t1 & b1[y]) | (t2 & b2[y])) == 0
+        return found
+    clash = np.empty(j2 - j, np.int64)
+    for x in range(i, i2):
+        clash[:] = 0
+        for w in range(width):  # word by word over contiguous rows: vectorizes too
+            tw = T[w, x]
+            bw = B[w, j:j2]
+            for y in range(j2 - j):
+                clash[y] |= tw & bw[y]
+        for y in range(j2 - j):
+            found += clash[y] == 0
+    return found
+
+
+@njit(cache=True)
+def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field, work_only=False):
+    """Grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).
+
+    ``work_only``: return instead the number of (top, bottom) pairs the join
+    would test (the pairs whose column counts fit), to estimate big jobs."""
+    h = rows // 2
+    mask = (np.int64(1) << cols) - 1
+    tk, tp, tu = _collect(a, b, h - 1, bits, spread, eqpairs, words, takuzu, mask)
+    bk, bp, bu = _collect(b, a, h - 1, bits, spread, eqpairs, words, takuzu, mask)
+    full = np.int64(0)
+    for c in range(cols):
+        full += np.int64(h) << (field * c)
+    for i in range(bk.shape[0]):
+        bk[i] = full - bk[i]  # the top key that completes this bottom half
+    to = np.argsort(tk)
+    bo = np.argsort(bk)
+    tks = tk[to]
+    bks = bk[bo]
+    # The join's inner loop tests "no conflict" as AND == 0 on a few words per half: the
+    # column pairs equal in the half (one word up to 11 columns), then the rows it uses.
+    # They are gathered into contiguous rows in sorted order: the loop then streams memory.
+    pw = 1 if cols <= 11 else 2
+    width = pw + words
+    # Struct of arrays (one contiguous array per word): the inner loop then vectorizes.
+    T = np.empty((width, tk.shape[0]), np.int64)
+    B = np.empty((width, bk.shape[0]), np.int64)
+    for i in range(tk.shape[0]):
+        for w in range(pw):
+            T[w, i] = tp[to[i], w]
+        for w in range(words):
+            T[pw + w, i] = tu[to[i], w]
+    for i in range(bk.shape[0]):
+        for w in range(pw):
+            B[w, i] = bp[bo[i], w]
+        for w in range(words):
+            B[pw + w, i] = bu[bo[i], w]
+    i = 0
+    j = 0
+    total = np.int64(0)
+    nt = tks.shape[0]
+    nb = bks.shape[0]
+    while i < nt and j < nb:
+        ki = tks[i]
+        kj = bks[j]
+        if ki < kj:
+            i += 1
+        elif ki > kj:
+            j += 1
+        else:
+            i2 = i
+            while i2 < nt and tks[i2] == ki:
+                i2 += 1
+            j2 = j
+            while j2 < nb and bks[j2] == ki:
+                j2 += 1
+            if not takuzu or work_only:
+                total += (i2 - i) * (j2 - j)
+            else:
+                total += _join_group(T, B, i, i2, j, j2, width)
+            i = i2
+            j = j2
+    return total
+
+
+# -- row-by-row depth-first --------------------------------------------------------------
+
+
+@njit(cache=True)
+def dfs_cube(fixed, rows, cols, bits, eqpairs, words, takuzu):
+    """Grids whose row ``r`` is ``fixed[r]`` wherever that is >= 0."""
+    n = bits.shape[0]
+    mask = (np.int64(1) << cols) - 1
+    half = rows // 2
+    seq = np.empty(rows, np.int64)
+    nxt = np.zeros(rows, np.int64)
+    ones = np.zeros((rows + 1, cols), np.int64)  # ones[d, c]: 1s in column c among rows < d
+    pm = np.empty((rows + 1, 2), np.int64)  # column pairs equal in rows < d
+    pm[0, 0] = -1
+    pm[0, 1] = -1
+    used = np.zeros(words, np.int64)
+    total = np.int64(0)
+    depth = 0
+    nxt[0] = 0
+    while depth >= 0:
+        if depth == rows:
+            if not takuzu or (pm[rows, 0] == 0 and pm[rows, 1] == 0):
+                total += 1
+            depth -= 1
+            if depth >= 0 and takuzu:
+                k = seq[depth]
+                used[k >> 6] &= ~(np.int64(1) << (k & 63))
+            continue
+        k = nxt[depth]
+        stop = n
+        if fixed[depth] >= 0:
+            if k <= fixed[depth]:
+                k = fixed[depth]
+                stop = k + 1
+            else:
+                k = n
+        placed = False
+        while k < stop:
+            ok = not (takuzu and (used[k >> 6] >> (k & 63)) & 1)
+            if ok and depth >= 2:
+                ok = _fits(bits[seq[depth - 2]], bits[seq[depth - 1]], bits[k], mask)
+            if ok:
+                r = bits[k]
+                for c in range(cols):
+                    v = ones[depth, c] + ((r >> c) & 1)
+                    if v > half or depth + 1 - v > half:
+                        ok = False
+                        break
+            if ok:
+                placed = True
+                break
+            k += 1
+        if placed:
+            seq[depth] = k
+            nxt[depth] = k + 1
+            r = bits[k]
+            for c in range(cols):
+                ones[depth + 1, c] = ones[depth, c] + ((r >> c) & 1)
+            pm[depth + 1, 0] = pm[depth, 0] & eqpairs[k, 0]
+            pm[depth + 1, 1] = pm[depth, 1] & eqpairs[k, 1]
+            if takuzu:
+                used[k >> 6] |= np.int64(1) << (k & 63)
+            depth += 1
+            if depth < rows:
+                nxt[depth] = 0
+        else:
+            depth -= 1
+            if depth >= 0 and takuzu:
+                k = seq[depth]
+                used[k >> 6] &= ~(np.int64(1) << (k & 63))
+    return total
+
+
+# -- cubes ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cube:
+    """One independent piece of the count: fixed rows, and how many cubes it stands for."""
+
+    rows: tuple[int, ...]  # indices into the valid rows (mitm: the middle pair; dfs: row 1)
+    weight: int
+
+
+def cubes(t: Tables, method: str) -> list[Cube]:
+    """One cube per symmetry orbit, weighted by the orbit's size."""
+    n = len(t.bits)
+    comp, mir = t.complement.tolist(), t.mirror.tolist()
+    found: list[Cube] = []
+    if method == "dfs":
+        seen: set[int] = set()
+        for a in range(n):
+            if a in seen:
+                continue
+            orbit = {a, comp[a], mir[a], comp[mir[a]]}
+            seen |= orbit
+            found.append(Cube((a,), len(orbit)))
+        return found
+    seen_pairs: set[tuple[int, int]] = set()
+    for a in range(n):
+        for b in range(n):
+            if (t.takuzu and a == b) or (a, b) in seen_pairs:
+                continue
+            orbit = set()
+            for x, y in ((a, b), (b, a)):  # flipping the grid upside down swaps the middle rows
+                orbit |= {(x, y), (comp[x], comp[y]), (mir[x], mir[y]), (comp[mir[x]], comp[mir[y]])}
+            seen_pairs |= orbit
+            found.append(Cube((a, b), len(orbit)))
+    return found
+
+
+def count_cube(t: Tables, method: str, cube: Cube) -> int:
+    """The grids in one cube (unweighted)."""
+    if method == "mitm":
+        a, b = cube.rows
+        return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words,
+                             t.takuzu, t.field))
+    fixed = np.full(t.rows, -1, np.int64)
+    fixed[0] = cube.rows[0]
+    return int(dfs_cube(fixed, t.rows, t.cols, t.bits, t.eqpairs, t.words, t.takuzu))
+
+
+def dfs_check_mitm_cube(t: Tables, cube: Cube) -> int:
+    """A mitm cube counted by the other method: dfs with the two middle rows fixed."""
+    fixed = np.full(t.rows, -1, np.int64)
+    fixed[t.rows // 2 - 1], fixed[t.rows // 2] = cube.rows
+    return int(dfs_cube(fixed, t.rows, t.cols, t.bits, t.eqpairs, t.words, t.takuzu))
+
+
+# -- running the cubes: checkpoint, processes, Ray -----------------------------------------
+
+
+@dataclass
+class CountResult:
+    rows: int
+    cols: int
+    rules: str
+    method: str
+    count: int | None
+    complete: bool
+    cubes: int
+    cubes_done: int
+    seconds: float
+    orientation: str  # which way the grid was counted (rows of the counted grid x width)
+    jobs: int = 1
+    backend: str = "local"
+    checked: list[str] = field(default_factory=list)
+    checkpoint: str | None = None
+    status: str = "unknown"  # counted | unknown (stopped before every cube was counted)
+    message: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["seconds"] = round(self.seconds, 3)
+        return data
+
+
+class Checkpoint:
+    """Finished cubes, one JSON line each, after a header naming the job; appended as they finish."""
+
+    def __init__(self, path: str | None, header: dict[str, Any]):
+        self.path = Path(path) if path else None
+        self.header = header
+        self.done: dict[int, int] = {}
+        if self.path is None:
+            return
+        if self.path.exists() and self.path.stat().st_size:
+            with self.path.open() as handle:
+                try:
+                    first = json.loads(handle.readline())
+                except json.JSONDecodeError:
+                    raise PuzzleError(f"{self.path}: not a mindgames checkpoint file") from None
+                if first != header:
+                    raise PuzzleError(
+                        f"{self.path}: checkpoint of another job ({shorten_header(first)}), "
+                        f"not of {shorten_header(header)}"
+                    )
+                for line in handle:
+                    try:
+                        entry = json.loads(line)
+                        self.done[int(entry["cube"])] = int(entry["count"])
+                    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                        break  # a line cut short by an interruption: that cube is redone
+        else:
+            self.path.write_text(json.dumps(header) + "\n")
+
+    def record(self, index: int, count: int) -> None:
+        self.done[index] = count
+        if self.path is not None:
+            with self.path.open("a") as handle:
+                handle.write(json.dumps({"cube": index, "count": count}) + "\n")
+
+
+def shorten_header(header: Any) -> str:
+    if not isinstance(header, dict):
+        return "unknown"
+    return f"{header.get('rows')}x{header.get('cols')} {header.get('rules')} {header.get('method')}"
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _worker_init(rows: int, cols: int, rules: str, method: str) -> None:
+    # Ctrl-C reaches every process of the terminal's group; only the parent handles it
+    # (it keeps the checkpoint and stops the pool), workers would just print tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER["tables"] = tables(rows, cols, rules)
+    _WORKER["method"] = method
+
+
+def _worker_run(item: tuple[int, tuple[int, ...], int]) -> tuple[int, int, float]:
+    index, fixed, weight = item
+    began = time.perf_counter()
+    found = count_cube(_WORKER["tables"], _WORKER["method"], Cube(fixed, weight))
+    return index, found, time.perf_counter() - began
+
+
+def orient(rows: int, cols: int, method: str, orientation: str = "auto") -> tuple[int, int]:
+    """The grid the counter works on: count(R x C) == count(C x R), so pick the cheaper way
+    (narrow rows: fewer valid rows), or the one asked for (``rows`` / ``columns``)."""
+    if orientation == "rows" or (orientation == "auto" and cols <= rows):
+        r, c = rows, cols
+    else:
+        r, c = cols, rows
+    if not fits(r, c) and fits(c, r):
+        r, c = c, r
+    if not fits(r, c):
+        raise PuzzleError(_too_big(rows, cols))
+    return r, c
+
+
+def _too_big(rows: int, cols: int) -> str:
+    return (f"count --size counts grids up to {LARGEST}, not {rows}x{cols}: the fast "
+            "counter packs a half-grid's column counts into one 64-bit word")
+
+
+def count_grids(
+    rows: int,
+    cols: int,
+    rules: str = "takuzu",
+    method: str = "mitm",
+    jobs: int | None = None,
+    checkpoint: str | None = None,
+    ray_address: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    stop_after: int | None = None,
+    orientation: str = "auto",
+    deadline: float | None = None,
+    isolate: bool = False,
+) -> CountResult:
+    """Count all complete ``rows x cols`` grids exactly.
+
+    ``on_progress(done, total)`` is called as cubes finish; ``stop_after``
+    stops (as an interruption would) after that many new cubes, for tests.
+    ``deadline`` (a ``time.monotonic()`` value) stops the count there: the
+    result is then incomplete (status ``unknown``); cubes under way stop with
+    it when they run in worker processes (``isolate`` puts even ``jobs=1`` there).
+    KeyboardInterrupt leaves finished cubes in ``checkpoint`` and propagates."""
+    if method not in METHODS:
+        raise PuzzleError(f"unknown method {method!r}; choose {' or '.join(METHODS)}")
+    start = time.perf_counter()
+    r, c = orient(rows, cols, method, orientation)
+    t = tables(r, c, rules)
+    todo = cubes(t, method)
+    header = {"rows": r, "cols": c, "rules": rules, "method": method, "cubes": len(todo)}
+    store = Checkpoint(checkpoint, header)
+    pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(todo) if i not in store.done]
+    in_process = in_this_process(r, c, jobs, isolate)
+    jobs = 1 if in_process else (jobs or os.cpu_count() or 1)
+    backend = "ray" if ray_address else ("local" if in_process else f"{jobs} processes")
+    result = CountResult(rows, cols, rules, method, None, False, len(todo), len(store.done),
+                         0.0, f"{r}x{c}", jobs, backend, checkpoint=checkpoint)
+    if on_progress:
+        on_progress(len(store.done), len(todo))
+    new = 0
+
+    def finished(index: int, count: int, _seconds: float) -> bool:
+        nonlocal new
+        store.record(index, count)
+        new += 1
+        if on_progress:
+            on_progress(len(store.done), len(todo))
+        return stop_after is not None and new >= stop_after
+
+    if ray_address:
+        _run_ray(ray_address, r, c, rules, method, pending, finished, deadline)
+    else:
+        run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
+    result.cubes_done = len(store.done)
+    result.complete = result.cubes_done == len(todo)
+    if result.complete:
+        result.count = sum(todo[i].weight * n for i, n in store.done.items())
+        result.status = "counted"
+    elif deadline is not None and time.monotonic() >= deadline:
+        result.message = f"time limit reached after {result.cubes_done} of {len(todo)} cubes"
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def in_this_process(rows: int, cols: int, jobs: int | None, isolate: bool = False) -> bool:
+    """Whether cubes run in this process.  Small grids are: starting workers costs more than
+    their cubes.  ``jobs=1`` asks for this process too, unless ``isolate``: a big grid's cube
+    can run for minutes, and only a worker process can be stopped at once by a deadline or
+    Ctrl-C (compiled code does not see signals)."""
+    small = rows * cols < 100
+    if jobs is None:
+        return small
+    return jobs == 1 and (small or not isolate)
+
+
+def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Callable[[int, int, float], bool],
+              jobs: int, in_process: bool, deadline: float | None) -> None:
+    """Count the ``pending`` cubes (index, rows, weight), here or in ``jobs`` worker processes;
+    ``finished(index, count, seconds)`` returns True to stop.  Stops at ``deadline``."""
+    if not in_process:
+        _run_processes(jobs, t.rows, t.cols, rules, method, pending, finished, deadline)
+        return
+    for index, fixed, weight in pending:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        began = time.perf_counter()
+        found = count_cube(t, method, Cube(fixed, weight))
+        if finished(index, found, time.perf_counter() - began):
+            return
+
+
+def _worker_loop(tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str) -> None:
+    """A counting worker: cubes from ``tasks`` until None, (index, count, seconds) to ``results``."""
+    _worker_init(rows, cols, rules, method)
+    while (item := tasks.get()) is not None:
+        results.put(_worker_run(item))
+
+
+def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None) -> None:
+    """The cubes on ``jobs`` worker processes, fed a few at a time (so no pipe ever fills and
+    nothing waits on a killed worker); stopping kills the workers, cubes under way with them."""
+    import itertools
+    import multiprocessing
+    import queue
+
+    fork = hasattr(os, "fork")
+    if fork:  # compile (or load) the kernels once here; forked workers inherit them
+        small = tables(4, 4, rules)
+        count_cube(small, method, cubes(small, method)[0])
+    context = multiprocessing.get_context("fork" if fork else "spawn")
+    tasks, results = context.SimpleQueue(), context.Queue()
+    workers = [context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method),
+                               daemon=True) for _ in range(min(jobs, max(1, len(pending))))]
+    todo = iter(pending)
+
+    def feed(n: int) -> None:
+        for item in itertools.islice(todo, n):
+            tasks.put(item)
+
+    # Ctrl-C while the workers start would leave some behind: it waits until the try.
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for worker in workers:
+            worker.start()
+        try:
+            if blocked:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+                blocked = False
+            feed(2 * len(workers))
+            for _ in range(len(pending)):
+                while True:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        return
+                    try:
+                        index, count, seconds = results.get(timeout=min(left or 1.0, 1.0))
+                        break
+                    except queue.Empty:
+                        dead = [w.exitcode for w in workers if w.exitcode is not None]
+                        if dead:
+                            raise PuzzleError(f"a counting worker died (exit code {dead[0]}"
+                                              f"{': killed' if dead[0] < 0 else ''})")
+                feed(1)
+                if finished(index, count, seconds):
+                    return
+        finally:
+            for worker in workers:
+                if worker.pid is not None:
+                    worker.kill()
+            for worker in workers:
+                if worker.pid is not None:
+                    worker.join()
+            results.close()
+            tasks.close()
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _ray_task(rows: int, cols: int, rules: str, method: str, fixed: tuple[int, ...], weight: int):
+    return count_cube(tables(rows, cols, rules), method, Cube(fixed, weight))
+
+
+def _run_ray(address, r, c, rules, method, pending, finished, deadline=None) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise PuzzleError("--ray needs Ray: pip install 'mindgames[ray]'") from None
+    ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
+             log_to_driver=False)
+    remote = ray.remote(_ray_task)
+    futures = {remote.remote(r, c, rules, method, fixed, weight): index
+               for index, fixed, weight in pending}
+    try:
+        while futures:
+            timeout = None if deadline is None else deadline - time.monotonic()
+            if timeout is not None and timeout <= 0:
+                return
+            ready, _ = ray.wait(list(futures), num_returns=1, timeout=timeout)
+            for ref in ready:
+                index = futures.pop(ref)
+                if finished(index, int(ray.get(ref)), 0.0):
+                    return
+    finally:
+        for ref in futures:
+            ray.cancel(ref, force=True)
+
+
+def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0) -> list[str]:
+    """Count a random sample of mitm cubes again with dfs (middle rows fixed); the findings."""
+    import random
+
+    t = tables(rows, cols, rules)
+    todo = cubes(t, "mitm")
+    rng = random.Random(seed)
+    notes = []
+    for cube in rng.sample(todo, min(sample, len(todo))):
+        a, b = count_cube(t, "mitm", cube), dfs_check_mitm_cube(t, cube)
+        if a != b:
+            raise AssertionError(f"cube {cube.rows}: mitm {a} != dfs {b}")
+        notes.append(f"cube {cube.rows}: {a}")
+    return notes
+
+
+def join_work(t: Tables, cube: Cube) -> int:
+    """The pairs of halves a mitm cube's join tests (its cost, for estimates)."""
+    a, b = cube.rows
+    return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words, t.takuzu,
+                         t.field, True))
+
+
+def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
+             jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
+             deadline: float | None = None, isolate: bool = False) -> dict[str, Any]:
+    """Time a random sample of cubes; extrapolate the whole job's time (seconds, on ``jobs``).
+
+    The sample runs on ``jobs`` worker processes (one cube of 12x12 takes about a minute);
+    at ``deadline`` the estimate is made from the cubes finished by then (none: unknown)."""
+    import random
+
+    t = tables(rows, cols, rules)
+    todo = cubes(t, method)
+    small = tables(4, 4, rules)  # compile (or load) the kernels before the clock starts
+    count_cube(small, method, cubes(small, method)[0])
+    rng = random.Random(seed)
+    picked = rng.sample(todo, min(sample, len(todo)))
+    spent = 0.0
+    weighted = 0
+    done = 0
+
+    def finished(index: int, found: int, seconds: float) -> bool:
+        nonlocal spent, weighted, done
+        spent += seconds
+        weighted += picked[index].weight * found
+        done += 1
+        if on_cube is not None:
+            on_cube(picked[index], found, seconds)
+        return False
+
+    pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(picked)]
+    in_process = in_this_process(rows, cols, jobs, isolate)
+    run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
+    base = {"cubes": len(todo), "sampled": done, "seconds_sampled": round(spent, 3)}
+    if not done:
+        return {**base, "status": "unknown", "estimated_seconds": None, "estimated_count": None,
+                "message": "time limit reached before a sampled cube was finished"}
+    scale = len(todo) / done
+    return {
+        **base, "status": "estimated",
+        "estimated_seconds": round(spent * scale / jobs, 1),
+        "estimated_count": int(weighted * scale),
+        "message": None if done == len(picked) else
+        f"time limit reached: estimated from {done} of {len(picked)} sampled cubes",
+    }

@@ -1,0 +1,175 @@
+"""A crossing puzzle as a search problem (AIMA's ``Problem``): initial state,
+actions, result, goal test; the explicit state graph is made of it.
+
+A state is ``(far, boat)``: ``far[i]`` copies of actor ``i`` (in spec order)
+are on the far side (right bank / ground), the rest on the near side (left
+bank / top of the tower); ``boat`` is 0 or 1, the side the boat is on (always
+0 for a pulley, whose two baskets simply swap).  A move is the multiset of
+actors that go to the far side and the multiset that come back; a river move
+has one of them empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from .rules import Content, broken_rule, describe_rule
+from .spec import Spec
+
+State = tuple[tuple[int, ...], int]
+Load = tuple[int, ...]  # copies per actor (in spec order) aboard
+
+
+@dataclass(frozen=True)
+class Move:
+    """Actors (names, repeated for copies, sorted) going far and coming near."""
+
+    to_far: tuple[str, ...] = ()
+    to_near: tuple[str, ...] = ()
+
+    def as_json(self, spec: Spec, step: int) -> dict:
+        if spec.is_river:
+            direction = "right" if self.to_far else "left"
+            return {"step": step, "direction": direction, "actors": list(self.to_far or self.to_near)}
+        return {"step": step, "down": list(self.to_far), "up": list(self.to_near)}
+
+
+class CrossingProblem:
+    """The puzzle's states and legal moves, with what every move needs worked out once."""
+
+    def __init__(self, spec: Spec):
+        self.spec = spec
+        self.actors = spec.actors
+        self.rules = spec.rules
+        self.rowers: frozenset[str] = spec.rowers()
+        self.initial: State = (tuple(0 for _ in spec.actors), 0)
+        self._rows = tuple(a.name in self.rowers for a in spec.actors)
+        self._weights = tuple(a.weight for a in spec.actors)
+        self._persons = tuple(not a.cargo for a in spec.actors)
+
+    # -- AIMA's Problem ---------------------------------------------------------
+    def actions(self, state: State) -> list[Move]:
+        return [move for move, _ in self.successors(state)]
+
+    def result(self, state: State, move: Move) -> State:
+        """The state after ``move`` (not checked: :meth:`successors` yields only legal ones)."""
+        far, boat = state
+        index = {a.name: i for i, a in enumerate(self.actors)}
+        after = list(far)
+        for name in move.to_far:
+            after[index[name]] += 1
+        for name in move.to_near:
+            after[index[name]] -= 1
+        return tuple(after), (1 - boat if self.spec.is_river else 0)
+
+    def goal_test(self, state: State) -> bool:
+        far, _ = state
+        return all(n == a.count for n, a in zip(far, self.actors) if a.must_cross)
+
+    # -- the successor function: actions and results in one pass -------------------
+    def successors(self, state: State) -> Iterator[tuple[Move, State]]:
+        """Every legal move from ``state`` and the state it leads to."""
+        if self.spec.is_river:
+            return self._river_successors(state)
+        return self._pulley_successors(state)
+
+    def _river_successors(self, state: State) -> Iterator[tuple[Move, State]]:
+        far, boat = state
+        spec = self.spec
+        here = far if boat else self._near(far)
+        for load in _loads(list(here), spec.min_load, spec.capacity_towards(far=not boat)):
+            if not any(n and rows for n, rows in zip(load, self._rows)):
+                continue
+            if self.broken_rule(self._content(load), "boat") is not None:
+                continue
+            sign = -1 if boat else 1
+            after = (tuple(f + sign * n for f, n in zip(far, load)), 1 - boat)
+            if self.banks_safe(after):
+                names = self._names(load)
+                yield (Move(to_far=names) if not boat else Move(to_near=names)), after
+
+    def _pulley_successors(self, state: State) -> Iterator[tuple[Move, State]]:
+        far, _ = state
+        capacity = self.spec.capacity
+        nobody = tuple(0 for _ in far)
+        ups = [
+            load for load in _loads(list(far), 0, capacity)
+            if load == nobody or self.broken_rule(self._content(load), "boat") is None
+        ]
+        for down in _loads(self._near(far), 1, capacity):
+            if self.broken_rule(self._content(down), "boat") is not None:
+                continue
+            w_down = self.weight(down)
+            for up in ups:
+                if not self.pulley_move_ok(down, up, w_down):
+                    continue
+                after = (tuple(f + d - u for f, d, u in zip(far, down, up)), 0)
+                if self.banks_safe(after):
+                    yield Move(self._names(down), self._names(up)), after
+
+    # -- places and rules -----------------------------------------------------------
+    def side_content(self, state: State, side: int) -> dict[str, int]:
+        """Who is on the near (0) or far (1) side in ``state``."""
+        far, _ = state
+        return {
+            a.name: (n if side else a.count - n)
+            for a, n in zip(self.actors, far)
+            if (n if side else a.count - n)
+        }
+
+    def broken_rule(self, content: Content, place_kind: str) -> int | None:
+        """The first rule ``content`` breaks at a place of kind ``place_kind``, or None."""
+        return broken_rule(self.rules, content, place_kind)
+
+    def describe_rule(self, index: int) -> str:
+        return describe_rule(self.rules, index)
+
+    def banks_safe(self, state: State) -> bool:
+        return all(self.broken_rule(self.side_content(state, side), "banks") is None for side in (0, 1))
+
+    def weight(self, load: Load) -> int:
+        return sum(w * n for w, n in zip(self._weights, load))
+
+    def pulley_move_ok(self, down: Load, up: Load, w_down: int) -> bool:
+        """The heavier basket descends; with a person aboard, not too fast."""
+        difference = w_down - self.weight(up)
+        if difference <= 0:
+            return False
+        person_aboard = any((d or u) and person for person, d, u in zip(self._persons, down, up))
+        return not person_aboard or difference <= self.spec.max_difference
+
+    def state_space_size(self) -> int:
+        """How many states the explicit graph could have (an upper bound, before the rules)."""
+        size = 2 if self.spec.is_river else 1
+        for a in self.actors:
+            size *= a.count + 1
+        return size
+
+    # -- loads ------------------------------------------------------------------------
+    def _near(self, far: tuple[int, ...]) -> list[int]:
+        return [a.count - n for a, n in zip(self.actors, far)]
+
+    def _names(self, load: Load) -> tuple[str, ...]:
+        return tuple(sorted(a.name for a, n in zip(self.actors, load) for _ in range(n)))
+
+    def _content(self, load: Load) -> dict[str, int]:
+        return {a.name: n for a, n in zip(self.actors, load) if n}
+
+
+def _loads(available: list[int], low: int, high: int | None) -> Iterator[Load]:
+    """Every load (copies per actor) with ``low..high`` copies, drawn from ``available``."""
+    limit = sum(available) if high is None else high
+    counts = [0] * len(available)
+
+    def fill(i: int, total: int) -> Iterator[Load]:
+        if i == len(available):
+            if total >= low:
+                yield tuple(counts)
+            return
+        for n in range(min(available[i], limit - total) + 1):
+            counts[i] = n
+            yield from fill(i + 1, total + n)
+        counts[i] = 0
+
+    yield from fill(0, 0)

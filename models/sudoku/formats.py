@@ -1,0 +1,427 @@
+"""Sudoku as text and JSON: reading every accepted format, writing what reads back.
+
+Formats: a line of N*N symbols (optionally followed by N*N jigsaw region
+labels), a grid drawn over several lines, a list of rows of numbers, a JSON
+object ``{"grid", "box", "diagonals", "regions"}`` (and mindgames' own output
+records), JSON Lines.  A header comment ``# mindgames sudoku box=RxC
+[diagonals]`` states the variant of the puzzles after it; the command line
+may state it too (a :class:`Variant`), and the two must agree.
+
+Reading follows the library's one convention: :func:`read` gives a
+:class:`~models.kind.Parsed` per puzzle, the puzzle or the error naming what
+is wrong with it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+from ..errors import PuzzleError, shorten
+from ..grid import SYMBOLS, cell_name, symbol_char, symbol_value
+from ..kind import Parsed
+from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
+
+# ---------------------------------------------------------------------------
+# Variant statements: a header comment or the command line
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Variant:
+    """What a header comment or the command line says about the puzzles it covers.
+
+    ``None`` means "not stated": the puzzle's own statement or the default
+    (the most square box for its size, no diagonals) applies.  ``source``
+    names where it was stated, for messages."""
+
+    box: tuple[int, int] | None = None
+    diagonals: bool | None = None
+    source: str = ""
+
+
+HEADER_KIND = "sudoku"
+OTHER_KINDS = ("binairo", "crossing")
+
+
+def header(puzzle: Sudoku) -> str:
+    """The header comment that makes the reader take the puzzles after it as ``puzzle``'s variant.
+
+    Jigsaw regions are not in it: they travel with each puzzle's line."""
+    words = ["#", "mindgames", HEADER_KIND]
+    if puzzle.regions is None:
+        words.append(f"box={puzzle.box[0]}x{puzzle.box[1]}")
+    if puzzle.diagonals:
+        words.append("diagonals")
+    return " ".join(words)
+
+
+def parse_box(text: str) -> tuple[int, int] | None:
+    """``RxC`` as (R, C), or None when it is not of that shape (the caller names the problem)."""
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def checked_box(text: str) -> tuple[int, int]:
+    """``RxC`` as a box shape whose grid size is supported; PuzzleError naming the problem."""
+    box = parse_box(text)
+    if box is None:
+        raise PuzzleError(f"{shorten(text)!r} is not a box shape like 3x3 or 2x3")
+    rows_, cols = box
+    if min(rows_, cols) < 1 or not MIN_SIZE <= rows_ * cols <= MAX_SIZE:
+        raise PuzzleError(
+            f"box {text} makes a {rows_ * cols}x{rows_ * cols} grid; sizes {MIN_SIZE}..{MAX_SIZE} are supported"
+        )
+    return box
+
+
+def parse_header(comment: str, where: str) -> Variant | None:
+    """The variant a ``# mindgames sudoku box=RxC [diagonals]`` comment states; None for other comments.
+
+    A header states the whole variant: without ``diagonals`` it says "no diagonals"."""
+    words = comment.lstrip("#").split()
+    if len(words) < 2 or words[0] != "mindgames":
+        return None
+    if words[1] in OTHER_KINDS:
+        raise PuzzleError(f"{where}: the header is for {words[1]} puzzles, not Sudoku")
+    if words[1] != HEADER_KIND:
+        return None  # prose that happens to start with the program's name
+    box, diagonals = None, False
+    for word in words[2:]:
+        key, equals, value = word.partition("=")
+        if key == "box" and equals:
+            box = parse_box(value)
+            if box is None:
+                raise PuzzleError(f"{where}: header box={shorten(value)!r} is not a box shape like 3x3 or 3x2")
+        elif key == "diagonals" and not equals:
+            diagonals = True
+        else:
+            raise PuzzleError(f"{where}: unknown key {shorten(key)!r} in the header (known: box=RxC, diagonals)")
+    return Variant(box, diagonals, f"the header on {where}")
+
+
+def _describe(key: str, value: Any) -> str:
+    if key == "box":
+        return f"box {value[0]}x{value[1]}"
+    return "diagonals" if value else "no diagonals"
+
+
+def combine(outer: Variant | None, inner: Variant) -> Variant:
+    """``inner`` (a header) within ``outer`` (the command line): stated twice must agree."""
+    if outer is None:
+        return inner
+    for key in ("box", "diagonals"):
+        mine, theirs = getattr(inner, key), getattr(outer, key)
+        if mine is not None and theirs is not None and mine != theirs:
+            raise PuzzleError(
+                f"{inner.source} says {_describe(key, mine)}, but {outer.source} says {_describe(key, theirs)}"
+            )
+    return Variant(
+        inner.box if inner.box is not None else outer.box,
+        inner.diagonals if inner.diagonals is not None else outer.diagonals,
+        inner.source,
+    )
+
+
+def _resolve(
+    variant: Variant | None,
+    box: Any,
+    diagonals: Any,
+    jigsaw: bool,
+    where: str,
+) -> tuple[Any, bool]:
+    """The box and diagonals of one puzzle: its own statement (None if it makes none) and the variant's.
+
+    A puzzle that states what the variant states differently is an error naming both."""
+    at = f"{where}: " if where else ""
+    if variant is None:
+        return box, bool(diagonals)
+    if variant.box is not None:
+        if jigsaw:
+            raise PuzzleError(f"{at}a jigsaw puzzle (it has regions), but {variant.source} says {_describe('box', variant.box)}")
+        if box is not None and tuple(box) != variant.box:
+            raise PuzzleError(f"{at}\"box\" {shorten(list(box))} contradicts {variant.source} ({_describe('box', variant.box)})")
+        box = variant.box
+    if variant.diagonals is not None:
+        if diagonals is not None and diagonals != variant.diagonals:
+            raise PuzzleError(f"{at}\"diagonals\" {str(diagonals).lower()} contradicts {variant.source} ({_describe('diagonals', variant.diagonals)})")
+        diagonals = variant.diagonals
+    return box, bool(diagonals)
+
+
+# ---------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------
+def _cells_of_text(text: str, where: str) -> list[int]:
+    """Values of a run of symbols ('.' or '0' blank, 1-9, A-Z)."""
+    values = []
+    for i, char in enumerate(text):
+        value = symbol_value(char)
+        if value is None:
+            raise PuzzleError(f"{where}, character {i + 1}: unknown symbol {char!r}")
+        values.append(value)
+    return values
+
+
+def _square(values: list[int], where: str) -> list[list[int]]:
+    size = round(len(values) ** 0.5)
+    if size * size != len(values):
+        raise PuzzleError(
+            f"{where}: {len(values)} cells do not make a square grid (81 for 9x9, 16 for 4x4, 256 for 16x16)"
+        )
+    return [values[r * size : (r + 1) * size] for r in range(size)]
+
+
+def _check_range(grid: list[list[int]], where: str) -> None:
+    size = len(grid)
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            if value > size:
+                raise PuzzleError(
+                    f"{where}, {cell_name((r, c))}: {symbol_char(value)!r} is out of range for a "
+                    f"{size}x{size} Sudoku (1..{symbol_char(size)})"
+                )
+
+
+def parse_line(line: str, where: str = "line 1", variant: Variant | None = None) -> Sudoku:
+    """One puzzle on one line: N*N symbols, optionally followed by N*N region labels (jigsaw)."""
+    fields = line.split()
+    if len(fields) not in (1, 2):
+        raise PuzzleError(f"{where}: expected a puzzle and optional region labels, found {len(fields)} fields")
+    if len(fields[0]) > 35 * 35:
+        raise PuzzleError(f"{where}: {len(fields[0])} characters is too long for a puzzle (at most 35x35)")
+    grid = _square(_cells_of_text(fields[0], where), where)
+    _check_range(grid, where)
+    labels = None
+    if len(fields) == 2:
+        if len(fields[1]) != len(fields[0]):
+            raise PuzzleError(f"{where}: {len(fields[1])} region labels for {len(fields[0])} cells")
+        size = len(grid)
+        labels = [list(fields[1][r * size : (r + 1) * size]) for r in range(size)]
+    box, diagonals = _resolve(variant, None, None, labels is not None, where)
+    return make_puzzle(grid, box, labels, diagonals, where)
+
+
+_SEPARATOR_CHARS = set("-+=|_ \t")
+
+
+def _is_separator(line: str) -> bool:
+    return bool(line.strip()) and set(line) <= _SEPARATOR_CHARS and any(ch in "-+=" for ch in line)
+
+
+def _row_cells(line: str, where: str) -> list[int]:
+    """A grid row: symbols with optional '|' and spaces, or space-separated numbers (10, 11, ...)."""
+    tokens = line.replace("|", " ").split()
+    if len(tokens) > 1 and any(len(t) > 1 for t in tokens):
+        values = []
+        for i, token in enumerate(tokens):
+            if token in (".", "_"):
+                values.append(0)
+            elif token.isdigit():
+                values.append(int(token))
+            else:
+                raise PuzzleError(f"{where}, column {i + 1}: {shorten(token)!r} is not a number")
+        return values
+    return _cells_of_text("".join(tokens), where)
+
+
+def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant | None = None) -> Sudoku:
+    """A puzzle drawn as a grid, one row per line, separators (| - +) allowed."""
+    first = numbered_lines[0][0]
+    grid = [_row_cells(text, f"line {n}") for n, text in numbered_lines if not _is_separator(text)]
+    where = f"lines {first}-{numbered_lines[-1][0]}"
+    for i, row in enumerate(grid):
+        if len(row) != len(grid):
+            raise PuzzleError(
+                f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows"
+            )
+    _check_range(grid, where)
+    box, diagonals = _resolve(variant, None, None, False, where)
+    return make_puzzle(grid, box, None, diagonals, where)
+
+
+_JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions")
+# Keys of the records mindgames itself writes (generate, solve, check, count --json):
+# a record read back as a puzzle keeps its puzzle keys and these are passed over.
+_OUTPUT_KEYS = frozenset({
+    "index", "status", "givens", "uniqueness", "minimal", "solution", "solutions", "seed",
+    "engine", "seconds", "count", "complete", "error", "message",
+})
+
+
+def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = None) -> Sudoku:
+    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}``.
+
+    Records that mindgames writes are read too: their ``"puzzle"`` line stands
+    for ``"grid"`` and their result keys are passed over."""
+    if isinstance(value, list):
+        box, diagonals = _resolve(variant, None, None, False, where)
+        return make_puzzle(_json_grid(value, where), box, None, diagonals, where)
+    if isinstance(value, str):
+        return parse_line(value, where, variant)
+    if not isinstance(value, dict):
+        raise PuzzleError(f"{where}: a puzzle is a list of rows or an object with a \"grid\"")
+    unknown = sorted(set(value) - set(_JSON_KEYS) - _OUTPUT_KEYS)
+    if unknown:
+        raise PuzzleError(f"{where}: unknown key {shorten(unknown[0])!r} (known: {', '.join(sorted(_JSON_KEYS))})")
+    if "grid" not in value and "puzzle" not in value:
+        raise PuzzleError(f"{where}: the object has no \"grid\" (nor a \"puzzle\" line)")
+    grid = _json_cells(value.get("grid", value.get("puzzle")), where)
+    if "grid" in value and "puzzle" in value and _json_cells(value["puzzle"], where) != grid:
+        raise PuzzleError(f"{where}: \"puzzle\" and \"grid\" are different puzzles")
+    labels = value.get("regions")
+    if isinstance(labels, str):
+        size = len(grid)
+        if len(labels) != size * size:
+            raise PuzzleError(f"{where}: {len(labels)} region labels for {size * size} cells")
+        labels = [list(labels[r * size : (r + 1) * size]) for r in range(size)]
+    elif labels is not None and not (isinstance(labels, list) and all(isinstance(r, list) for r in labels)):
+        raise PuzzleError(f"{where}: \"regions\" must be a grid (list of rows) of labels")
+    diag = value.get("diagonals")
+    if diag is not None and not isinstance(diag, bool):
+        raise PuzzleError(f"{where}: \"diagonals\" must be true or false, not {shorten(repr(diag))}")
+    box = value.get("box")
+    if box is not None and not isinstance(box, list):
+        raise PuzzleError(f"{where}: \"box\" must be [rows, cols], not {shorten(repr(box))}")
+    box, diag = _resolve(variant, box, diag, labels is not None, where)
+    return make_puzzle(grid, box, labels, diag, where)
+
+
+def _json_cells(raw: Any, where: str) -> list[list[int]]:
+    """A ``"grid"`` (list of rows) or a one-line ``"puzzle"`` as rows of values."""
+    if isinstance(raw, str):
+        grid = _square(_cells_of_text(raw, where), where)
+        _check_range(grid, where)
+        return grid
+    return _json_grid(raw, where)
+
+
+def _json_grid(rows_value: Any, where: str) -> list[list[int]]:
+    if not isinstance(rows_value, list) or not all(isinstance(row, list) for row in rows_value):
+        raise PuzzleError(f"{where}: \"grid\" must be a list of rows")
+    return [[0 if v is None else v for v in row] for row in rows_value]
+
+
+def parse(text: str, variant: Variant | None = None) -> Sudoku:
+    """Exactly one puzzle from text in any accepted format."""
+    items = list(read(text, variant))
+    if not items:
+        raise PuzzleError("no puzzle found")
+    if len(items) > 1:
+        raise PuzzleError(f"expected one puzzle, found {len(items)}")
+    if not items[0].ok:
+        raise items[0].error
+    return items[0].puzzle
+
+
+def read(text: str, variant: Variant | None = None) -> Iterator[Parsed[Sudoku]]:
+    """Every puzzle in a text, in order; a puzzle that does not parse is its error.
+
+    Accepts a whole-text JSON value (one puzzle, or a list of puzzles), JSON
+    Lines, one puzzle per line, or grids drawn over several lines (separated by
+    blank lines).  Lines starting with ``#`` are comments, except a header
+    ``# mindgames sudoku box=RxC [diagonals]``, which states the variant of the
+    puzzles after it (an unusable or contradicting header raises PuzzleError).
+    ``variant`` is what the command line states; it holds until a header."""
+    stripped = text.strip()
+    if stripped[:1] in "[{":
+        try:
+            value = json.loads(stripped)
+        except (json.JSONDecodeError, RecursionError):
+            value = None  # perhaps JSON Lines: read line by line below
+        else:
+            if isinstance(value, list) and value and not _looks_like_rows(value):
+                for i, item in enumerate(value):
+                    yield Parsed.attempt(parse_json_value, item, f"puzzle {i + 1}", variant)
+            else:
+                yield Parsed.attempt(parse_json_value, value, "JSON", variant)
+            return
+    block: list[tuple[int, str]] = []
+    current = variant
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.strip()
+        if content.startswith("#"):
+            stated = parse_header(content, f"line {number}")
+            if stated is not None:
+                yield from _read_block(block, current)
+                block = []
+                current = combine(variant, stated)
+            continue
+        if content:
+            block.append((number, content))
+            continue
+        yield from _read_block(block, current)
+        block = []
+    yield from _read_block(block, current)
+
+
+def _looks_like_rows(value: list) -> bool:
+    return all(isinstance(row, list) and all(not isinstance(v, (list, dict)) for v in row) for row in value)
+
+
+def _read_block(block: list[tuple[int, str]], variant: Variant | None) -> Iterator[Parsed[Sudoku]]:
+    if not block:
+        return
+    if len(block) > 1 and _is_grid_block(block):
+        yield Parsed.attempt(parse_grid_lines, block, variant)
+        return
+    for number, content in block:
+        where = f"line {number}"
+        if content[:1] in "[{":
+            try:
+                value = json.loads(content)
+            except (json.JSONDecodeError, RecursionError) as error:
+                yield Parsed(error=PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})"))
+                continue
+            yield Parsed.attempt(parse_json_value, value, where, variant)
+        else:
+            yield Parsed.attempt(parse_line, content, where, variant)
+
+
+def _is_grid_block(block: list[tuple[int, str]]) -> bool:
+    """Several lines that draw one square grid (as many cells per row as rows)?"""
+    content = [text for _, text in block if not _is_separator(text)]
+    if len(content) < MIN_SIZE or any(text[:1] in "[{" for text in content):
+        return False
+    try:
+        return all(len(_row_cells(text, "")) == len(content) for text in content)
+    except PuzzleError:
+        return any(_is_separator(text) for _, text in block) or len(content[0]) < 16
+
+
+# ---------------------------------------------------------------------------
+# Writing: what reading reads back
+# ---------------------------------------------------------------------------
+def to_line(grid: Sequence[Sequence[int]]) -> str:
+    """A grid as one line of symbols ('.' for a blank)."""
+    return "".join(symbol_char(v) for row in grid for v in row)
+
+
+def region_labels(puzzle: Sudoku) -> str | None:
+    """A jigsaw's regions as one line of labels (1-9, A-Z by region number), None for boxes."""
+    if puzzle.regions is None:
+        return None
+    return "".join(SYMBOLS[number] for row in puzzle.regions for number in row)
+
+
+def to_text(puzzle: Sudoku) -> str:
+    """The puzzle's line as :func:`parse_line` reads it: its symbols, then a jigsaw's region labels."""
+    labels = region_labels(puzzle)
+    return to_line(puzzle.grid) + (f" {labels}" if labels else "")
+
+
+def write(puzzle: Sudoku) -> str:
+    """The puzzle as text that :func:`read` reads back, variant included (by the header)."""
+    return f"{header(puzzle)}\n{to_text(puzzle)}\n"
+
+
+def to_json(puzzle: Sudoku) -> dict[str, Any]:
+    """The puzzle as a JSON object that :func:`parse_json_value` reads back."""
+    record: dict[str, Any] = {"grid": [list(row) for row in puzzle.grid]}
+    if puzzle.box is not None:
+        record["box"] = list(puzzle.box)
+    record["diagonals"] = puzzle.diagonals
+    if puzzle.regions is not None:
+        record["regions"] = region_labels(puzzle)
+    return record
