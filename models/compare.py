@@ -363,18 +363,15 @@ def crossing_rows(
     moves were listed, once per path reaching them) and ``paths`` (goal-reaching plans)."""
     from solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths
 
-    from .crossing import Options, solve
-    from .crossing.states import is_goal, start_state, successors
+    from .crossing import CrossingProblem, Options, solve
 
+    problem = CrossingProblem(spec)
     memo: dict = {}
 
     def neighbours(state: Any) -> list:
         if state not in memo:
-            memo[state] = [nxt for _, nxt in successors(spec, state)]
+            memo[state] = [nxt for _, nxt in problem.successors(state)]
         return memo[state]
-
-    def goal(state: Any) -> bool:
-        return is_goal(spec, state)
 
     for method in methods:
         if on_step is not None:
@@ -390,14 +387,14 @@ def crossing_rows(
                                               if outcome.status == "solved" else outcome.status)
         elif method == "bfs":
             try:
-                graph = build_graph(start_state(spec), neighbours, GRAPH_LIMIT, time_limit)
-                length, _, _ = shortest_paths(graph, start_state(spec), goal)
+                graph = build_graph(problem.initial, neighbours, GRAPH_LIMIT, time_limit)
+                length, _, _ = shortest_paths(graph, problem.initial, problem.goal_test)
                 stats = {"states": graph.number_of_nodes(), "edges": graph.number_of_edges()}
                 status, answer = _plan_answer(length, True)
             except TooLarge:
                 status, answer = "unknown", "unknown"
         else:
-            found = simple_paths(start_state(spec), neighbours, goal, time_limit)
+            found = simple_paths(problem.initial, neighbours, problem.goal_test, time_limit)
             stats = {"expanded": found.expanded, "paths": found.count}
             length = None if found.shortest is None or not found.complete else len(found.shortest) - 1
             status, answer = _plan_answer(length, found.complete)
