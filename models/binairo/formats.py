@@ -152,7 +152,7 @@ def _json_cell(value: Any, where: str) -> int | None:
 # Keys of the records mindgames writes (generate/solve/check/count --json): read back, ignored.
 OUTPUT_KEYS = frozenset({
     "index", "status", "solution", "uniqueness", "solutions", "count", "complete", "engine",
-    "seconds", "error", "message", "givens", "minimal", "seed", "size", "givens_before", "puzzle",
+    "seconds", "stats", "error", "message", "givens", "minimal", "seed", "size", "givens_before", "puzzle",
 })
 INPUT_KEYS = frozenset({"grid", "rules"})
 

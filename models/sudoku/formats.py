@@ -246,7 +246,7 @@ _JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions")
 # a record read back as a puzzle keeps its puzzle keys and these are passed over.
 _OUTPUT_KEYS = frozenset({
     "index", "status", "givens", "uniqueness", "minimal", "solution", "solutions", "seed",
-    "engine", "seconds", "count", "complete", "error", "message",
+    "engine", "seconds", "stats", "count", "complete", "error", "message",
 })
 
 
