@@ -50,6 +50,19 @@ DOCUMENT = example({"name": "Wolf, goat and cabbage", "boat": {"capacity": 2},
                    "the puzzle document (as `crossing export --json`)")
 SOLVED = {"index": 0, "status": "solved", "solution": [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]],
           "engine": "sat", "seconds": 0.002}
+COMPARED = example({
+    "rows": [{"index": 0, "engine": "sat", "status": "solved", "uniqueness": "unique", "answer": "unique",
+              "seconds": 0.0009, "stats": {"decisions": 1, "conflicts": 1, "propagations": 1508, "restarts": 0}},
+             {"index": 0, "engine": "backtrack", "status": "solved", "uniqueness": "unique", "answer": "unique",
+              "seconds": 0.0033, "stats": {"nodes": 855, "backtracks": 95, "max_depth": 30}}],
+    "summary": {"summary": True, "engines": [
+        {"engine": "sat", "puzzles": 1, "answered": 1, "median_seconds": 0.0009, "total_seconds": 0.0009,
+         "baseline": "backtrack", "vs_baseline": "3.7x"},
+        {"engine": "backtrack", "puzzles": 1, "answered": 1, "median_seconds": 0.0033, "total_seconds": 0.0033,
+         "baseline": "backtrack", "vs_baseline": "1x"}],
+        "agree": True, "disagreements": [], "interrupted": False},
+    "agreement": "agreement: the engines agree on the puzzle"},
+    "one row per puzzle and engine (rows shortened), the summary per engine, the agreement line")
 JOB = {"id": "3f2a9c0d1e4b5a67", "kind": "sudoku", "action": "solve", "status": "done",
        "progress": {"done": 1, "total": 1, "solutions": None}, "result": None, "error": None,
        "message": None, "created": 1767225600.0, "started": 1767225600.1, "finished": 1767225600.2,
@@ -453,7 +466,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Count solutions (up to `limit`, within the time limit; `complete` says if that is all)."""
         return await answer(kind, "count", body, explain, request)
 
-    @app.post("/v1/{kind}/compare", tags=["puzzles"], responses={**ERRORS, **BUSY})
+    @app.post("/v1/{kind}/compare", tags=["puzzles"], responses={**COMPARED, **ERRORS, **BUSY})
     async def compare_engines(kind: str, body: CompareRequest, request: Request) -> Any:
         """Each puzzle on each engine (`engines`, asked `question`): one row per puzzle and
         engine (the answer, `seconds`, `stats`), a summary per engine and whether they agree.
