@@ -13,6 +13,8 @@ import time
 import xml.etree.ElementTree as ElementTree
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mindgames.cli import main
 from models import compare
@@ -80,6 +82,19 @@ def test_a_check_stopped_after_one_solution_is_no_answer():
     assert compare.answer_of(result, "check").startswith("unknown")
     row = compare.Row(0, "backtrack", result.status, compare.answer_of(result, "check"), 2.0)
     assert row.limit_reached and compare.disagreements([row, compare.Row(0, "sat", "solved", "unique", 0.1)]) == []
+
+
+answers = st.sampled_from(["unique", "multiple", "unsolvable", "unknown", "unknown (one solution found)"])
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["sat", "cpsat", "backtrack"]), answers), max_size=12))
+def test_engines_disagree_exactly_when_two_answers_within_the_limit_differ(said):
+    rows = [compare.Row(i, engine, "unknown" if a.startswith("unknown") else "solved", a, 0.1)
+            for i, engine, a in said]
+    found = compare.disagreements(rows)
+    for index in {i for i, _, _ in said}:
+        decided = {a for i, _, a in said if i == index and not a.startswith("unknown")}
+        assert any(f.startswith(f"puzzle {index + 1}:") for f in found) == (len(decided) > 1)
 
 
 def test_an_unknown_answer_is_no_disagreement():

@@ -61,6 +61,19 @@ def test_every_engine_counts_exactly_what_brute_force_counts(model):
         assert found.count == expected, name
 
 
+@settings(max_examples=40, deadline=None)
+@given(small_models())
+def test_every_answer_says_how_much_search_it_took(model):
+    for name in ENGINES:
+        session = get_engine(name).prepare(model)
+        for answer in (session.solve(), session.count(), session.check_unique()):
+            assert list(answer.stats) == list(type(session).STATS), name
+            assert all(isinstance(v, int) and v >= 0 for v in answer.stats.values()), name
+        counted = session.count()
+        if name == "backtrack":  # every solution is reached by trying a value (or none is needed)
+            assert counted.stats["nodes"] >= counted.count or model.num_vars == 0
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_count_ranges_over_primary_variables_only(engine):
     model = Model()
