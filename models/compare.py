@@ -331,7 +331,9 @@ def _bars(time_axes: Any, work_axes: Any, rows: Sequence[Row], engines: Sequence
     time_axes.set_yscale("log")
     time_axes.set_ylabel("seconds")
     time_axes.set_title("time")
-    work_axes.bar(names, [max(work_of(row), 1) for row in shown], color="tab:orange")
+    counted = [row for row in shown if row.stats]  # crossings on a model have no counters
+    work_axes.bar([row.engine for row in counted], [max(work_of(row), 1) for row in counted],
+                  color="tab:orange")
     work_axes.set_yscale("log")
     work_axes.set_ylabel("nodes / decisions / branches / states")
     work_axes.set_title("work")

@@ -134,6 +134,9 @@ class Answer(BaseModel):
     complete: Optional[bool] = None
     engine: Optional[str] = None
     seconds: float = 0.0
+    stats: dict[str, int] = Field(default_factory=dict, description="the engine's search counters "
+                                  "(backtrack: nodes, backtracks, max_depth; sat: decisions, conflicts, "
+                                  "propagations, restarts; cpsat: branches, conflicts, booleans)")
     error: Optional[str] = None
     message: Optional[str] = None
 
