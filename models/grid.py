@@ -65,6 +65,14 @@ def regions(labels: Sequence[Sequence[Hashable]]) -> list[Unit]:
     return [Unit(f"region {label}", tuple(cells)) for label, cells in cells_of.items()]
 
 
+#: every text symbol -> the value it stands for (0 for a blank); letters either case
+SYMBOL_VALUES: dict[str, int] = {
+    **{blank: 0 for blank in BLANKS},
+    **{char: i + 1 for i, char in enumerate(SYMBOLS)},
+    **{char.lower(): i + 1 for i, char in enumerate(SYMBOLS) if char.isalpha()},
+}
+
+
 def symbol_value(char: str) -> int | None:
     """The value a text symbol stands for: 0 for a blank, None if it is no symbol."""
     if char in BLANKS:

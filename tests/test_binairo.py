@@ -361,3 +361,11 @@ def test_minimize_answers_each_puzzle_of_a_collection_bad_ones_invalid(tmp_path,
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and [r["status"] for r in lines] == ["solved", "invalid"]
     assert lines[1]["engine"] == "sat" and lines[1]["rules"] == "takuzu"
+
+
+def test_an_unsolvable_message_names_the_first_broken_rules_and_counts_the_rest():
+    from models.binairo import BINAIRO
+
+    puzzle = BINAIRO.read("\n".join(["01" * 8] * 2 + ["10" * 8] * 2))[0].puzzle
+    message = BINAIRO.explain_unsolvable(puzzle)
+    assert message.count("distinct:") == 3 and message.endswith("and 13 more")

@@ -12,6 +12,7 @@ import argparse
 
 from solver.proof import MAX_BYTES, MAX_CLAUSES, ProofInputError, check_proof, read_cnf, read_proof
 
+from ..render import plural
 from ..io import UsageError, emit_json, fail, progress
 from ..options import positive_float, positive_int
 
@@ -56,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
     if result.ok:
         if not args.json:
             print(
-                f"verified: {args.proof} refutes {args.cnf} ({form}, {result.lemmas:,} lemmas, "
-                f"core {result.core_size:,} clauses + {result.core_lemmas:,} lemmas, "
+                f"verified: {args.proof} refutes {args.cnf} ({form}, {plural(result.lemmas, 'lemma')}, "
+                f"core {plural(result.core_size, 'clause')} + {plural(result.core_lemmas, 'lemma')}, "
                 f"{result.seconds:.3f} s)"
             )
         return 0

@@ -193,11 +193,17 @@ def verify(puzzle: Puzzle, solution: Sequence[Sequence[int]]) -> list[str]:
     return problems + grid_problems(solution, puzzle.rules, complete=True)
 
 
+#: the broken rules named in one message (a grid can break hundreds; the first few say enough)
+SHOWN_PROBLEMS = 3
+
+
 def explain_unsolvable(puzzle: Puzzle) -> str | None:
     """Where the givens alone already break a rule, if they do."""
     problems = grid_problems(puzzle.cells, puzzle.rules, complete=False)
     if problems:
-        return "the givens break the rules: " + "; ".join(problems)
+        shown = "; ".join(problems[:SHOWN_PROBLEMS])
+        more = len(problems) - SHOWN_PROBLEMS
+        return f"the givens break the rules: {shown}" + (f"; and {more} more" if more > 0 else "")
     return f"no grid satisfies the {puzzle.rules} rules with these givens"
 
 

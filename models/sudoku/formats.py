@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from ..errors import PuzzleError, shorten
-from ..grid import SYMBOLS, cell_name, symbol_char, symbol_value
+from ..grid import SYMBOL_VALUES, SYMBOLS, cell_name, symbol_char, symbol_value
 from ..kind import Parsed
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 
@@ -155,12 +155,10 @@ def _resolve(
 # ---------------------------------------------------------------------------
 def _cells_of_text(text: str, where: str) -> list[int]:
     """Values of a run of symbols ('.' or '0' blank, 1-9, A-Z)."""
-    values = []
-    for i, char in enumerate(text):
-        value = symbol_value(char)
-        if value is None:
-            raise PuzzleError(f"{where}, character {i + 1}: unknown symbol {char!r}")
-        values.append(value)
+    values = [SYMBOL_VALUES.get(char) for char in text]  # one dict look-up a cell: the hot path
+    if None in values:
+        i = values.index(None)
+        raise PuzzleError(f"{where}, character {i + 1}: unknown symbol {text[i]!r}")
     return values
 
 
