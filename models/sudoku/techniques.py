@@ -404,3 +404,20 @@ def hint(puzzle: Sudoku) -> tuple[Step | None, list[Step]]:
         before.append(step)
         board.apply(step)
     return None, before
+
+
+def hint_json(puzzle: Sudoku) -> dict | None:
+    """The next step as the interfaces show it (cells 1-based): the value the ladder places
+    next, with the eliminations that led to it in its text; None when the ladder is stuck."""
+    step, before = hint(puzzle)
+    if step is None:
+        return None
+    (r, c), value = step.place
+    text = step.text
+    if before:
+        text = "; then ".join([*(s.text for s in before), text])
+    techniques = [s.technique for s in before] + [step.technique]
+    hardest = max(techniques, key=lambda name: LEVELS[name])
+    because = sorted({cell for s in [*before, step] for cell in s.because})
+    return {"row": r + 1, "col": c + 1, "value": value, "technique": hardest,
+            "because": [[br + 1, bc + 1] for br, bc in because], "text": text}
