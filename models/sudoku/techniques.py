@@ -153,6 +153,20 @@ def _eliminations(board: Board, cells: list[Cell], values: set[int] | frozenset[
 # ---------------------------------------------------------------------------
 # The techniques
 # ---------------------------------------------------------------------------
+def _blockers(board: Board, unit: Unit, cell: Cell, value: int) -> tuple[Cell, ...]:
+    """Why ``value`` fits nowhere else in ``unit``: each other cell is filled, or sees ``value``."""
+    because = set()
+    for other in unit.cells:
+        if other == cell:
+            continue
+        if other in board.values:
+            because.add(other)
+        else:
+            seen = sorted(p for p in board.peers[other] if board.values.get(p) == value)
+            because.update(seen[:1])
+    return tuple(sorted(because))
+
+
 def hidden_single(board: Board) -> Step | None:
     """A value the unit still needs has one place left in it."""
     for unit in board.units:
@@ -160,7 +174,7 @@ def hidden_single(board: Board) -> Step | None:
             places = board.places(unit, value)
             if len(places) == 1:
                 (cell,) = places
-                return Step("hidden single", tuple(c for c in unit.cells if c != cell),
+                return Step("hidden single", _blockers(board, unit, cell, value),
                             f"{symbol_char(value)} can go nowhere else in {unit.name}: "
                             f"{cell_name(cell)} is {symbol_char(value)}", place=(cell, value))
     return None
