@@ -341,7 +341,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if grid is None and action not in ("solve",):
             return error(422, "crossing puzzles have one action, solve "
                               "(\"count_shortest\": true also counts the shortest plans)")
-        if grid is not None and action not in kinds.ACTIONS:
+        if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
             return error(422, f"unknown action {action!r} for {kind}")
         if grid is None and body.engine == "backtrack":
             return error(422, "engine: crossing puzzles are solved with sat or cpsat")
@@ -443,6 +443,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def count(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
         """Count solutions (up to `limit`, within the time limit; `complete` says if that is all)."""
         return await answer(kind, "count", body, explain, request)
+
+    @app.post("/v1/{kind}/explain", tags=["puzzles"], responses={**ERRORS, **BUSY})
+    async def explain_puzzle(kind: str, body: SolveRequest, request: Request) -> Any:
+        """Why: `clash` (a minimal set of clashing givens), `open` (the cells two solutions
+        differ in, and `add_givens` that make it unique) or `unique` (its `grade`)."""
+        return await answer(kind, "explain", body, False, request)
+
+    @app.post("/v1/{kind}/hint", tags=["puzzles"], responses={**ERRORS, **BUSY})
+    async def hint(kind: str, body: SolveRequest, request: Request) -> Any:
+        """The next cell that can be deduced: `row`, `col`, `value`, `technique`, `because`, `text`."""
+        return await answer(kind, "hint", body, False, request)
 
     # -- jobs -----------------------------------------------------------------------------------
     @app.post("/v1/jobs", tags=["jobs"], status_code=202,
