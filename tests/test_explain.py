@@ -142,3 +142,14 @@ def test_cli_hint_and_bad_input(tmp_path, capsys):
     path.write_text("1234\n")
     assert main(["sudoku", "explain", str(path)]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_generate_by_grade_is_reproducible_and_has_that_grade(capsys):
+    from models.sudoku.techniques import grade
+
+    outputs = []
+    for _ in range(2):
+        assert main(["sudoku", "generate", "--grade", "medium", "--seed", "4", "--json"]) == 0
+        outputs.append(json.loads(capsys.readouterr().out))
+    assert outputs[0]["puzzle"] == outputs[1]["puzzle"]
+    assert grade(SUDOKU.parse_value(outputs[0]["puzzle"]))[1] == "medium"
