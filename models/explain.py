@@ -99,7 +99,7 @@ class Explainer:
         solutions = [self.kind.decode(encoding, witness) for witness in answer.witnesses]
         if answer.status == "multiple":
             return self._open(puzzle, solutions, deadline)
-        return self._unique(puzzle)
+        return self._unique(puzzle, deadline)
 
     def minimal_clash(self, puzzle: Any, deadline: Deadline = Deadline(None)) -> dict[Cell, Any]:
         """Givens that cannot all hold, none of which can go (each removal checked)."""
@@ -170,11 +170,11 @@ class Explainer:
                 f"makes it unique")
         return Explanation("open", text, open_cells=open_cells, add_givens=extra, solutions=solutions)
 
-    def _unique(self, puzzle: Any) -> Explanation:
+    def _unique(self, puzzle: Any, deadline: Deadline) -> Explanation:
         grade = getattr(self.kind, "grade", None)
         if grade is None:
             return Explanation("unique", "one solution")
-        level, name, techniques = grade(puzzle)
+        level, name, techniques = grade(puzzle, deadline)
         return Explanation("unique", f"one solution; grade {level} ({name}): {', '.join(techniques)}",
                            grade=level, grade_name=name, techniques=techniques)
 
@@ -197,7 +197,7 @@ class Explainer:
             return self.explain(puzzle, deadline.remaining()).to_json()
         solution = self.kind.decode(encoding, answer.witnesses[0])
         ladder = getattr(self.kind, "hint", None)
-        step = ladder(puzzle) if ladder else None
+        step = ladder(puzzle, deadline) if ladder else None
         if step is not None:
             check_hint(step, solution)
             return step

@@ -153,3 +153,12 @@ def test_generate_by_grade_is_reproducible_and_has_that_grade(capsys):
         outputs.append(json.loads(capsys.readouterr().out))
     assert outputs[0]["puzzle"] == outputs[1]["puzzle"]
     assert grade(SUDOKU.parse_value(outputs[0]["puzzle"]))[1] == "medium"
+
+
+def test_grading_holds_the_time_limit(tmp_path, capsys):
+    from tests.test_service import HARD  # needs depth-2 probing: seconds, not a fraction of one
+
+    path = tmp_path / "hard.txt"
+    path.write_text(HARD + "\n")
+    assert main(["sudoku", "explain", "--json", "--time-limit", "0.3", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "unknown"

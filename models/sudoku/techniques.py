@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Callable, Iterator
 
+from solver.deadline import Deadline
+
+from ..errors import TimeLimitReached
 from ..grid import Unit, cell_name, symbol_char
 from .puzzle import Sudoku, shape
 from .rules import units
@@ -52,6 +55,8 @@ class Board:
     peers: dict[Cell, frozenset[Cell]]
     values: dict[Cell, int] = field(default_factory=dict)
     candidates: dict[Cell, set[int]] = field(default_factory=dict)
+    #: when the ladder must stop (TimeLimitReached): probing is checked candidate by candidate
+    deadline: Deadline = field(default_factory=lambda: Deadline(None))
 
     @classmethod
     def of(cls, puzzle: Sudoku) -> "Board":
@@ -76,7 +81,7 @@ class Board:
 
     def copy(self) -> "Board":
         return Board(self.size, self.units, self.peers, dict(self.values),
-                     {cell: set(values) for cell, values in self.candidates.items()})
+                     {cell: set(values) for cell, values in self.candidates.items()}, self.deadline)
 
     @property
     def solved(self) -> bool:
@@ -312,6 +317,8 @@ def _probe(board: Board, propagate: Callable[[Board], None], name: str) -> Step 
     """A candidate that, once assumed, ``propagate`` takes to a contradiction: it goes."""
     for cell, left in board.candidates.items():
         for value in sorted(left):
+            if board.deadline.passed():
+                raise TimeLimitReached("time limit reached while grading")
             trial = board.copy()
             try:
                 trial.place(cell, value)
@@ -379,10 +386,12 @@ class Solving:
         return sorted(used, key=lambda name: (LEVELS[name], name))
 
 
-def solve_by_ladder(puzzle: Sudoku, up_to: int = 7) -> Solving:
+def solve_by_ladder(puzzle: Sudoku, up_to: int = 7, deadline: Deadline = Deadline(None)) -> Solving:
     """Apply the ladder until solved or stuck; the grade is the hardest level used
-    (:data:`NEEDS_SEARCH` when stuck).  Raises Contradiction if the givens clash."""
+    (:data:`NEEDS_SEARCH` when stuck).  Raises Contradiction if the givens clash,
+    TimeLimitReached when ``deadline`` passes first."""
     board = Board.of(puzzle)
+    board.deadline = deadline
     steps: list[Step] = []
     hardest = 1
     while not board.solved:
@@ -396,17 +405,18 @@ def solve_by_ladder(puzzle: Sudoku, up_to: int = 7) -> Solving:
     return Solving(steps, board, hardest)
 
 
-def grade(puzzle: Sudoku) -> tuple[int, str, list[str]]:
+def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
     """(grade, its name, the techniques used) of a puzzle with one solution."""
-    solving = solve_by_ladder(puzzle)
+    solving = solve_by_ladder(puzzle, deadline=deadline)
     return solving.grade, solving.grade_name, solving.techniques
 
 
-def hint(puzzle: Sudoku) -> tuple[Step | None, list[Step]]:
+def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | None, list[Step]]:
     """The next value the ladder places, and the eliminations it needed before it.
 
     (None, steps) when the ladder is stuck before placing anything."""
     board = Board.of(puzzle)
+    board.deadline = deadline
     before: list[Step] = []
     while not board.solved:
         found = next_step(board)
@@ -420,10 +430,10 @@ def hint(puzzle: Sudoku) -> tuple[Step | None, list[Step]]:
     return None, before
 
 
-def hint_json(puzzle: Sudoku) -> dict | None:
+def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | None:
     """The next step as the interfaces show it (cells 1-based): the value the ladder places
     next, with the eliminations that led to it in its text; None when the ladder is stuck."""
-    step, before = hint(puzzle)
+    step, before = hint(puzzle, deadline)
     if step is None:
         return None
     (r, c), value = step.place
