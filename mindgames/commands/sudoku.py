@@ -10,7 +10,6 @@ import time
 from models import sudoku
 from models.errors import TimeLimitReached
 from models.sudoku import techniques
-from models.sudoku.generate import generate_graded
 from models.kind import GridKind
 from solver import ENGINE_NAMES
 from solver.deadline import Deadline
@@ -74,11 +73,8 @@ def run_generate(args: argparse.Namespace) -> int:
                 bar.update(description=f"sudoku generate: {of}{stage}", completed=done, total=total)
 
             try:
-                if args.grade is None:
-                    puzzle, solution = sudoku.generate(empty, seed, args.engine, deadline, show, solver)
-                else:
-                    puzzle, solution = generate_graded(empty, args.grade, seed, args.engine, deadline,
-                                                       show, solver)
+                puzzle, solution = sudoku.generate(empty, seed, args.engine, deadline, show, solver,
+                                                   args.grade)
             except TimeLimitReached:
                 print(
                     f"mindgames: time limit of {args.time_limit:g} s reached: "
