@@ -121,9 +121,12 @@ class Explainer:
 
     def _clash(self, puzzle: Any, deadline: Deadline) -> Explanation:
         clash = self.minimal_clash(puzzle, deadline)
-        plain = self.kind.explain_unsolvable(puzzle) if len(clash) == 2 else None
-        if plain and plain.startswith("givens clash") and all(cell_name(c) in plain for c in clash):
-            text = plain  # the simple case, named as such
+        # The simple case (two equal digits in a unit): the clashing givens alone break a rule,
+        # named as the kind names it, about these givens only.
+        alone = self.kind.with_givens(puzzle, clash)
+        plain = self.kind.explain_unsolvable(alone)
+        if plain and set(self.kind.clashing_cells(alone)) == set(clash):
+            text = plain
         else:
             text = (f"no solution: these {len(clash)} givens cannot all hold "
                     f"(without any one of them there is a solution): "

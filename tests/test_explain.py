@@ -162,3 +162,14 @@ def test_grading_holds_the_time_limit(tmp_path, capsys):
     path.write_text(hardest + "\n")
     assert main(["sudoku", "explain", "--json", "--time-limit", "0.3", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "unknown"
+
+
+def test_the_named_clash_is_the_minimal_one():
+    grid = [[0] * 9 for _ in range(9)]
+    grid[0][0] = grid[0][5] = grid[8][0] = 5  # r1c1 clashes with r1c6 and with r9c1
+    explanation = Explainer(SUDOKU).explain(make_puzzle(grid))
+    named = [cell for cell in ((0, 5), (8, 0)) if cell in explanation.clash]
+    assert len(explanation.clash) == 2 and (0, 0) in explanation.clash and len(named) == 1
+    assert "r1c1" in explanation.text and ("r1c6" in explanation.text) == ((0, 5) in explanation.clash)
+    three = BINAIRO.with_givens(BINAIRO.empty((6, 6)), {(0, 0): 1, (0, 1): 1, (0, 2): 1})
+    assert "three 1s" in Explainer(BINAIRO).explain(three).text
