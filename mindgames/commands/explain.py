@@ -93,6 +93,10 @@ def print_reply(kind: GridKind, puzzle: Any, reply: dict[str, Any], explanation:
         return
     print(f"{head}{kind.describe(puzzle)}: {reply['text']}")
     lines = kind.draw(puzzle, None, color)
+    if explanation is not None and explanation.explanation == "clash":  # beside it: the clash alone
+        givens = kind.given_cells(puzzle)
+        clash = kind.with_givens(puzzle, {cell: givens[cell] for cell in explanation.clash})
+        lines = side_by_side(lines, kind.draw(clash, None, color))
     if explanation is not None and explanation.explanation == "open":
         for witness in explanation.solutions[:2]:
             lines = side_by_side(lines, kind.draw(puzzle, witness, color))
