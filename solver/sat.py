@@ -212,6 +212,13 @@ class SatSession(Session):
             return SolveResult("unsat", None, seconds, stats)
         return SolveResult("sat", self.solver.get_model(), seconds, stats)
 
+    def unsat_core(self, assumptions: Sequence[int], time_limit: float | None = None) -> list[int] | None:
+        """Assumptions that cannot all hold together (a subset of ``assumptions``, not
+        necessarily minimal), or None when they can or time ran out."""
+        if self._solve(list(assumptions), Deadline(time_limit)) is not False:
+            return None
+        return list(self.solver.get_core() or [])
+
     distinct_by_construction = True  # each solution is blocked once found
 
     def _search(self, assumptions: list[int], deadline: Deadline, solutions: Solutions) -> bool:

@@ -81,6 +81,8 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
         parsers[action] = sub
     if more is not None:
         more.extend(actions, parsers, kind, started)
+    from . import explain  # explain / hint (models.explain), for every grid kind
+    explain.register(actions, kind, started)
 
 
 def add_kind_options(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:

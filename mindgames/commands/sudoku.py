@@ -9,6 +9,7 @@ import time
 
 from models import sudoku
 from models.errors import TimeLimitReached
+from models.sudoku import techniques
 from models.kind import GridKind
 from solver import ENGINE_NAMES
 from solver.deadline import Deadline
@@ -17,6 +18,8 @@ from ..io import UsageError, emit_json, progress, seconds_left
 from ..options import positive_float, positive_int
 from ..render import plural
 from .grid import argument_type
+
+GRADES = tuple(techniques.GRADE_NAMES.values())
 
 
 def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.ArgumentParser],
@@ -31,6 +34,8 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
                      help="jigsaw: N*N region labels, row by row (e.g. 36 for 6x6), instead of --box")
     sub.add_argument("--diagonals", action="store_true", help="X-Sudoku: both diagonals too")
     sub.add_argument("--seed", type=int, default=None, help="make the output reproducible")
+    sub.add_argument("--grade", choices=GRADES, metavar="GRADE",
+                     help=f"only puzzles of this grade by the deduction ladder ({', '.join(GRADES)})")
     sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many puzzles")
     sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
     sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
@@ -68,7 +73,8 @@ def run_generate(args: argparse.Namespace) -> int:
                 bar.update(description=f"sudoku generate: {of}{stage}", completed=done, total=total)
 
             try:
-                puzzle, solution = sudoku.generate(empty, seed, args.engine, deadline, show, solver)
+                puzzle, solution = sudoku.generate(empty, seed, args.engine, deadline, show, solver,
+                                                   args.grade)
             except TimeLimitReached:
                 print(
                     f"mindgames: time limit of {args.time_limit:g} s reached: "

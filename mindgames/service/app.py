@@ -357,7 +357,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if grid is None and action not in ("solve",):
             return error(422, "crossing puzzles have one action, solve "
                               "(\"count_shortest\": true also counts the shortest plans)")
-        if grid is not None and action not in kinds.ACTIONS:
+        if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
             return error(422, f"unknown action {action!r} for {kind}")
         if grid is None and body.engine == "backtrack":
             return error(422, "engine: crossing puzzles are solved with sat or cpsat")
@@ -494,6 +494,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         rows = [compare.Row.from_json(row) for record in answered(reply) for row in record.get("rows", ())]
         engines = list(dict.fromkeys(body.engines or compare.ENGINES))
         return JSONResponse(compare.compare_json(rows, engines, stopped=isinstance(reply, TimedOut)))
+
+    @app.post("/v1/{kind}/explain", tags=["puzzles"], responses={**ERRORS, **BUSY, **example(
+        {"index": 0, "explanation": "clash", "clash": [[1, 1], [1, 6]],
+         "text": "givens clash: 5 appears twice in row 1 (r1c1 and r1c6)"},
+        "clash (a minimal set of givens), open (open_cells, add_givens) or unique (grade)")})
+    async def explain_puzzle(kind: str, body: SolveRequest, request: Request) -> Any:
+        """Why: `clash` (a minimal set of clashing givens), `open` (the cells two solutions
+        differ in, and `add_givens` that make it unique) or `unique` (its `grade`)."""
+        return await answer(kind, "explain", body, False, request)
+
+    @app.post("/v1/{kind}/hint", tags=["puzzles"], responses={**ERRORS, **BUSY, **example(
+        {"index": 0, "row": 1, "col": 4, "value": 8, "technique": "hidden single",
+         "because": [[1, 5], [1, 6]], "text": "8 can go nowhere else in row 1: r1c4 is 8"},
+        "the next value the ladder deduces, and why")})
+    async def hint(kind: str, body: SolveRequest, request: Request) -> Any:
+        """The next cell that can be deduced: `row`, `col`, `value`, `technique`, `because`, `text`."""
+        return await answer(kind, "hint", body, False, request)
 
     # -- jobs -----------------------------------------------------------------------------------
     @app.post("/v1/jobs", tags=["jobs"], status_code=202,

@@ -22,6 +22,7 @@ from models.kind import GridKind
 from ..options import unread_fields
 
 ACTIONS = ("solve", "check", "count")
+EXPLAIN_ACTIONS = ("explain", "hint")  # models.explain, for every grid kind (POST only, not jobs)
 CERTIFIABLE = ("solve", "check")  # the answers a proof can back ("certify": true)
 
 
@@ -268,6 +269,8 @@ class Answerer:
         if action == "compare":
             return self._compare(task, kind, index, puzzle, time_limit)
         solver = self.solver(kind, engine)
+        if action in EXPLAIN_ACTIONS:
+            return self._explain(kind, solver, action, index, puzzle, time_limit)
         # certify: within the same time limit; the runner adds "certificate" to the answer
         certify = {"certify": True, "name": f"puzzle-{index + 1}"} if task.get("certify") else {}
         if action == "solve":
@@ -298,6 +301,21 @@ class Answerer:
             row.index = row.fields["index"] = index
             rows.append(row.to_json())
         return {"index": index, "rows": rows}
+
+    @staticmethod
+    def _explain(kind: GridKind, solver: Any, action: str, index: int, puzzle: Any,
+                 time_limit: float | None) -> dict[str, Any]:
+        """``explain`` / ``hint`` (models.explain): the CLI's ``--json`` object."""
+        from models.errors import TimeLimitReached
+        from models.explain import Explainer
+
+        explainer = Explainer(kind, solver)
+        try:
+            reply = (explainer.hint(puzzle, time_limit) if action == "hint"
+                     else explainer.explain(puzzle, time_limit).to_json())
+        except TimeLimitReached as stop:
+            return {"index": index, "status": "unknown", "message": str(stop)}
+        return {"index": index, **reply}
 
     def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
         from models.crossing import Options, solve

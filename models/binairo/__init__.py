@@ -13,10 +13,11 @@ One module per concern:
 ``rules``     the lines, the model (:func:`compile`), givens, decoding, :func:`verify`, explanations;
 ``formats``   reading every accepted format, the header, writing what reads back;
 ``generate``  puzzles with one solution and no removable given (the shared loop of :mod:`models.generate`);
+``techniques`` the deduction ladder a person uses (hints, grades; imported when asked for);
 ``kind``      :data:`BINAIRO`, the kind object the interfaces and the runner use;
 ``count``     exact counts of every valid grid (numba; imported only when asked for).
 
-Everything but ``count`` is importable from ``models.binairo`` itself, which
+Everything but ``count`` and ``techniques`` is importable from ``models.binairo`` itself, which
 also serves as a kind module for :class:`models.runner.PuzzleSolver`.
 """
 

@@ -53,6 +53,20 @@ class BinairoKind(GridKind[Puzzle]):
     explain_unsolvable = staticmethod(rules.explain_unsolvable)
     clashing_cells = staticmethod(rules.clashing_cells)
 
+    # -- explanations: the deduction ladder (models.binairo.techniques) ------------------
+    def grade(self, puzzle: Puzzle, deadline: Any = None) -> tuple[int, str, list[str]]:
+        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution
+        (a line at a time, quick at every size binairo allows: no ``deadline`` needed)."""
+        from . import techniques
+
+        return techniques.grade(puzzle)
+
+    def hint(self, puzzle: Puzzle, deadline: Any = None) -> dict[str, Any] | None:
+        """The next cell the ladder fills, as JSON; None when it is stuck."""
+        from . import techniques
+
+        return techniques.hint_json(puzzle)
+
     # -- words for people ---------------------------------------------------------------
     def describe(self, puzzle: Puzzle) -> str:
         return f"{puzzle.rows}x{puzzle.cols} {puzzle.rules}"

@@ -12,7 +12,8 @@ One module per concern:
 ``puzzle``    the frozen :class:`Sudoku` and its :class:`Shape`, built and checked by :func:`make_puzzle`;
 ``rules``     units, the model (:func:`compile`), givens, decoding, :func:`verify`, explanations;
 ``formats``   reading every accepted format, headers, writing what reads back;
-``generate``  puzzles with one solution and no removable given (the shared loop of :mod:`models.generate`);
+``generate``  puzzles with one solution and no removable given (the shared loop of :mod:`models.generate`), also by grade;
+``techniques`` the deduction ladder a person uses: named techniques over candidates, hints, grades;
 ``kind``      :data:`SUDOKU`, the kind object the interfaces and the runner use.
 
 Everything is importable from ``models.sudoku`` itself, which also serves as

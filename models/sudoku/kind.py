@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from solver.deadline import Deadline
+
 from ..draw import grid_lines
 from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
-from . import formats, rules
+from . import formats, rules, techniques
 from .formats import Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 
@@ -65,6 +67,15 @@ class SudokuKind(GridKind[Sudoku]):
     verify = staticmethod(rules.verify)
     explain_unsolvable = staticmethod(rules.explain_unsolvable)
     clashing_cells = staticmethod(rules.clashing_cells)
+
+    # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
+    def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
+        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution."""
+        return techniques.grade(puzzle, deadline)
+
+    def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
+        """The next value the ladder deduces, as JSON; None when it is stuck."""
+        return techniques.hint_json(puzzle, deadline)
 
     # -- words for people ---------------------------------------------------------------
     def describe(self, puzzle: Sudoku) -> str:

@@ -773,3 +773,49 @@ sudokuReset(9);
 binairoReset(6, 6);
 loadKinds();
 loadPresets();
+
+// -- Explain and Hint (POST /v1/{kind}/explain, /hint) --------------------------------------------------
+// Explain marks the clashing givens (red), the open cells (yellow) and the givens that would make the
+// puzzle unique (green); Hint fills one cell (blue) and outlines the cells its reason uses.
+function showExplanation(board, messageId, reply, cols) {
+  const result = reply.data;
+  board.clearResult();
+  const mark = (cells, cls) => { for (const [r, c] of cells || []) board.marks[(r - 1) * cols + (c - 1)] = cls; };
+  if (!reply.ok || result.status === "invalid" || result.status === "unknown") {
+    say(messageId, (result.status === "unknown" ? "Unknown: " : "Invalid: ") + (result.error || result.message || "HTTP " + reply.status), "bad");
+  } else if (result.explanation === "clash") {
+    mark(result.clash, "clash");
+    say(messageId, result.text, "bad");
+  } else if (result.explanation === "open") {
+    mark(result.open_cells, "open");
+    mark((result.add_givens || []).map((g) => [g.row, g.col]), "added");
+    say(messageId, result.text, "info");
+  } else if (result.explanation === "unique") {
+    say(messageId, result.text, "ok");
+  } else if (result.value !== undefined) {
+    mark(result.because, "because");
+    board.spec.values[(result.row - 1) * cols + (result.col - 1)] = result.value;
+    if (board.spec.changed) board.spec.changed();
+    mark([[result.row, result.col]], "hinted");
+    say(messageId, `Hint (${result.technique}): ${result.text}`, "ok");
+  }
+  board.render();
+}
+
+function gridBody(kind) {
+  if (kind === "sudoku") return { puzzle: sudokuPuzzle(), engine: $("sudoku-engine").value };
+  const grid = [];
+  for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
+  return { puzzle: grid, rules: $("binairo-rules").value, engine: $("binairo-engine").value };
+}
+
+for (const kind of ["sudoku", "binairo"]) {
+  for (const action of ["explain", "hint"]) {
+    $(`${kind}-${action}`).addEventListener("click", async () => {
+      say(`${kind}-message`, "Working...", "info");
+      const reply = await api("POST", `/v1/${kind}/${action}`, gridBody(kind));
+      const board = kind === "sudoku" ? sudokuBoard : binairoBoard;
+      showExplanation(board, `${kind}-message`, reply, kind === "sudoku" ? sudoku.size : binairo.cols);
+    });
+  }
+}

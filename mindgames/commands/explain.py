@@ -1,0 +1,104 @@
+"""``mindgames KIND explain|hint FILE`` for every grid kind: :mod:`models.explain` on the command line.
+
+explain
+    unsolvable: a minimal set of clashing givens; several solutions: the open
+    cells and a minimal set of givens that makes it unique (``--fix`` writes
+    the fixed puzzles instead, in the kind's format that reads back); unique:
+    its grade and the techniques it needs (for kinds with a ladder).
+hint
+    the next cell that can be deduced, its value, the technique and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from models.errors import TimeLimitReached
+from models.explain import Explainer
+from models.kind import GridKind
+from models.registry import get_kind
+from solver import ENGINE_NAMES
+
+from ..io import emit_json, seconds_left, stdout_is_terminal
+from ..options import positive_float
+from ..render import side_by_side
+
+ACTIONS = {
+    "explain": "why: the clashing givens / the open cells and givens that fix it / the grade",
+    "hint": "the next cell that can be deduced, and why",
+}
+
+
+def register(actions: argparse._SubParsersAction, kind: GridKind, started: float) -> None:
+    """``explain`` and ``hint`` beside the kind's other actions."""
+    from .grid import add_kind_options
+
+    for action, help_text in ACTIONS.items():
+        sub = actions.add_parser(action, help=help_text)
+        sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
+        sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+        sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+        sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
+        if action == "explain":
+            sub.add_argument("--fix", action="store_true",
+                             help="write each puzzle made unique by the givens added (as the kind writes puzzles)")
+        add_kind_options(sub, kind.options)
+        sub.set_defaults(func=run, action=action, started=started)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .grid import read_puzzles
+
+    kind = get_kind(args.kind)
+    items = read_puzzles(kind, args)
+    explainer = Explainer(kind, engine=args.engine)
+    numbered = len(items) > 1
+    color = stdout_is_terminal() and not args.json
+    for index, item in enumerate(items):
+        head = f"puzzle {index + 1}: " if numbered else ""
+        reply: dict[str, Any] = {"index": index}
+        explanation = None
+        if not item.ok:
+            reply.update(status="invalid", error=str(item.error))
+        else:
+            time_limit = seconds_left(args.time_limit, args.started) if index == 0 else args.time_limit
+            try:
+                if args.action == "hint":
+                    reply.update(explainer.hint(item.puzzle, time_limit))
+                else:
+                    explanation = explainer.explain(item.puzzle, time_limit)
+                    reply.update(explanation.to_json())
+            except TimeLimitReached as stop:
+                reply.update(status="unknown", error=str(stop))
+        if getattr(args, "fix", False):
+            if explanation is not None and explanation.explanation != "clash":
+                print(kind.write(explainer.fixed(item.puzzle, explanation)).rstrip("\n"))
+            else:
+                print(f"# {head}not fixed: {reply.get('error') or reply.get('text')}")
+        elif args.json:
+            emit_json(reply)
+        else:
+            print_reply(kind, item.puzzle, reply, explanation, head, color)
+        sys.stdout.flush()
+    return 0
+
+
+def print_reply(kind: GridKind, puzzle: Any, reply: dict[str, Any], explanation: Any,
+                head: str, color: bool) -> None:
+    """The answer in words, then the puzzle (beside two solutions when it has several)."""
+    if "error" in reply:
+        print(f"{head}{reply['status']}: {reply['error']}")
+        return
+    print(f"{head}{kind.describe(puzzle)}: {reply['text']}")
+    lines = kind.draw(puzzle, None, color)
+    if explanation is not None and explanation.explanation == "clash":  # beside it: the clash alone
+        givens = kind.given_cells(puzzle)
+        clash = kind.with_givens(puzzle, {cell: givens[cell] for cell in explanation.clash})
+        lines = side_by_side(lines, kind.draw(clash, None, color))
+    if explanation is not None and explanation.explanation == "open":
+        for witness in explanation.solutions[:2]:
+            lines = side_by_side(lines, kind.draw(puzzle, witness, color))
+    print("\n".join(lines))
+    print()

@@ -1,0 +1,447 @@
+"""How a person solves a Sudoku: a ladder of named techniques over candidates, hints and a grade.
+
+Each technique is a small function ``(board) -> Step | None``: the first
+deduction it finds (cells visited in row-major order, units in the order of
+:func:`~models.sudoku.rules.units`), or None where it does not apply.  It
+works on any variant (boxes, jigsaw regions, diagonals): it only knows units.
+
+The ladder, from the easiest rung up (the number is the rung's level):
+
+====  ==========================================  ==============================
+ 1    hidden single, naked single                 a value has one place / a cell one value
+ 2    locked candidates                           a unit's value confined to another unit
+ 3    naked pair, hidden pair                     two cells share two values
+ 4    naked triple, hidden triple                 three cells share three values
+ 5    X-wing                                      a value in two rows in the same two columns
+ 6    contradiction by propagation (depth 1)      assuming a candidate, singles reach a contradiction
+ 7    contradiction by propagation (depth 2)      assuming a candidate, levels 1-5 reach a contradiction
+ 8    needs search                                none of the above makes progress
+====  ==========================================  ==============================
+
+Solving by the ladder applies, at each step, the first technique of the
+lowest rung that makes progress.  The **grade** of a puzzle is the highest
+level it needed (:data:`GRADE_NAMES` names them); it is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable, Iterator
+
+from solver.deadline import Deadline
+
+from ..errors import TimeLimitReached
+from ..grid import Unit, cell_name, symbol_char
+from .puzzle import Sudoku, shape
+from .rules import units
+
+Cell = tuple[int, int]
+
+
+class Contradiction(Exception):
+    """The candidates left admit no solution (a cell without candidates, a value without a place)."""
+
+
+# ---------------------------------------------------------------------------
+# The board: values placed and the candidates of the open cells
+# ---------------------------------------------------------------------------
+@dataclass
+class Board:
+    """A position: ``values`` of the filled cells, ``candidates`` of the open ones."""
+
+    size: int
+    units: tuple[Unit, ...]
+    peers: dict[Cell, frozenset[Cell]]
+    values: dict[Cell, int] = field(default_factory=dict)
+    candidates: dict[Cell, set[int]] = field(default_factory=dict)
+    #: when the ladder must stop (TimeLimitReached): probing is checked candidate by candidate
+    deadline: Deadline = field(default_factory=lambda: Deadline(None))
+
+    @classmethod
+    def of(cls, puzzle: Sudoku) -> "Board":
+        """The position of the givens, every open cell's candidates those no peer holds.
+
+        Raises Contradiction when the givens already break a rule."""
+        all_units = units(shape(puzzle))
+        peers: dict[Cell, set[Cell]] = {}
+        for unit in all_units:
+            for cell in unit.cells:
+                peers.setdefault(cell, set()).update(unit.cells)
+        frozen = {cell: frozenset(others - {cell}) for cell, others in peers.items()}
+        board = cls(puzzle.size, all_units, frozen)
+        symbols = range(1, puzzle.size + 1)
+        board.candidates = {cell: set(symbols) for cell in sorted(frozen)}
+        for (r, c), value in sorted(((r, c), v) for r, row in enumerate(puzzle.grid)
+                                    for c, v in enumerate(row) if v):
+            if value not in board.candidates.get((r, c), ()):
+                raise Contradiction(f"{cell_name((r, c))}: {value} clashes with a given")
+            board.place((r, c), value)
+        return board
+
+    def copy(self) -> "Board":
+        return Board(self.size, self.units, self.peers, dict(self.values),
+                     {cell: set(values) for cell, values in self.candidates.items()}, self.deadline)
+
+    @property
+    def solved(self) -> bool:
+        return not self.candidates
+
+    def place(self, cell: Cell, value: int) -> None:
+        """Fill ``cell`` with ``value``: no peer can hold it any more."""
+        del self.candidates[cell]
+        self.values[cell] = value
+        for peer in self.peers[cell]:
+            left = self.candidates.get(peer)
+            if left is not None and value in left:
+                left.discard(value)
+                if not left:
+                    raise Contradiction(f"{cell_name(peer)} has no candidate left")
+
+    def eliminate(self, cell: Cell, value: int) -> None:
+        left = self.candidates[cell]
+        left.discard(value)
+        if not left:
+            raise Contradiction(f"{cell_name(cell)} has no candidate left")
+
+    def apply(self, step: "Step") -> None:
+        for cell, value in step.eliminate:
+            self.eliminate(cell, value)
+        if step.place is not None:
+            self.place(*step.place)
+
+    def open_cells(self, unit: Unit) -> list[Cell]:
+        return [cell for cell in unit.cells if cell in self.candidates]
+
+    def places(self, unit: Unit, value: int) -> list[Cell]:
+        """The open cells of ``unit`` that can still hold ``value``."""
+        return [cell for cell in unit.cells if value in self.candidates.get(cell, ())]
+
+    def missing(self, unit: Unit) -> list[int]:
+        """The values ``unit`` still needs, in order."""
+        placed = {self.values[cell] for cell in unit.cells if cell in self.values}
+        return [value for value in range(1, self.size + 1) if value not in placed]
+
+    def check(self) -> None:
+        """Raise Contradiction when some unit has a value it needs nowhere to go."""
+        for unit in self.units:
+            for value in self.missing(unit):
+                if not self.places(unit, value):
+                    raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One deduction: a value placed or candidates eliminated, by a technique, because of cells."""
+
+    technique: str
+    because: tuple[Cell, ...]
+    text: str
+    place: tuple[Cell, int] | None = None
+    eliminate: tuple[tuple[Cell, int], ...] = ()
+
+
+def _cells(cells: Iterator[Cell] | list[Cell] | tuple[Cell, ...]) -> str:
+    return ", ".join(cell_name(cell) for cell in cells)
+
+
+def _values(values: Iterator[int] | list[int] | tuple[int, ...]) -> str:
+    return "/".join(symbol_char(value) for value in values)
+
+
+def _eliminations(board: Board, cells: list[Cell], values: set[int] | frozenset[int]) -> tuple[tuple[Cell, int], ...]:
+    """(cell, value) for each of ``values`` still a candidate of one of ``cells``."""
+    return tuple((cell, value) for cell in cells for value in sorted(values)
+                 if value in board.candidates.get(cell, ()))
+
+
+# ---------------------------------------------------------------------------
+# The techniques
+# ---------------------------------------------------------------------------
+def _blockers(board: Board, unit: Unit, cell: Cell, value: int) -> tuple[Cell, ...]:
+    """Why ``value`` fits nowhere else in ``unit``: each other cell is filled, or sees ``value``."""
+    because = set()
+    for other in unit.cells:
+        if other == cell:
+            continue
+        if other in board.values:
+            because.add(other)
+        else:
+            seen = sorted(p for p in board.peers[other] if board.values.get(p) == value)
+            because.update(seen[:1])
+    return tuple(sorted(because))
+
+
+def hidden_single(board: Board) -> Step | None:
+    """A value the unit still needs has one place left in it."""
+    for unit in board.units:
+        for value in board.missing(unit):
+            places = board.places(unit, value)
+            if len(places) == 1:
+                (cell,) = places
+                return Step("hidden single", _blockers(board, unit, cell, value),
+                            f"{symbol_char(value)} can go nowhere else in {unit.name}: "
+                            f"{cell_name(cell)} is {symbol_char(value)}", place=(cell, value))
+    return None
+
+
+def naked_single(board: Board) -> Step | None:
+    """An open cell has one candidate left."""
+    for cell, left in board.candidates.items():
+        if len(left) == 1:
+            (value,) = left
+            because = tuple(sorted(p for p in board.peers[cell] if p in board.values))
+            return Step("naked single", because,
+                        f"{cell_name(cell)} sees every other value: it is {symbol_char(value)}",
+                        place=(cell, value))
+    return None
+
+
+def locked_candidates(board: Board) -> Step | None:
+    """Within one unit a value can only go where it meets another unit: not elsewhere in that one."""
+    for unit in board.units:
+        for value in board.missing(unit):
+            places = set(board.places(unit, value))
+            if len(places) < 2:
+                continue
+            for other in board.units:
+                if other is unit or not places <= set(other.cells):
+                    continue
+                outside = [cell for cell in other.cells if cell not in places]
+                gone = _eliminations(board, outside, {value})
+                if gone:
+                    return Step("locked candidates", tuple(sorted(places)),
+                                f"in {unit.name}, {symbol_char(value)} must be in {_cells(sorted(places))}, "
+                                f"all in {other.name}: not elsewhere in {other.name} "
+                                f"({_cells(c for c, _ in gone)})", eliminate=gone)
+    return None
+
+
+def _naked_subset(board: Board, n: int, name: str) -> Step | None:
+    """``n`` open cells of a unit whose candidates together are ``n`` values: no other cell has them."""
+    for unit in board.units:
+        open_cells = [cell for cell in board.open_cells(unit) if len(board.candidates[cell]) <= n]
+        for group in combinations(open_cells, n):
+            values = set().union(*(board.candidates[cell] for cell in group))
+            if len(values) != n:
+                continue
+            others = [cell for cell in board.open_cells(unit) if cell not in group]
+            gone = _eliminations(board, others, values)
+            if gone:
+                return Step(name, group,
+                            f"{_cells(group)} hold {_values(sorted(values))} between them: "
+                            f"no other cell of {unit.name} can", eliminate=gone)
+    return None
+
+
+def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
+    """``n`` values of a unit with only ``n`` places between them: those cells hold nothing else."""
+    for unit in board.units:
+        values = [v for v in board.missing(unit) if 2 <= len(board.places(unit, v)) <= n]
+        for group in combinations(values, n):
+            cells = sorted(set().union(*(board.places(unit, v) for v in group)))
+            if len(cells) != n:
+                continue
+            gone = _eliminations(board, cells, set(range(1, board.size + 1)) - set(group))
+            if gone:
+                return Step(name, tuple(cells),
+                            f"in {unit.name}, {_values(group)} can only go in {_cells(cells)}: "
+                            f"those cells hold nothing else", eliminate=gone)
+    return None
+
+
+def naked_pair(board: Board) -> Step | None:
+    return _naked_subset(board, 2, "naked pair")
+
+
+def hidden_pair(board: Board) -> Step | None:
+    return _hidden_subset(board, 2, "hidden pair")
+
+
+def naked_triple(board: Board) -> Step | None:
+    return _naked_subset(board, 3, "naked triple")
+
+
+def hidden_triple(board: Board) -> Step | None:
+    return _hidden_subset(board, 3, "hidden triple")
+
+
+def x_wing(board: Board) -> Step | None:
+    """A value confined to the same two columns in two rows (or rows in two columns): not
+    elsewhere in those columns (rows)."""
+    lines = [u for u in board.units if u.name.startswith("row ")]
+    crossing = [u for u in board.units if u.name.startswith("column ")]
+    for base, cover, across in ((lines, crossing, 1), (crossing, lines, 0)):
+        for value in range(1, board.size + 1):
+            spots = {}
+            for unit in base:
+                places = board.places(unit, value)
+                if len(places) == 2:
+                    spots[unit] = tuple(cell[across] for cell in places)
+            for first, second in combinations(spots, 2):
+                if spots[first] != spots[second]:
+                    continue
+                corners = set(board.places(first, value)) | set(board.places(second, value))
+                covered = [cover[i] for i in spots[first]]
+                others = [cell for unit in covered for cell in unit.cells if cell not in corners]
+                gone = _eliminations(board, others, {value})
+                if gone:
+                    return Step("X-wing", tuple(sorted(corners)),
+                                f"in {first.name} and {second.name}, {symbol_char(value)} is in "
+                                f"{covered[0].name} or {covered[1].name} only: not elsewhere in them",
+                                eliminate=gone)
+    return None
+
+
+def singles_fixpoint(board: Board) -> None:
+    """Apply singles until none applies (Contradiction when one is reached)."""
+    while True:
+        board.check()
+        step = hidden_single(board) or naked_single(board)
+        if step is None:
+            return
+        board.apply(step)
+
+
+def basic_fixpoint(board: Board) -> None:
+    """Apply every technique below probing until none applies."""
+    while True:
+        board.check()
+        step = next((s for _level, technique in BASIC for s in [technique(board)] if s), None)
+        if step is None:
+            return
+        board.apply(step)
+
+
+def _probe(board: Board, propagate: Callable[[Board], None], name: str) -> Step | None:
+    """A candidate that, once assumed, ``propagate`` takes to a contradiction: it goes."""
+    for cell, left in board.candidates.items():
+        for value in sorted(left):
+            if board.deadline.passed():
+                raise TimeLimitReached("time limit reached while grading")
+            trial = board.copy()
+            try:
+                trial.place(cell, value)
+                propagate(trial)
+            except Contradiction as why:
+                return Step(name, (cell,),
+                            f"if {cell_name(cell)} were {symbol_char(value)}, then {why}: "
+                            f"it is not {symbol_char(value)}", eliminate=((cell, value),))
+    return None
+
+
+def probing_depth_1(board: Board) -> Step | None:
+    return _probe(board, singles_fixpoint, "contradiction by propagation (depth 1)")
+
+
+def probing_depth_2(board: Board) -> Step | None:
+    return _probe(board, basic_fixpoint, "contradiction by propagation (depth 2)")
+
+
+#: the rungs below probing: (level, technique), easiest first
+BASIC: tuple[tuple[int, Callable[[Board], Step | None]], ...] = (
+    (1, hidden_single), (1, naked_single), (2, locked_candidates),
+    (3, naked_pair), (3, hidden_pair), (4, naked_triple), (4, hidden_triple), (5, x_wing),
+)
+LADDER = BASIC + ((6, probing_depth_1), (7, probing_depth_2))
+NEEDS_SEARCH = 8
+GRADE_NAMES = {1: "easy", 2: "medium", 3: "tricky", 4: "hard", 5: "expert",
+               6: "fiendish", 7: "diabolical", NEEDS_SEARCH: "needs search"}
+#: technique name -> level, for the scale in words
+LEVELS = {"hidden single": 1, "naked single": 1, "locked candidates": 2, "naked pair": 3,
+          "hidden pair": 3, "naked triple": 4, "hidden triple": 4, "X-wing": 5,
+          "contradiction by propagation (depth 1)": 6, "contradiction by propagation (depth 2)": 7,
+          "needs search": NEEDS_SEARCH}
+
+
+def next_step(board: Board, up_to: int = 7) -> tuple[int, Step] | None:
+    """The first deduction of the lowest rung (at most ``up_to``) that makes one."""
+    for level, technique in LADDER:
+        if level > up_to:
+            return None
+        step = technique(board)
+        if step is not None:
+            return level, step
+    return None
+
+
+@dataclass
+class Solving:
+    """A puzzle solved by the ladder: the steps taken, how far it got, its grade."""
+
+    steps: list[Step]
+    board: Board
+    grade: int
+
+    @property
+    def grade_name(self) -> str:
+        return GRADE_NAMES[self.grade]
+
+    @property
+    def techniques(self) -> list[str]:
+        """The techniques used, easiest first, each once."""
+        used = {step.technique for step in self.steps}
+        if self.grade == NEEDS_SEARCH:
+            used.add("needs search")
+        return sorted(used, key=lambda name: (LEVELS[name], name))
+
+
+def solve_by_ladder(puzzle: Sudoku, up_to: int = 7, deadline: Deadline = Deadline(None)) -> Solving:
+    """Apply the ladder until solved or stuck; the grade is the hardest level used
+    (:data:`NEEDS_SEARCH` when stuck).  Raises Contradiction if the givens clash,
+    TimeLimitReached when ``deadline`` passes first."""
+    board = Board.of(puzzle)
+    board.deadline = deadline
+    steps: list[Step] = []
+    hardest = 1
+    while not board.solved:
+        found = next_step(board, up_to)
+        if found is None:
+            return Solving(steps, board, NEEDS_SEARCH)
+        level, step = found
+        hardest = max(hardest, level)
+        steps.append(step)
+        board.apply(step)
+    return Solving(steps, board, hardest)
+
+
+def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
+    """(grade, its name, the techniques used) of a puzzle with one solution."""
+    solving = solve_by_ladder(puzzle, deadline=deadline)
+    return solving.grade, solving.grade_name, solving.techniques
+
+
+def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | None, list[Step]]:
+    """The next value the ladder places, and the eliminations it needed before it.
+
+    (None, steps) when the ladder is stuck before placing anything."""
+    board = Board.of(puzzle)
+    board.deadline = deadline
+    before: list[Step] = []
+    while not board.solved:
+        found = next_step(board)
+        if found is None:
+            return None, before
+        _level, step = found
+        if step.place is not None:
+            return step, before
+        before.append(step)
+        board.apply(step)
+    return None, before
+
+
+def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | None:
+    """The next step as the interfaces show it (cells 1-based): the value the ladder places
+    next, with the eliminations that led to it in its text; None when the ladder is stuck."""
+    step, before = hint(puzzle, deadline)
+    if step is None:
+        return None
+    (r, c), value = step.place
+    text = step.text
+    if before:
+        text = "; then ".join([*(s.text for s in before), text])
+    techniques = [s.technique for s in before] + [step.technique]
+    hardest = max(techniques, key=lambda name: LEVELS[name])
+    because = sorted({cell for s in [*before, step] for cell in s.because})
+    return {"row": r + 1, "col": c + 1, "value": value, "technique": hardest,
+            "because": [[br + 1, bc + 1] for br, bc in because], "text": text}

@@ -1,0 +1,82 @@
+"""binairo's deduction ladder: each technique where it applies and where it must not; every
+step agrees with the unique solution; grades are deterministic."""
+
+from __future__ import annotations
+
+from models.binairo import BINAIRO, make_puzzle
+from models.binairo.rules import families
+from models.binairo.techniques import (
+    balance, completions, distinct_lines, grade, hint_json, no_three, pair_completions, solve_by_ladder,
+)
+from models.runner import PuzzleSolver
+from tests.conftest import REPO
+
+N = None
+
+
+def position(*rows: str) -> list[list[int | None]]:
+    return [[None if ch == "." else int(ch) for ch in row] for row in rows]
+
+
+def units(pos):
+    rows, cols = families(len(pos), len(pos[0]))
+    return rows + cols
+
+
+def test_no_three_in_a_row_beside_and_around():
+    pos = position("00....", "......", "......", "......", "......", "......")
+    assert no_three(pos, units(pos)).place == ((0, 2), 1)
+    pos = position("1.1...", "......", "......", "......", "......", "......")
+    assert no_three(pos, units(pos)).place == ((0, 1), 0)
+    pos = position("01.0..", "......", "......", "......", "......", "......")
+    assert no_three(pos, units(pos)) is None
+
+
+def test_balance_fills_the_rest_of_a_half_full_line():
+    pos = position("0.0.0.", "......", "......", "......", "......", "......")
+    assert balance(pos, units(pos)).place == ((0, 1), 1)
+    pos = position("0.0...", "......", "......", "......", "......", "......")
+    assert balance(pos, units(pos)) is None
+
+
+def test_pair_completions():
+    # 1....1 completes as 100101 or 101001 only: r1c2 is 0 (no three, no balance yet)
+    pos = position("1....1", "......", "......", "......", "......", "......")
+    assert no_three(pos, units(pos)) is None and balance(pos, units(pos)) is None
+    assert sorted(completions([1, N, N, N, N, 1])) == [(1, 0, 0, 1, 0, 1), (1, 0, 1, 0, 0, 1)]
+    assert pair_completions(pos, units(pos)).place == ((0, 1), 0)
+    pos = position("......", "......", "......", "......", "......", "......")
+    assert pair_completions(pos, units(pos)) is None
+
+
+def test_distinct_rows_exclude_a_completion_equal_to_a_full_row():
+    # 01.01. completes as 011010 (row 1 already) or 010011
+    pos = position("011010", "01.01.", "......", "......", "......", "......")
+    assert pair_completions([pos[1]], [families(1, 6)[0][0]]) is None
+    step = distinct_lines(pos, families(6, 6))
+    assert step.place == ((1, 2), 0) and "row 1" in step.text
+    pos = position("011011", "01.01.", "......", "......", "......", "......")
+    assert distinct_lines(pos, families(6, 6)) is None  # no full row to differ from
+
+
+def steps_agree(puzzle) -> None:
+    solution = PuzzleSolver(BINAIRO).solve(puzzle).solution
+    steps, _grade = solve_by_ladder(puzzle)
+    for step in steps:
+        (r, c), value = step.place
+        assert solution[r][c] == value, step
+    hint = hint_json(puzzle)
+    if hint is not None:
+        assert solution[hint["row"] - 1][hint["col"] - 1] == hint["value"]
+
+
+def test_bundled_puzzles_are_solved_by_correct_steps_and_graded_the_same_twice():
+    for path in sorted((REPO / "data" / "binairo").glob("*.txt")):
+        for item in BINAIRO.read(path.read_text()):
+            steps_agree(item.puzzle)
+            assert grade(item.puzzle) == grade(item.puzzle)
+
+
+def test_unruly_never_uses_distinct_lines():
+    for item in BINAIRO.read((REPO / "data" / "binairo" / "unruly_8x8.txt").read_text()):
+        assert "distinct rows and columns" not in grade(item.puzzle)[2]
