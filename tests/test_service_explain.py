@@ -42,3 +42,12 @@ def test_bad_requests_are_named(client):
     assert client.post("/v1/sudoku/explain", json={"puzzle": "12"}).status_code == 422
     assert client.post("/v1/nope/hint", json={"puzzle": HARD}).status_code == 404
     assert client.post("/v1/crossing/explain", json={"puzzle": "x"}).status_code == 422
+
+
+def test_a_crossing_is_explained_by_the_rules_that_make_it_unsolvable(client):
+    answer = client.post("/v1/crossing/explain", json={
+        "puzzle": "jealous-husbands", "params": {"return_capacity": 1}})
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
+    assert record["explanation"] == "unsolvable" and len(record["needed"]) == 4
+    assert all(n["without_it"] is not None for n in record["needed"])

@@ -24,6 +24,7 @@ from models.errors import PuzzleError, shorten
 from solver.proof import CertificationError
 
 from ..io import UsageError, emit_json, fail, progress, read_text
+from ..options import positive_float
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -64,6 +65,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "with `mindgames certify CNF PROOF`)")
     solver.set_defaults(func=run_solve)
 
+    why = actions.add_parser(
+        "explain", help="why there is no plan, or no shorter one: a minimal set of the rules")
+    _puzzle_arguments(why)
+    why.add_argument("--json", action="store_true", help="the explanation as one JSON object")
+    why.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
+                     help="give up (explanation unknown) after this long")
+    why.set_defaults(func=run_explain)
+
     export = actions.add_parser("export", help="print a puzzle as a TOML puzzle file")
     _puzzle_arguments(export)
     export.add_argument("--json", action="store_true", help="JSON instead of TOML")
@@ -99,6 +108,20 @@ def run_export(args: argparse.Namespace) -> int:
         print(json.dumps(document, indent=2))
     else:
         sys.stdout.write(to_toml(document))
+    return 0
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from models.crossing.explain import explain
+
+    spec = parse_document(load_document(args.puzzle, args.set))
+    with progress(None, f"crossing explain: {spec.name}"):
+        why = explain(spec, args.time_limit)
+    if args.json:
+        emit_json(why.to_json())
+        return 0
+    print(f"{spec.name}: {why.explanation}")
+    print(f"  {why.text}")
     return 0
 
 

@@ -354,8 +354,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if kind not in names:
             return error(404, f"unknown kind {kind!r}; kinds: {', '.join(names)}")
         grid = kinds.grid_kind(kind)
-        if grid is None and action not in ("solve",):
-            return error(422, "crossing puzzles have one action, solve "
+        if grid is None and action not in ("solve", "explain"):
+            return error(422, "crossing puzzles are solved or explained "
                               "(\"count_shortest\": true also counts the shortest plans)")
         if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
             return error(422, f"unknown action {action!r} for {kind}")

@@ -264,6 +264,10 @@ class Answerer:
     ) -> dict[str, Any]:
         action, engine = task["action"], task.get("engine") or "sat"
         kind = grid_kind(task["kind"])
+        if kind is None and action == "explain":
+            from models.crossing.explain import explain
+
+            return {"index": index, **explain(puzzle, time_limit).to_json()}
         if kind is None:
             return self._crossing(task, puzzle, time_limit)
         if action == "compare":
