@@ -257,7 +257,7 @@ def test_crossing_errors_name_the_parameter(client):
     answer = client.post("/v1/crossing/solve", json={"puzzle": "wolf-goat-cabbage", "params": {"boats": 2}})
     assert answer.status_code == 422 and "no such parameter" in answer.json()["error"]
     answer = client.post("/v1/crossing/check", json={"puzzle": "wolf-goat-cabbage"})
-    assert answer.status_code == 422 and "one action, solve" in answer.json()["error"]
+    assert answer.status_code == 422 and "solved or explained" in answer.json()["error"]
 
 
 @pytest.mark.parametrize("body, words", [
