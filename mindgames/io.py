@@ -62,9 +62,14 @@ def read_text(source: str) -> str:
     return text
 
 
+def json_line(record: dict[str, Any]) -> str:
+    """``record`` as one compact line of JSON, newline included."""
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
 def emit_json(record: dict[str, Any]) -> None:
     """One JSON object per line, flushed so results stream in input order."""
-    sys.stdout.write(json.dumps(record, separators=(",", ":")) + "\n")
+    sys.stdout.write(json_line(record))
     sys.stdout.flush()
 
 

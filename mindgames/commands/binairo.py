@@ -41,8 +41,7 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
                             "for the whole run")
     count.add_argument("--method", choices=COUNT_METHODS, default="mitm",
                        help="for --size: mitm (default, fastest), dfs (row by row), engine")
-    count.add_argument("--jobs", type=positive_int, metavar="N",
-                       help="worker processes (default: all cores)")
+    # --jobs (shared by every grid kind's count) also sets the worker processes of --size
     count.add_argument("--checkpoint", metavar="FILE",
                        help="finished cubes go here and the file is kept; the same command "
                             "resumes from it (default for 10x10 and up: a file in the user "

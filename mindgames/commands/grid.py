@@ -27,8 +27,9 @@ from models.registry import get_kind
 from models.runner import PuzzleSolver, Result
 from solver import ENGINE_NAMES
 
-from ..io import UsageError, emit_json, progress, read_text, seconds_left, stdout_is_terminal
-from ..options import nonnegative_int, positive_float, unread_fields
+from ..io import UsageError, emit_json, fail, progress, read_text, seconds_left, stdout_is_terminal
+from ..options import nonnegative_int, positive_float, positive_int, unread_fields
+from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count
 from ..render import plural, side_by_side
 
 DEFAULT_COUNT_LIMIT = 10_000  # solutions a count stops at (--limit 0: none)
@@ -68,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
         sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
+        sub.add_argument("--jobs", type=positive_int, metavar="N",
+                         help="worker processes for a collection, output in input order "
+                              f"(default: all cores from {AUTO_JOBS_FROM} puzzles up, else 1)")
         add_kind_options(sub, kind.options)
         if action == "count":
             sub.add_argument("--limit", type=nonnegative_int, default=DEFAULT_COUNT_LIMIT, metavar="N",
@@ -132,12 +136,15 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "count" and args.limit == 0:
         args.limit = None  # 0: no limit
     items = read_puzzles(kind, args)
-    solver = PuzzleSolver(kind, args.engine)
     color = stdout_is_terminal() and not args.json
     numbered = len(items) > 1
     # One puzzle counted: progress in solutions (up to --limit); else in puzzles.
     by_solution = args.action == "count" and not numbered
     what = f"{kind.name} {args.action}"
+    jobs = job_count(getattr(args, "jobs", None), len(items))
+    if jobs > 1:
+        return run_in_workers(items, args, jobs, color, what)
+    solver = PuzzleSolver(kind, args.engine)
     with progress(args.limit if by_solution else len(items),
                   f"{what}: solutions" if by_solution else what) as bar:
         for index, item in enumerate(items):
@@ -157,6 +164,20 @@ def run(args: argparse.Namespace) -> int:
                 print_result(kind, result, item.puzzle, args.action, color, numbered)
             if not by_solution:
                 bar.advance()
+    return 0
+
+
+def run_in_workers(items: list[Parsed], args: argparse.Namespace, jobs: int, color: bool, what: str) -> int:
+    """The collection answered by ``jobs`` worker processes, written as one process writes it."""
+    def write(text: str) -> None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+    with progress(len(items), f"{what} ({plural(jobs, 'process', 'processes')})") as bar:
+        try:
+            answer_in_workers(items, args, jobs, color, write, bar.advance)
+        except WorkerDied as error:
+            return fail(str(error), code=1)
     return 0
 
 
