@@ -14,6 +14,7 @@ may go without FILE, and ``HELP`` their help texts where they do more).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import sys
@@ -29,7 +30,7 @@ from solver import ENGINE_NAMES
 
 from ..io import UsageError, emit_json, fail, progress, read_text, seconds_left, stdout_is_terminal
 from ..options import nonnegative_int, positive_float, positive_int, unread_fields
-from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count
+from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 from ..render import plural, side_by_side
 
 DEFAULT_COUNT_LIMIT = 10_000  # solutions a count stops at (--limit 0: none)
@@ -135,16 +136,27 @@ def run(args: argparse.Namespace) -> int:
     turn_started = args.started
     if args.action == "count" and args.limit == 0:
         args.limit = None  # 0: no limit
-    items = read_puzzles(kind, args)
     color = stdout_is_terminal() and not args.json
+    requested = getattr(args, "jobs", None)
+    with contextlib.ExitStack() as stack:
+        # Workers asked for start before the input is read: they load while it is parsed.
+        early = stack.enter_context(worker_pool(args, color, requested)) if (requested or 1) > 1 else []
+        items = read_puzzles(kind, args)
+        jobs = job_count(requested, len(items))
+        if jobs > 1:
+            workers = early[:jobs] or stack.enter_context(worker_pool(args, color, jobs))
+            return run_in_workers(items, workers, f"{kind.name} {args.action}")
+    return run_in_process(kind, items, args, color, turn_started)
+
+
+def run_in_process(kind: GridKind, items: list[Parsed], args: argparse.Namespace, color: bool,
+                   turn_started: float) -> int:
+    """The puzzles answered one after the other by one solver in this process."""
+    solver = PuzzleSolver(kind, args.engine)
     numbered = len(items) > 1
     # One puzzle counted: progress in solutions (up to --limit); else in puzzles.
     by_solution = args.action == "count" and not numbered
     what = f"{kind.name} {args.action}"
-    jobs = job_count(getattr(args, "jobs", None), len(items))
-    if jobs > 1:
-        return run_in_workers(items, args, jobs, color, what)
-    solver = PuzzleSolver(kind, args.engine)
     with progress(args.limit if by_solution else len(items),
                   f"{what}: solutions" if by_solution else what) as bar:
         for index, item in enumerate(items):
@@ -167,15 +179,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_in_workers(items: list[Parsed], args: argparse.Namespace, jobs: int, color: bool, what: str) -> int:
-    """The collection answered by ``jobs`` worker processes, written as one process writes it."""
+def run_in_workers(items: list[Parsed], workers: list[Any], what: str) -> int:
+    """The collection answered by worker processes, written as one process writes it."""
     def write(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    with progress(len(items), f"{what} ({plural(jobs, 'process', 'processes')})") as bar:
+    with progress(len(items), f"{what} ({plural(len(workers), 'process', 'processes')})") as bar:
         try:
-            answer_in_workers(items, args, jobs, color, write, bar.advance)
+            answer_in_workers(items, workers, write, bar.advance)
         except WorkerDied as error:
             return fail(str(error), code=1)
     return 0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+from contextlib import contextmanager
 import io
 import os
 import signal
@@ -141,11 +142,26 @@ def chunks(items: list[Parsed], size: int) -> Iterator[list[tuple[int, Parsed]]]
         yield list(enumerate(items[start:start + size], start))
 
 
-def answer_in_workers(items: list[Parsed], args: argparse.Namespace, jobs: int, color: bool,
-                      write: Any, advance: Any) -> None:
-    """Answer ``items`` in ``jobs`` workers; ``write(text)`` each chunk's output in input
-    order, then ``advance(puzzles)``.  Raises :class:`WorkerDied` if a worker dies, the
-    worker's own exception if answering raised one; stops every worker on the way out."""
+@contextmanager
+def worker_pool(args: argparse.Namespace, color: bool, jobs: int) -> Iterator[list[Worker]]:
+    """``jobs`` workers started for this command; on the way out, every one is stopped."""
+    workers: list[Worker] = []
+    try:
+        for _ in range(jobs):
+            workers.append(start_worker(args, color))
+        yield workers
+        for worker in workers:  # done: each ends on its own (a dead one is stopped below)
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+    finally:
+        stop(workers)
+
+
+def answer_in_workers(items: list[Parsed], workers: list[Worker], write: Any, advance: Any) -> None:
+    """Answer ``items`` in ``workers``; ``write(text)`` each chunk's output in input order,
+    then ``advance(puzzles)``.  Raises :class:`WorkerDied` if a worker dies, the worker's
+    own exception if answering raised one."""
+    jobs = len(workers)
     size = max(1, min(CHUNK_PUZZLES, -(-len(items) // (jobs * CHUNKS_PER_WORKER))))
     pending = enumerate(chunks(items, size))
     sent = 0  # chunks handed out
@@ -153,36 +169,30 @@ def answer_in_workers(items: list[Parsed], args: argparse.Namespace, jobs: int, 
     total = -(-len(items) // size)
     done: dict[int, str] = {}  # answered chunks waiting for an earlier one
     sizes: dict[int, int] = {}
-    workers = [start_worker(args, color) for _ in range(jobs)]
-    try:
-        while written < total:
-            for worker in workers:  # hand out work, within the window
-                if not worker.busy and sent < total and sent - written < jobs * CHUNKS_PER_WORKER:
-                    number, chunk = next(pending)
-                    sizes[number] = len(chunk)
-                    worker.conn.send((number, chunk))
-                    worker.chunk = number
-                    sent += 1
-            for conn in wait([w.conn for w in workers if w.busy]):
-                worker = next(w for w in workers if w.conn is conn)
-                try:
-                    number, output = conn.recv()
-                except (EOFError, OSError):
-                    code = worker.process.wait()
-                    raise WorkerDied(f"a worker process died (exit code {code}) while answering "
-                                     f"puzzles {number_range(worker.chunk, size, len(items))}") from None
-                worker.chunk = None
-                if isinstance(output, Exception):
-                    raise output
-                done[number] = output
-            while written in done:
-                write(done.pop(written))
-                advance(sizes.pop(written))
-                written += 1
-        for worker in workers:
-            worker.conn.send(None)
-    finally:
-        stop(workers)
+    while written < total:
+        for worker in workers:  # hand out work, within the window
+            if not worker.busy and sent < total and sent - written < jobs * CHUNKS_PER_WORKER:
+                number, chunk = next(pending)
+                sizes[number] = len(chunk)
+                worker.conn.send((number, chunk))
+                worker.chunk = number
+                sent += 1
+        for conn in wait([w.conn for w in workers if w.busy]):
+            worker = next(w for w in workers if w.conn is conn)
+            try:
+                number, output = conn.recv()
+            except (EOFError, OSError):
+                code = worker.process.wait()
+                raise WorkerDied(f"a worker process died (exit code {code}) while answering "
+                                 f"puzzles {number_range(worker.chunk, size, len(items))}") from None
+            worker.chunk = None
+            if isinstance(output, Exception):
+                raise output
+            done[number] = output
+        while written in done:
+            write(done.pop(written))
+            advance(sizes.pop(written))
+            written += 1
 
 
 def number_range(number: int, size: int, count: int) -> str:
@@ -204,7 +214,7 @@ def stop(workers: list[Worker]) -> None:
             worker.process.wait()
 
 
-__all__ = ["AUTO_JOBS_FROM", "WorkerDied", "answer_in_workers", "job_count"]
+__all__ = ["AUTO_JOBS_FROM", "WorkerDied", "answer_in_workers", "job_count", "worker_pool"]
 
 
 if __name__ == "__main__":
