@@ -132,13 +132,18 @@ def alive(pid: int) -> bool:
     return "\nState:\tZ" not in status
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
-def test_ctrl_c_with_workers_leaves_no_process_behind(tmp_path):
+def long_check_with_two_workers(tmp_path: Path) -> subprocess.Popen:
+    """``sudoku check --json --jobs 2`` on 20,000 puzzles, running (kill it when done)."""
     source = tmp_path / "many.txt"
     source.write_text((WIKI_PUZZLE + "\n") * 20_000)
-    command = subprocess.Popen([sys.executable, "-m", "mindgames.cli", "sudoku", "check", str(source),
-                                "--json", "--jobs", "2"], cwd=REPO, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen([sys.executable, "-m", "mindgames.cli", "sudoku", "check", str(source),
+                             "--json", "--jobs", "2"], cwd=REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_ctrl_c_with_workers_leaves_no_process_behind(tmp_path):
+    command = long_check_with_two_workers(tmp_path)
     try:
         command.stdout.readline()  # the workers are answering
         workers = children_of(command.pid)
@@ -156,13 +161,9 @@ def test_ctrl_c_with_workers_leaves_no_process_behind(tmp_path):
     assert not any(alive(pid) for pid in workers)
 
 
-def test_a_worker_that_dies_is_a_one_line_error(tmp_path, monkeypatch):
+def test_a_worker_that_dies_is_a_one_line_error(tmp_path):
     """A worker killed under the command: one line naming what happened, exit 1."""
-    source = tmp_path / "many.txt"
-    source.write_text((WIKI_PUZZLE + "\n") * 20_000)
-    command = subprocess.Popen([sys.executable, "-m", "mindgames.cli", "sudoku", "check", str(source),
-                                "--json", "--jobs", "2"], cwd=REPO, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    command = long_check_with_two_workers(tmp_path)
     try:
         command.stdout.readline()
         victim = min(children_of(command.pid))

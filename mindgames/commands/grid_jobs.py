@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from contextlib import contextmanager
 import io
 import os
 import signal
@@ -142,7 +141,7 @@ def chunks(items: list[Parsed], size: int) -> Iterator[list[tuple[int, Parsed]]]
         yield list(enumerate(items[start:start + size], start))
 
 
-@contextmanager
+@contextlib.contextmanager
 def worker_pool(args: argparse.Namespace, color: bool, jobs: int) -> Iterator[list[Worker]]:
     """``jobs`` workers started for this command; on the way out, every one is stopped."""
     workers: list[Worker] = []
