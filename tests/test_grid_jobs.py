@@ -175,8 +175,6 @@ def test_ctrl_c_with_workers_leaves_no_process_behind(tmp_path):
     assert not any(alive(pid) for pid in workers)
 
 
-@pytest.mark.skip(reason="flaky when the whole file runs under load: the command sometimes exits 0 "
-                         "after its workers were killed; under investigation (see the closing note)")
 def test_a_worker_that_dies_is_a_one_line_error(tmp_path):
     """A worker killed under the command: one line naming what happened, exit 1."""
     command = long_check_with_two_workers(tmp_path)

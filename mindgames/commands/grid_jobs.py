@@ -173,7 +173,12 @@ def answer_in_workers(items: list[Parsed], workers: list[Worker], write: Any, ad
             if not worker.busy and sent < total and sent - written < jobs * CHUNKS_PER_WORKER:
                 number, chunk = next(pending)
                 sizes[number] = len(chunk)
-                worker.conn.send((number, chunk))
+                try:
+                    worker.conn.send((number, chunk))
+                except OSError:  # BrokenPipeError too: never mistaken for `| head` closing stdout
+                    code = worker.process.wait()
+                    raise WorkerDied(f"a worker process died (exit code {code}) before answering "
+                                     f"puzzles {number_range(number, size, len(items))}") from None
                 worker.chunk = number
                 sent += 1
         for conn in wait([w.conn for w in workers if w.busy]):
