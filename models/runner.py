@@ -45,9 +45,10 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Hashable, Protocol
+from typing import Any, Callable, Hashable, Protocol, Sequence
 
 from solver import Assignment, Model, Session, Uniqueness, get_engine
+from solver.engine import Enumeration, SolveResult
 from solver.deadline import Deadline
 from solver.proof import Certificate, CertificationError, ProofBase, certify_answer
 
@@ -72,6 +73,7 @@ def _no_certificate(result: "Result", answer: str) -> None:
 
 class Encoding(Protocol):
     model: Model
+    # optional ``fixed``: literals every question about the shape assumes (see FixedSession)
 
 
 class PuzzleKind(Protocol):
@@ -112,6 +114,38 @@ class Result:
         return data
 
 
+#: shapes whose encodings a solver keeps when no ``max_shapes`` is given (each holds a
+#: reference to a model; a million jigsaw layouts must not mean a million entries)
+SHAPES_KEPT = 256
+
+
+class FixedSession:
+    """A session whose every question also assumes ``fixed`` (a jigsaw's layout, say)."""
+
+    def __init__(self, session: Session, fixed: Sequence[int]):
+        self.session, self.fixed = session, list(fixed)
+
+    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> SolveResult:
+        return self.session.solve([*self.fixed, *assumptions], time_limit)
+
+    def check_unique(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Uniqueness:
+        return self.session.check_unique([*self.fixed, *assumptions], time_limit)
+
+    def enumerate(self, assumptions: Sequence[int] = (), *args: Any, **kwargs: Any) -> Enumeration:
+        return self.session.enumerate([*self.fixed, *assumptions], *args, **kwargs)
+
+    def count(self, assumptions: Sequence[int] = (), *args: Any, **kwargs: Any) -> Enumeration:
+        return self.session.count([*self.fixed, *assumptions], *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        """Anything else is the session's own (model, stats); ``unsat_core``, where the
+        engine has one, assumes ``fixed`` too."""
+        found = getattr(self.session, name)
+        if name == "unsat_core":
+            return lambda assumptions, time_limit=None: found([*self.fixed, *assumptions], time_limit)
+        return found
+
+
 class PuzzleSolver:
     """One engine, answering questions about puzzles of one kind.
 
@@ -126,20 +160,34 @@ class PuzzleSolver:
         self.engine_name = engine
         self.engine = get_engine(engine)
         self.max_shapes = max_shapes
-        self._sessions: OrderedDict[Hashable, tuple[Encoding, Session]] = OrderedDict()
+        # shape -> its encoding; several shapes may share one model (every jigsaw layout
+        # of a size: the layout is the encoding's ``fixed`` literals), hence one session
+        self._encodings: OrderedDict[Hashable, Encoding] = OrderedDict()
+        self._sessions: OrderedDict[int, Session] = OrderedDict()  # by id(model), see below
         # per model (by identity; a base keeps its model alive, so ids stay unique)
         self._proof_bases: OrderedDict[int, ProofBase] = OrderedDict()
 
     def session(self, puzzle: Any) -> tuple[Encoding, Session]:
+        """The puzzle's encoding, and the session for its model: seen through the
+        encoding's fixed literals, when it has some, so that every question assumes them."""
         key = self.kind.shape(puzzle)
-        if key in self._sessions:
-            self._sessions.move_to_end(key)
+        encoding = self._encodings.get(key)
+        if encoding is None:
+            encoding = self._encodings[key] = self.kind.compile(key)
+            if len(self._encodings) > (self.max_shapes or SHAPES_KEPT):
+                self._encodings.popitem(last=False)
         else:
-            encoding = self.kind.compile(key)
-            self._sessions[key] = (encoding, self.engine.prepare(encoding.model))
+            self._encodings.move_to_end(key)
+        model_key = id(encoding.model)  # unique while its session (holding the model) is kept
+        session = self._sessions.get(model_key)
+        if session is None:
+            session = self._sessions[model_key] = self.engine.prepare(encoding.model)
             if self.max_shapes is not None and len(self._sessions) > self.max_shapes:
                 self._sessions.popitem(last=False)
-        return self._sessions[key]
+        else:
+            self._sessions.move_to_end(model_key)
+        fixed = getattr(encoding, "fixed", ())
+        return encoding, (FixedSession(session, fixed) if fixed else session)
 
     def _verified(self, puzzle: Any, encoding: Encoding, assignment: Assignment) -> Any:
         solution = self.kind.decode(encoding, assignment)
@@ -179,6 +227,7 @@ class PuzzleSolver:
         if deadline.passed():  # not even the shape's proof base is built
             result.extra["certificate"] = Certificate("unknown", reason=TIME_LIMIT_BEFORE).to_json()
             return
+        givens = [*getattr(encoding, "fixed", ()), *givens]  # the proof assumes a jigsaw's layout too
         certificate = certify_answer(
             encoding.model, givens, answer, keep_dir=proof_dir, name=name,
             time_limit=deadline.remaining(), base=self._proof_base(encoding.model),
