@@ -74,6 +74,12 @@ def compile(shape: Shape) -> Encoding:
     if shape.regions is not None and shape.size <= SHARED_LAYOUT_MAX_SIZE:
         layouts = _any_layout(shape.size, shape.diagonals)
         return replace(layouts.encoding, fixed=layouts.fixed(shape.regions))
+    return compile_alone(shape)
+
+
+def compile_alone(shape: Shape) -> Encoding:
+    """The model of ``shape`` on its own, a jigsaw's regions among its units (the complete
+    encoding: each symbol once in each unit); what :func:`compile` gives all but small jigsaws."""
     model, cells = _cells_and_units(shape)
     return _encoding(model, shape.size, cells)
 
