@@ -171,11 +171,34 @@ def jigsaw(region_grid: Sequence[Sequence[object]]) -> NorvigSolver:
     return NorvigSolver(line_units(size) + list(regions.values()), size)
 
 
-if __name__ == "__main__":  # python3 -m benchmarks.norvig < puzzles.txt
+def solve_lines(lines: Iterator[str]) -> Iterator[str]:
+    """Each puzzle line's solution as a line of symbols ("no solution" if none).
+
+    A line is a puzzle of any size (N*N symbols), optionally followed by N*N jigsaw
+    region labels; the units and peers of each shape are built once, as the essay
+    builds them once at import."""
+    solvers: dict[tuple[int, str | None], NorvigSolver] = {}
+    for line in lines:
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        grid, labels = fields[0], (fields[1] if len(fields) > 1 else None)
+        size = round(len(grid) ** 0.5)
+        solver = solvers.get((size, labels))
+        if solver is None:
+            if labels is not None:
+                solver = jigsaw([labels[r * size : (r + 1) * size] for r in range(size)])
+            else:
+                box_rows = next(b for b in range(round(size**0.5), 0, -1) if size % b == 0)
+                solver = NorvigSolver(box_units(size, box_rows, size // box_rows), size)
+            solvers[size, labels] = solver
+        solution = solver.solve(grid)
+        yield "".join(SYMBOLS[v - 1] for row in solution for v in row) if solution else "no solution"
+
+
+if __name__ == "__main__":  # python3 -m benchmarks.norvig [FILE] (default: standard input)
     import sys
 
-    solver = classic()
-    for line in sys.stdin:
-        if line.strip() and not line.startswith("#"):
-            solution = solver.solve(line.strip())
-            print("".join(map(str, sum(solution, []))) if solution else "no solution")
+    with open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin as source:
+        for answer in solve_lines(source):
+            print(answer)

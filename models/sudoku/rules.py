@@ -57,9 +57,9 @@ class Encoding:
 
 
 #: Jigsaw grids up to this size share one model per size (and so, in the runner, one warm
-#: solver): the layout is a set of assumed literals.  9x9: 2,592 pair variables and 23,328
-#: clauses, built once; a model per layout costs ~25 ms to build and load, the shared one's
-#: assumptions ~0.1 ms.  Larger grids keep a model per layout (the pairs grow as N**4).
+#: solver): the layout is a set of assumed literals (see :class:`Layouts`).  A model per
+#: layout costs ~25 ms to build and load at 9x9, against ~40 ms once for the shared one;
+#: larger grids keep a model per layout, where building weighs less beside solving.
 SHARED_LAYOUT_MAX_SIZE = 9
 
 
@@ -107,52 +107,49 @@ def _encoding(model: Model, size: int, cells: tuple[tuple[Choice, ...], ...]) ->
 
 @dataclass(frozen=True)
 class Layouts:
-    """The model of every jigsaw layout of one size: rows, columns (and diagonals) as for
-    any Sudoku, and for each pair of cells that shares no row or column a variable "the
-    two share a region", which forbids them equal symbols (one ternary clause per symbol).
-    A layout assumes each pair variable true or false (:meth:`fixed`).
+    """The model of every jigsaw layout of one size.
 
-    Each region holds every symbol once because it holds N cells whose symbols differ, so
-    the pairs alone state the region rule; the redundant "each symbol somewhere in each
-    region" of the complete encoding would need a variable per cell, region and symbol,
-    and every variable costs on every call (a solver assigns them all)."""
+    Rows, columns (and diagonals) as for any Sudoku; then for each cell a choice "the cell
+    lies in region k", which a layout assumes (:meth:`fixed`); and the region rule through
+    a choice per symbol and row, "the cell of this row holding the symbol lies in region
+    k", defined both ways from the cells' symbols and regions:
+
+    * symbol s in cell (r, c) and (r, c) in region k  ->  row r's s lies in region k;
+    * row r's s lies in region k and s is in (r, c)   ->  (r, c) is in region k;
+    * each region holds each symbol in exactly one row.
+
+    Two cells of one region with one symbol would put that symbol in the region in two rows
+    (or twice in a row): so each region holds every symbol once.  All of it is 3 N**3
+    variables and 2 N**4 short clauses, and a layout is N*N assumed literals; pair
+    variables "these two cells share a region" (N**4 / 2 of them, every one assumed) made
+    each question ~1.5x slower, and a model per layout costs ~25 ms to build and load."""
 
     encoding: Encoding
-    pair_index: tuple[int, ...]  # cell a * N*N + cell b (a < b) -> index in ``negated``, -1: none
-    negated: tuple[int, ...]  # every pair variable, negated: the layout with no shared region
+    region_of: tuple[Choice, ...]  # per cell, row-major: the region it lies in
 
     def fixed(self, regions: Grid) -> tuple[int, ...]:
-        """The layout ``regions`` (a region number per cell) as assumed pair literals."""
-        area = len(self.encoding.cells) ** 2
-        cells_of: dict[int, list[int]] = {}
-        for number, region in enumerate(r for row in regions for r in row):
-            cells_of.setdefault(region, []).append(number)
-        literals = list(self.negated)
-        for cells in cells_of.values():
-            for i, a in enumerate(cells):
-                for b in cells[i + 1 :]:
-                    index = self.pair_index[a * area + b]
-                    if index >= 0:
-                        literals[index] = -literals[index]
-        return tuple(literals)
+        """The layout ``regions`` (a region number 0..N-1 per cell) as assumed literals."""
+        return tuple(
+            where.is_(region) for where, region in zip(self.region_of, (r for row in regions for r in row))
+        )
 
 
 @lru_cache(maxsize=4)
 def _any_layout(size: int, diagonals: bool) -> Layouts:
     model, cells = _cells_and_units(Shape(size, None, (), diagonals))
-    area = size * size
-    flat = [cell for row in cells for cell in row]
-    pair_index, negated = [-1] * (area * area), []
-    for a in range(area):
-        for b in range(a + 1, area):
-            if a // size == b // size or a % size == b % size:
-                continue  # a row or column already keeps these two apart
-            shared = model.new_var()
-            pair_index[a * area + b] = len(negated)
-            negated.append(-shared)
-            for value in range(1, size + 1):
-                model.add_clause((-shared, -flat[a].is_(value), -flat[b].is_(value)))
-    return Layouts(_encoding(model, size, cells), tuple(pair_index), tuple(negated))
+    numbers = range(size)
+    region_of = tuple(model.new_choice(numbers) for _ in range(size * size))
+    for value in range(1, size + 1):
+        rows_region = [model.new_choice(numbers) for _ in numbers]  # where row r's value lies
+        for r, lies_in in enumerate(rows_region):
+            for c, cell in enumerate(cells[r]):
+                holds, where = cell.is_(value), region_of[r * size + c]
+                for k in numbers:
+                    model.add_clause((-holds, -where.is_(k), lies_in.is_(k)))
+                    model.add_clause((-lies_in.is_(k), -holds, where.is_(k)))
+        for k in numbers:
+            model.add_exactly([lies_in.is_(k) for lies_in in rows_region], 1)
+    return Layouts(_encoding(model, size, cells), region_of)
 
 
 def givens(encoding: Encoding, puzzle: Sudoku) -> list[int]:
