@@ -11,7 +11,7 @@ from ..draw import grid_lines
 from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
-from . import formats, rules, techniques
+from . import formats, rules
 from .formats import Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 
@@ -71,10 +71,14 @@ class SudokuKind(GridKind[Sudoku]):
     # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
     def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
         """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution."""
+        from . import techniques  # imported when asked: solving needs none of it
+
         return techniques.grade(puzzle, deadline)
 
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
         """The next value the ladder deduces, as JSON; None when it is stuck."""
+        from . import techniques
+
         return techniques.hint_json(puzzle, deadline)
 
     # -- words for people ---------------------------------------------------------------
