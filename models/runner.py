@@ -173,7 +173,7 @@ class PuzzleSolver:
         key = self.kind.shape(puzzle)
         encoding = self._encodings.get(key)
         if encoding is None:
-            encoding = self._encodings[key] = self.kind.compile(key)
+            encoding = self._encodings[key] = self._compile(key)
             if len(self._encodings) > (self.max_shapes or SHAPES_KEPT):
                 self._encodings.popitem(last=False)
         else:
@@ -188,6 +188,16 @@ class PuzzleSolver:
             self._sessions.move_to_end(model_key)
         fixed = getattr(encoding, "fixed", ())
         return encoding, (FixedSession(session, fixed) if fixed else session)
+
+    def _compile(self, key: Hashable) -> Encoding:
+        """The kind's model of a shape.  A model shared by several shapes (its ``fixed``
+        literals tell them apart) pays only on an engine that keeps one warm solver for it;
+        the others get the shape's own model, when the kind offers one (``compile_alone``):
+        backtracking, say, would not prune on rules reached only through helper variables."""
+        alone = getattr(self.kind, "compile_alone", None)
+        if alone is not None and not getattr(self.engine, "shares_models", False):
+            return alone(key)
+        return self.kind.compile(key)
 
     def _verified(self, puzzle: Any, encoding: Encoding, assignment: Assignment) -> Any:
         solution = self.kind.decode(encoding, assignment)

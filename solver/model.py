@@ -152,6 +152,16 @@ class Model:
         """At least one of ``literals`` is true (empty: the model is unsatisfiable)."""
         self.clauses.append(self._checked(literals))
 
+    def add_clauses(self, clauses: Iterable[Sequence[int]]) -> None:
+        """Many clauses at once, each as :meth:`add_clause`; their literals are checked
+        together (for models of tens of thousands of clauses, one check each is slow)."""
+        new = [tuple(clause) for clause in clauses]
+        variables = {abs(lit) for clause in new for lit in clause}
+        if 0 in variables or max(variables, default=0) > self.num_vars:
+            bad = next(lit for clause in new for lit in clause if lit == 0 or abs(lit) > self.num_vars)
+            raise ValueError(f"literal {bad} names no variable of this model")
+        self.clauses.extend(new)
+
     def add_implication(self, premise: int, conclusion: int) -> None:
         self.add_clause((-premise, conclusion))
 

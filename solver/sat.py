@@ -255,6 +255,9 @@ class SatSession(Session):
 class SatEngine(Engine):
     name = "sat"
     description = "python-sat, CNF with CaDiCaL 1.5.3, incremental with assumptions"
+    #: one warm solver answers many questions by assumptions, so a model shared by several
+    #: shapes (a kind's ``compile`` with ``fixed`` literals) pays: see PuzzleSolver.session
+    shares_models = True
 
     def __init__(self, solver_name: str = "cadical153"):
         self.solver_name = solver_name

@@ -119,3 +119,13 @@ def test_larger_jigsaws_keep_a_model_per_layout():
     grid, regions = latin_layout(rules.SHARED_LAYOUT_MAX_SIZE + 1, random.Random(3))
     encoding = rules.compile(sudoku.shape(sudoku.make_puzzle(grid, region_labels=regions)))
     assert encoding.fixed == ()
+
+
+def test_only_the_incremental_engine_shares_the_layouts_model():
+    """Backtracking would not prune on regions reached only through helper variables, and
+    CP-SAT keeps no warm solver to share: they get each layout's own model."""
+    grid, regions = latin_layout(6, random.Random(4))
+    puzzle = sudoku.make_puzzle(grid, region_labels=regions)
+    assert PuzzleSolver(sudoku.SUDOKU, "sat").session(puzzle)[0].fixed != ()
+    for engine in ("cpsat", "backtrack"):
+        assert PuzzleSolver(sudoku.SUDOKU, engine).session(puzzle)[0].fixed == ()

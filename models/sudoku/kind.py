@@ -62,6 +62,7 @@ class SudokuKind(GridKind[Sudoku]):
     # -- the rules, as rules.py states them -----------------------------------------------
     shape = staticmethod(rules.shape)
     compile = staticmethod(rules.compile)
+    compile_alone = staticmethod(rules.compile_alone)
     givens = staticmethod(rules.givens)
     decode = staticmethod(rules.decode)
     verify = staticmethod(rules.verify)

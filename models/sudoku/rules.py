@@ -112,15 +112,16 @@ class Layouts:
     Rows, columns (and diagonals) as for any Sudoku; then for each cell a choice "the cell
     lies in region k", which a layout assumes (:meth:`fixed`); and the region rule through
     a choice per symbol and row, "the cell of this row holding the symbol lies in region
-    k", defined both ways from the cells' symbols and regions:
+    k", determined by the cells' symbols and regions:
 
-    * symbol s in cell (r, c) and (r, c) in region k  ->  row r's s lies in region k;
-    * row r's s lies in region k and s is in (r, c)   ->  (r, c) is in region k;
+    * symbol s in cell (r, c) and (r, c) in region k  ->  row r's s lies in region k
+      (and in that region only: it is a choice, so the converse follows);
     * each region holds each symbol in exactly one row.
 
     Two cells of one region with one symbol would put that symbol in the region in two rows
     (or twice in a row): so each region holds every symbol once.  All of it is 3 N**3
-    variables and 2 N**4 short clauses, and a layout is N*N assumed literals; pair
+    variables and N**4 short clauses (the converse written out too made building and
+    solving slower), and a layout is N*N assumed literals; pair
     variables "these two cells share a region" (N**4 / 2 of them, every one assumed) made
     each question ~1.5x slower, and a model per layout costs ~25 ms to build and load."""
 
@@ -129,9 +130,9 @@ class Layouts:
 
     def fixed(self, regions: Grid) -> tuple[int, ...]:
         """The layout ``regions`` (a region number 0..N-1 per cell) as assumed literals."""
-        return tuple(
-            where.is_(region) for where, region in zip(self.region_of, (r for row in regions for r in row))
-        )
+        # region numbers are 0..N-1, the order of each choice's values
+        flat = (region for row in regions for region in row)
+        return tuple(where.literals[region] for where, region in zip(self.region_of, flat))
 
 
 @lru_cache(maxsize=4)
@@ -143,12 +144,12 @@ def _any_layout(size: int, diagonals: bool) -> Layouts:
         rows_region = [model.new_choice(numbers) for _ in numbers]  # where row r's value lies
         for r, lies_in in enumerate(rows_region):
             for c, cell in enumerate(cells[r]):
-                holds, where = cell.is_(value), region_of[r * size + c]
-                for k in numbers:
-                    model.add_clause((-holds, -where.is_(k), lies_in.is_(k)))
-                    model.add_clause((-lies_in.is_(k), -holds, where.is_(k)))
+                holds = cell.is_(value)
+                # (choices' literals are in the order of their values: region k is literals[k])
+                where, into = region_of[r * size + c].literals, lies_in.literals
+                model.add_clauses((-holds, -where[k], into[k]) for k in numbers)
         for k in numbers:
-            model.add_exactly([lies_in.is_(k) for lies_in in rows_region], 1)
+            model.add_exactly([lies_in.literals[k] for lies_in in rows_region], 1)
     return Layouts(_encoding(model, size, cells), region_of)
 
 
@@ -189,9 +190,15 @@ def _cell_numbers(cells: int) -> list[int]:
 @lru_cache(maxsize=64)
 def _unit_getters(shape: Shape) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
     """For each unit, a function picking its cells' values out of a row-major flat grid."""
-    return tuple(
-        itemgetter(*(r * shape.size + c for r, c in unit.cells)) for unit in units(shape)
-    )
+    if not shape.regions:  # boxes, or the lines alone (``()``: any jigsaw layout)
+        return tuple(itemgetter(*(r * shape.size + c for r, c in unit.cells)) for unit in units(shape))
+    # A jigsaw: the lines' getters are shared by every layout of the size (a file of
+    # jigsaws has a layout per puzzle), the regions' come straight from the region grid.
+    cells_of: dict[int, list[int]] = {}
+    for number, region in enumerate(r for row in shape.regions for r in row):
+        cells_of.setdefault(region, []).append(number)
+    lines = _unit_getters(Shape(shape.size, None, (), shape.diagonals))
+    return lines + tuple(itemgetter(*cells) for cells in cells_of.values())
 
 
 @lru_cache(maxsize=64)
