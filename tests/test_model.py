@@ -52,3 +52,14 @@ def test_a_limit_of_zero_searches_nothing():
     for engine in ENGINE_NAMES:
         found = get_engine(engine).prepare(m).enumerate(limit=0)
         assert (found.count, found.complete) == (0, False)
+
+
+def test_clauses_added_at_once_are_checked_like_one_by_one():
+    model = Model()
+    a, b = model.new_vars(2)
+    model.add_clauses([(a, -b), (-a, b)])
+    assert model.clauses == [(a, -b), (-a, b)]
+    for bad in (0, 3, -3):
+        with pytest.raises(ValueError, match=f"literal {bad} names no variable"):
+            model.add_clauses([(a,), (b, bad)])
+    assert model.clauses == [(a, -b), (-a, b)]  # nothing of a rejected batch is kept
