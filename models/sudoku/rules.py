@@ -58,7 +58,7 @@ class Encoding:
 
 #: Jigsaw grids up to this size share one model per size (and so, in the runner, one warm
 #: solver): the layout is a set of assumed literals (see :class:`Layouts`).  A model per
-#: layout costs ~25 ms to build and load at 9x9, against ~40 ms once for the shared one;
+#: layout costs ~25 ms to build and load at 9x9, the shared one about as much, once;
 #: larger grids keep a model per layout, where building weighs less beside solving.
 SHARED_LAYOUT_MAX_SIZE = 9
 
@@ -120,10 +120,14 @@ class Layouts:
 
     Two cells of one region with one symbol would put that symbol in the region in two rows
     (or twice in a row): so each region holds every symbol once.  All of it is 3 N**3
-    variables and N**4 short clauses (the converse written out too made building and
-    solving slower), and a layout is N*N assumed literals; pair
-    variables "these two cells share a region" (N**4 / 2 of them, every one assumed) made
-    each question ~1.5x slower, and a model per layout costs ~25 ms to build and load."""
+    variables and N**4 short clauses (writing the converse out too made building and
+    solving slower), and a layout is N*N assumed literals.  Pair variables "these two cells
+    share a region" (N**4 / 2 of them, every one assumed) made each question ~1.7x slower.
+
+    Only a region's "each symbol somewhere in it" is not stated cell by cell, as the
+    complete encoding of a layout's own model does: that would take a variable per cell,
+    region and symbol, and every variable costs on every question (a solver assigns them
+    all).  So a jigsaw needs a little more search here than on its own model."""
 
     encoding: Encoding
     region_of: tuple[Choice, ...]  # per cell, row-major: the region it lies in
