@@ -97,7 +97,7 @@ def _to_cnf(model: Model) -> tuple[list[list[int]], int]:
             if k == 0:
                 clauses.extend([-lit] for lit in lits)
             elif k == 1 and n <= PAIRWISE_LIMIT:
-                clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+                clauses.extend(map(list, combinations([-lit for lit in lits], 2)))
             else:
                 enc = CardEnc.atmost(lits, bound=k, top_id=top, encoding=EncType.seqcounter)
                 top = max(top, enc.nv)
