@@ -101,6 +101,7 @@ def describe() -> list[dict[str, Any]]:
             continue
         entry = kind.describe_kind()
         entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
+        entry["explain_actions"] = list(EXPLAIN_ACTIONS)  # POST /v1/KIND/explain, /hint
         entry["engines"] = list(ENGINE_NAMES)
         entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
         described.append(entry)
@@ -114,6 +115,7 @@ def describe_crossing() -> dict[str, Any]:
         "kind": CROSSING,
         "summary": "river-crossing and pulley puzzles: proven shortest plans",
         "actions": ["solve"],
+        "explain_actions": ["explain"],
         "engines": ["sat", "cpsat"],
         "formats": [
             "a built-in puzzle name with \"params\" (see /v1/crossing/presets)",

@@ -11,8 +11,10 @@ They share one :class:`Service`: the settings, and what the server's lifespan st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from ..inline import InlineAnswerer
 
 if TYPE_CHECKING:
     from ..jobs import JobRunner, JobStore
@@ -22,10 +24,11 @@ if TYPE_CHECKING:
 
 @dataclass
 class Service:
-    """What every route may use: the settings, and (once the server runs) the job store, the
-    solver pool and the job runner."""
+    """What every route may use: the settings, the answerer of small requests, and (once the
+    server runs) the job store, the solver pool and the job runner."""
 
     settings: "Settings"
+    inline: InlineAnswerer = field(default_factory=InlineAnswerer)
     store: "JobStore" = None  # type: ignore[assignment]
     pool: "SolverPool" = None  # type: ignore[assignment]
     runner: "JobRunner" = None  # type: ignore[assignment]

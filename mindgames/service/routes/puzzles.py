@@ -1,11 +1,13 @@
 """Answering at once: ``POST /v1/{kind}/solve|check|count|compare|explain|hint``.
 
 Each request is checked against every limit before any work (:func:`task_of`), then
-answered by a solver process (:func:`dispatch`), never in the event loop."""
+answered by a solver process (:func:`dispatch`); a small one (:mod:`..inline`: one small
+grid puzzle, solve or check, of a shape compiled in this process) in the event loop."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -139,7 +141,13 @@ async def answer(service: Service, kind: str, action: str, body: SolveRequest, e
     if too_long is not None:
         return too_long
     task["explain"] = explain
-    reply = await dispatch(service, task, service.settings.max_seconds, request)
+    # A small request is answered here (see .inline), unless the solver processes are broken:
+    # then it is the pool's 503 like any other.
+    reply = None if service.pool.broken else service.inline.answer(task)
+    if isinstance(reply, Refused):
+        return error(reply.status, reply.message, reply.limit)
+    if reply is None:
+        reply = await dispatch(service, task, service.settings.max_seconds, request)
     if isinstance(reply, JSONResponse):
         return reply
     records = answered(reply)
@@ -220,3 +228,55 @@ def router(service: Service) -> APIRouter:
         return await answer(service, kind, "hint", body, False, request)
 
     return routes
+
+
+ANSWERING = ("solve", "check", "count", "explain", "hint")  # the routes of :func:`answer`
+EXPLAIN_QUERIES = {b"": False, b"explain=false": False, b"explain=true": True}
+
+
+class Express:
+    """A short cut, in front of FastAPI's routing, for the requests of :func:`answer` whose
+    body is a valid :class:`SolveRequest`: the same :func:`answer`, without resolving the
+    route's parameters again (which took as long as a 9x9 solve).
+
+    Anything else, and any request it does not read exactly as FastAPI would (a body that is
+    not valid JSON or not a valid request, a query other than ``explain=true|false``), goes on
+    to FastAPI unchanged: so every answer, error and the OpenAPI schema stay FastAPI's.
+    It sits behind the :class:`~..gate.Gate`, which has checked the host, the token, the
+    content type and the body's size, and read the body whole."""
+
+    def __init__(self, app: Any, service: Service):
+        self.app, self.service = app, service
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        route = self._route(scope)
+        if route is None:
+            return await self.app(scope, receive, send)
+        event = await receive()
+        body = event.get("body", b"") if event["type"] == "http.request" else b""
+        replayed: list[dict] = [event]
+
+        async def replay() -> dict:
+            return replayed.pop() if replayed else await receive()
+
+        try:
+            request = SolveRequest.model_validate(json.loads(body))
+        except Exception:  # noqa: BLE001 - FastAPI answers it, with its own error
+            return await self.app(scope, replay, send)
+        kind, action, explain = route
+        replayed.clear()
+        response = await answer(self.service, kind, action, request, explain, Request(scope, replay))
+        await response(scope, receive, send)
+
+    @staticmethod
+    def _route(scope: dict) -> tuple[str, str, bool] | None:
+        """(kind, action, explain) of a POST that :func:`answer` answers, else None."""
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return None
+        parts = scope["path"].split("/")
+        if len(parts) != 4 or parts[1] != "v1" or parts[3] not in ANSWERING or not parts[2]:
+            return None
+        explain = EXPLAIN_QUERIES.get(scope.get("query_string", b""))
+        if explain is None or (explain and parts[3] in ("explain", "hint")):
+            return None
+        return parts[2], parts[3], explain
