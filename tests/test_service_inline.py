@@ -177,3 +177,12 @@ def test_the_express_lane_takes_only_the_answering_routes_with_a_plain_query():
     assert route("/v1/sudoku/solve", b"explain=1") is None and route("/v1/sudoku/solve", b"by=x") is None
     assert route("/v1/sudoku/compare") is None and route("/v1/crossing/export") is None
     assert route("/v1/sudoku/solve", method="GET") is None and route("/v1/sudoku/solve/") is None
+
+
+def test_kinds_lists_explain_and_hint(client):
+    listed = {k["kind"]: k for k in client.get("/v1/kinds").json()["kinds"]}
+    assert listed["sudoku"]["explain_actions"] == listed["binairo"]["explain_actions"] == ["explain", "hint"]
+    assert listed["crossing"]["explain_actions"] == ["explain"]
+    for kind, action in [("sudoku", "hint"), ("binairo", "explain"), ("crossing", "explain")]:
+        puzzle = {"sudoku": HARD, "binairo": BINAIRO, "crossing": "wolf-goat-cabbage"}[kind]
+        assert client.post(f"/v1/{kind}/{action}", json={"puzzle": puzzle}).status_code == 200
