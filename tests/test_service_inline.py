@@ -186,3 +186,14 @@ def test_kinds_lists_explain_and_hint(client):
     for kind, action in [("sudoku", "hint"), ("binairo", "explain"), ("crossing", "explain")]:
         puzzle = {"sudoku": HARD, "binairo": BINAIRO, "crossing": "wolf-goat-cabbage"}[kind]
         assert client.post(f"/v1/{kind}/{action}", json={"puzzle": puzzle}).status_code == 200
+
+
+def test_a_check_that_did_not_decide_uniqueness_within_the_budget_goes_to_a_solver_process(monkeypatch):
+    answerer = InlineAnswerer()
+    inline_twice(answerer, task(action="check"))
+    undecided = {"index": 0, "status": "solved", "uniqueness": None, "solution": [[1]],
+                 "message": "time limit reached before uniqueness was decided"}
+    monkeypatch.setattr(Answerer, "answer", lambda self, *args, **kwargs: dict(undecided))
+    assert answerer.answer(task(action="check")) is None
+    assert answerer.answer(task(action="check", time_limit=0.01)).records[0][1] == undecided  # its own limit
+    assert isinstance(answerer.answer(task(action="solve")), Done)  # a solve needs no uniqueness

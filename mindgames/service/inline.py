@@ -11,9 +11,9 @@ cannot run long or use much memory is answered here, by the library, in the even
 * of a shape whose rules are compiled here already: compiling costs 3-50 ms, so a shape is
   compiled here only once it was asked for twice, and at most :data:`MAX_SHAPES` shapes
   per kind ever are (a jigsaw layout per request never gets in);
-* answered within :data:`BUDGET_SECONDS`: an answer still ``unknown`` then (the user's
-  time limit being longer) is dropped, and the request goes to a solver process with its
-  whole time limit, as any other.
+* answered within :data:`BUDGET_SECONDS`: an answer still ``unknown`` then, or a check
+  that did not decide uniqueness (the user's time limit being longer), is dropped, and the
+  request goes to a solver process with its whole time limit, as any other.
 
 Whatever else happens here (a library error, a MemoryError) also sends the request to a
 solver process, which answers it the usual way; so the answer is the one a solver process
@@ -50,6 +50,13 @@ def small(task: dict) -> bool:
             and all(isinstance(row, (list, str)) and len(row) <= MAX_SIDE for row in value))
 
 
+def undecided(task: dict, record: dict) -> bool:
+    """Whether the answer is not the whole answer: ``unknown``, or a check that found a
+    solution but ran out of time before deciding whether it is the only one."""
+    return record.get("status") == "unknown" or (
+        task["action"] == "check" and record.get("status") == "solved" and record.get("uniqueness") is None)
+
+
 class InlineAnswerer:
     """Answers small tasks in this process (see the module's docstring), or says it will not."""
 
@@ -81,7 +88,7 @@ class InlineAnswerer:
             record = self._answerer.answer(task, 0, puzzle, budget)
         except Exception:  # noqa: BLE001 - a library error or MemoryError: a capped process retries
             return None
-        if record.get("status") == "unknown" and (asked is None or asked > BUDGET_SECONDS):
+        if undecided(task, record) and (asked is None or asked > BUDGET_SECONDS):
             return None  # not within the budget: a solver process gets the whole time limit
         return Done([(0, record)])
 
