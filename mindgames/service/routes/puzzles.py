@@ -74,7 +74,8 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     if any(nesting(p) > MAX_NESTING for p in puzzles):
         return error(422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep; "
                           "no puzzle format needs that")
-    problem = kinds.options_error(kind, body.model_dump())
+    fields = body.model_dump()
+    problem = kinds.options_error(kind, fields)
     if problem:
         return error(422, problem)
     if grid is not None and body.params is not None:
@@ -83,7 +84,7 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
         problem = kinds.preset_params_error(puzzles, body.params)
         if problem:
             return error(422, problem)
-    task = body.model_dump(exclude={"puzzle"})
+    task = {name: value for name, value in fields.items() if name != "puzzle"}
     task.update(kind=kind, action=action, puzzles=puzzles, single=body.puzzles is None)
     return task
 
