@@ -1,21 +1,26 @@
-"""Service benchmark: single 9x9 solves through the HTTP API, next to the library's own speed.
+"""Service benchmark: the HTTP API next to the library's own speed, in the same run.
 
-    python3 -m benchmarks.service [--requests 3000] [--clients 1,8,32] [--solver-workers N]
-                                  [--puzzles FILE] [--markdown]
+    python -m benchmarks.service [--requests 3000] [--clients 1,8,32] [--mixed-clients 20]
+                                 [--mixed-requests 2000] [--solver-workers N]
+                                 [--puzzles FILE] [--markdown]
 
 One run measures, on the same machine and the same puzzles:
 
 * the library: ``models.sudoku.solver("sat").solve(puzzle)`` in this process, one
-  puzzle after another (solves per second, p50 / p99 latency);
+  puzzle after another (solves per second, p50 / p99 latency, CPU per solve);
 * the service: a real ``mindgames serve`` (child process, 127.0.0.1, free port) answering
   ``POST /v1/sudoku/solve {"puzzle": LINE}``, driven by C clients at once, each on its own
   keep-alive connection sending its next request as soon as the last is answered
-  (requests per second, p50 / p99 latency as the client sees it).  Every answer is
-  checked: HTTP 200 and ``"status":"solved"``.
+  (requests per second, p50 / p99 latency as the client sees it, CPU of the server and its
+  workers per request, and its ratio to the library's);
+* mixed small requests of every kind and action the API answers at once (:func:`mixed_requests`)
+  at 20 clients, next to the library's CPU for the same work (each request's task run by
+  :func:`mindgames.service.kinds.execute` in this process).
 
-The load generator is a lean asyncio HTTP/1.1 client (pre-built requests, no HTTP
-library) so that it takes as little of the machine's CPU as possible; it still runs on
-the same machine as the server, which a remote load generator would not.
+Every answer is checked: HTTP 200 and a piece every good answer contains.  The load
+generator is a lean asyncio HTTP/1.1 client (pre-built requests, no HTTP library) so that it
+takes as little of the machine's CPU as possible; it still runs on the same machine as the
+server, which a remote load generator would not.
 
 Puzzles: ``../shared/data/sudoku/printable_25clue_1000.txt`` when present, else the
 bundled seed puzzles with their digits relabelled (each a different puzzle, same difficulty).
