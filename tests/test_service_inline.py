@@ -20,6 +20,7 @@ from mindgames.service.pool import answer_task  # noqa: E402
 from mindgames.service.replies import Done, Refused  # noqa: E402
 from mindgames.service.routes.puzzles import Express  # noqa: E402
 from mindgames.service.settings import Settings  # noqa: E402
+from mindgames.service.testing import InProcessPool  # noqa: E402
 from tests.test_service import CLASH, EMPTY9, HARD, without_timing  # noqa: E402
 
 SOLVED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
@@ -133,19 +134,6 @@ def test_an_answer_not_found_within_the_budget_goes_to_a_solver_process(monkeypa
 # -- the express lane: FastAPI's answers and errors ------------------------------------------------
 @pytest.fixture
 def client(tmp_path, monkeypatch):
-    class InProcessPool:
-        """The solver pool's interface, answering with the workers' own code in this process."""
-
-        def __init__(self, *args: Any) -> None:
-            self.waiting, self.broken = 0, None
-
-        async def start(self) -> None: ...
-        async def close(self) -> None: ...
-        def status(self) -> dict: return {"workers": 0}
-
-        async def run(self, task: dict, seconds: float, cost: float | None = None) -> Any:
-            return answer_task(dict(task, seconds=seconds), Answerer())
-
     monkeypatch.setattr(app_module, "SolverPool", InProcessPool)
     settings = Settings(db=str(tmp_path / "jobs.sqlite3"), allowed_hosts=("testserver",))
     with TestClient(app_module.create_app(settings)) as http:
