@@ -194,3 +194,22 @@ def test_a_check_that_did_not_decide_uniqueness_within_the_budget_goes_to_a_solv
     assert answerer.answer(task(action="check")) is None
     assert answerer.answer(task(action="check", time_limit=0.01)).records[0][1] == undecided  # its own limit
     assert isinstance(answerer.answer(task(action="solve")), Done)  # a solve needs no uniqueness
+
+
+def test_no_inline_sends_every_request_to_a_solver_process(tmp_path, monkeypatch):
+    ran: list[str] = []
+
+    class CountingPool(InProcessPool):
+        async def run(self, task: dict, seconds: float, cost: float | None = None) -> Any:
+            ran.append(task["action"])
+            return await super().run(task, seconds, cost)
+
+    monkeypatch.setattr(app_module, "SolverPool", CountingPool)
+    for inline_requests, expected in ((True, ["solve"]), (False, ["solve", "solve", "solve"])):
+        ran.clear()
+        settings = Settings(db=str(tmp_path / "jobs.sqlite3"), allowed_hosts=("testserver",),
+                            inline=inline_requests)
+        with TestClient(app_module.create_app(settings)) as http:
+            answers = [http.post("/v1/sudoku/solve", json={"puzzle": HARD}).json() for _ in range(3)]
+        assert {a["status"] for a in answers} == {"solved"}
+        assert ran == expected  # inline: the first (the shape not compiled here yet) only

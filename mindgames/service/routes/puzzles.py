@@ -142,9 +142,10 @@ async def answer(service: Service, kind: str, action: str, body: SolveRequest, e
     if too_long is not None:
         return too_long
     task["explain"] = explain
-    # A small request is answered here (see .inline), unless the solver processes are broken:
-    # then it is the pool's 503 like any other.
-    reply = None if service.pool.broken else service.inline.answer(task)
+    # A small request is answered here (see .inline), unless the solver processes are broken
+    # (then it is the pool's 503 like any other) or the server was started with --no-inline.
+    here = service.settings.inline and not service.pool.broken
+    reply = service.inline.answer(task) if here else None
     if isinstance(reply, Refused):
         return error(reply.status, reply.message, reply.limit)
     if reply is None:
