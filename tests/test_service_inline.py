@@ -105,7 +105,10 @@ def test_work_that_could_run_long_or_grow_goes_to_a_capped_solver_process(asked)
 
 def test_only_small_single_solve_and_check_requests_are_small():
     assert small(task()) and small(task(action="check")) and small(task("binairo", puzzle=BINAIRO))
+    assert small(task("binairo", puzzle=[[1, None, "0", "."]] * 4)) and small(task("binairo", puzzle=["1..0"] * 4))
     assert not small(task(action="count")) and not small(task(puzzle="." * 300))
+    assert not small(task("binairo", puzzle=[["1" * 5000]])) and not small(task("binairo", puzzle=[[[1]] * 4] * 4))
+    assert not small(task("binairo", puzzle={"grid": ["1..0"] * 4}))
 
 
 def test_a_shape_is_compiled_here_on_its_second_request_and_few_shapes_ever_are():

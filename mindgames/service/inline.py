@@ -7,7 +7,8 @@ cannot run long or use much memory is answered here, by the library, in the even
 * one grid puzzle (``"puzzle"``, not a batch), asked ``solve`` or ``check`` on the ``sat``
   engine, without ``certify`` (count, hint, explain, compare, crossings: a solver process);
 * given as a short text (at most :data:`MAX_CHARS` characters) or a small list of rows
-  (at most :data:`MAX_SIDE` rows of at most :data:`MAX_SIDE` cells);
+  (at most :data:`MAX_SIDE` rows of at most :data:`MAX_SIDE` cells, each a number, null or a
+  character or two);
 * of a shape whose rules are compiled here already: compiling costs 3-50 ms, so a shape is
   compiled here only once it was asked for twice, and at most :data:`MAX_SHAPES` shapes
   per kind ever are (a jigsaw layout per request never gets in);
@@ -47,7 +48,14 @@ def small(task: dict) -> bool:
     if isinstance(value, str):
         return len(value) <= MAX_CHARS
     return (isinstance(value, list) and len(value) <= MAX_SIDE
-            and all(isinstance(row, (list, str)) and len(row) <= MAX_SIDE for row in value))
+            and all(isinstance(row, str) and len(row) <= MAX_SIDE
+                    or isinstance(row, list) and len(row) <= MAX_SIDE and all(map(_cell, row))
+                    for row in value))
+
+
+def _cell(value: object) -> bool:
+    """A cell of a list of rows: a number, null, or a character or two (``"."``, ``"12"``)."""
+    return value is None or isinstance(value, int) or isinstance(value, str) and len(value) <= 2
 
 
 def undecided(task: dict, record: dict) -> bool:
