@@ -14,7 +14,7 @@ from models.crossing import (CROSSING, CrossingProblem, NotOutnumbered, NotToget
                              parse_document, parse_text, presets, solve)
 from models.crossing.checker import replay
 from models.crossing.problem import Move
-from models.crossing.symmetry import block_types
+from models.crossing.symmetry import Incidence, _initial_colours, block_types
 from models.crossing.toml_writer import to_toml
 from models.errors import PuzzleError, VerificationError
 from models.kind import PlanKind
@@ -194,6 +194,44 @@ def test_random_puzzles_agree_with_the_state_graph(document, engine):
     assert outcome.cross_check["agrees"] is True
     if outcome.status == "solved":
         replay(outcome.spec, outcome.plan)
+
+
+def plain_colour_refinement(spec, colours: dict) -> list[set]:
+    """The reference: every node recoloured by its colour and the multiset of its
+    neighbours' (direction, role, colour), round after round until no class splits."""
+    graph = Incidence(spec)
+    colours = {node: colours[node] for node in graph.nodes}
+    while True:
+        signature = {}
+        for i, node in enumerate(graph.nodes):
+            seen = sorted((label, repr(colours[graph.nodes[v]])) for v, label in graph.adjacent[i])
+            signature[node] = (repr(colours[node]), tuple(seen))
+        if len(set(signature.values())) == len(set(colours.values())):
+            return partition(colours)
+        colours = signature
+
+
+def partition(colours: dict) -> list[set]:
+    classes: dict = {}
+    for node, colour in colours.items():
+        classes.setdefault(colour, set()).add(node)
+    return sorted(classes.values(), key=lambda c: sorted(map(repr, c)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=random_puzzles(), couples=st.integers(1, 5))
+def test_refinement_splits_as_plain_colour_refinement(document, couples):
+    """The splitter-based refinement finds the same colour classes as recolouring
+    every node round after round, with and without one actor individualised."""
+    for spec in (parse_document(document), spec_of("jealous-husbands", couples=couples)):
+        graph = Incidence(spec)
+        start = _initial_colours(spec)
+        refined = graph.refine(start)
+        assert partition(refined) == plain_colour_refinement(spec, start)
+        for actor in spec.actors:
+            marked = dict(refined) | {("actor", actor.name): -1}
+            assert (partition(graph.individualised(refined, actor.name))
+                    == plain_colour_refinement(spec, marked))
 
 
 # -- the independent checker --------------------------------------------------------

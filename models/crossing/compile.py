@@ -68,6 +68,22 @@ class Basket:
 Place = Union[Bank, Boat, Basket]
 
 
+def most_moving(layout: Layout, ty: int, pattern: Pattern) -> int:
+    """The most blocks of type ``ty`` that can make ``pattern`` in one step: the
+    blocks there are, and no more than the vehicle carries (each carries the
+    pattern's positions): larger counts are impossible, so they are not stated."""
+    spec, size = layout.spec, layout.types[ty].size
+    config, moving = pattern
+    if spec.is_river:  # a river trip takes positions from one side: its direction is known
+        capacity = spec.capacity_towards(far=not moving & config)
+        aboard = bin(moving).count("1")
+    else:  # each basket carries its part of the pattern
+        capacity = spec.capacity
+        aboard = max(bin(moving & ~config).count("1"), bin(moving & config).count("1"))
+    # at least one unit: a pattern too big for the vehicle is forbidden by the load's own bound
+    return size if capacity is None else min(size, max(1, capacity // aboard))
+
+
 def estimated_size(layout: Layout, horizon: int, unary: bool = True) -> int:
     """About how many constraints :class:`PlanModel` states (measured on the
     presets, within a factor of about 3): per step and block type, the count
@@ -123,8 +139,8 @@ class PlanModel:
             for ty, bt in enumerate(layout.types):  # every block is somewhere
                 m.add_exactly([u for units in self.counts[t][ty].values() for u in units], bt.size)
         for t in range(horizon):
-            self.moves.append([{p: m.new_count(bt.size, primary=True) for p in layout.patterns(ty)}
-                               for ty, bt in enumerate(layout.types)])
+            self.moves.append([{p: m.new_count(most_moving(layout, ty, p), primary=True)
+                                for p in layout.patterns(ty)} for ty in range(len(layout.types))])
             self.act.append(m.new_var(f"act{t}"))
         if layout.spec.is_river:
             self.boat = [m.new_var(f"boat{t}") for t in range(horizon + 1)]
