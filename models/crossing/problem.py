@@ -15,7 +15,7 @@ import operator
 from dataclasses import dataclass
 from typing import Iterator
 
-from .rules import Content, broken_rule, describe_rule
+from .rules import Content, describe_rule, present_names
 from .spec import Spec
 
 State = tuple[tuple[int, ...], int]
@@ -53,6 +53,7 @@ class CrossingProblem:
         self._safe_loads: dict[Load, bool] = {}
         self._safe_states: dict[State, bool] = {}
         self._boat_loads: dict[Load, bool] = {}
+        self._rule_index: dict[str, dict[str, list[int]]] = {}  # place kind -> actor -> rules
 
     # -- AIMA's Problem ---------------------------------------------------------
     def actions(self, state: State) -> list[Move]:
@@ -120,8 +121,27 @@ class CrossingProblem:
         }
 
     def broken_rule(self, content: Content, place_kind: str) -> int | None:
-        """The first rule ``content`` breaks at a place of kind ``place_kind``, or None."""
-        return broken_rule(self.rules, content, place_kind)
+        """The first rule ``content`` breaks at a place of kind ``place_kind``, or None.
+        Only the rules that someone present can trigger are read (the same answer as
+        :func:`.rules.broken_rule`, which reads them all: a few aboard, many rules)."""
+        present = present_names(content)
+        for index in self._triggered(present, place_kind):
+            if self.rules[index].broken_among(content, present):
+                return index
+        return None
+
+    def _triggered(self, present: frozenset[str], place_kind: str) -> list[int]:
+        """The indexes, in order, of the rules at ``place_kind`` that need one of ``present``."""
+        if place_kind not in self._rule_index:
+            by_name: dict[str, list[int]] = {}
+            for index, rule in enumerate(self.rules):
+                if rule.applies_at(place_kind):
+                    for name in rule.needs_one_of:
+                        by_name.setdefault(name, []).append(index)
+            self._rule_index[place_kind] = by_name
+        by_name = self._rule_index[place_kind]
+        found = {index for name in present for index in by_name.get(name, ())}
+        return sorted(found)
 
     def describe_rule(self, index: int) -> str:
         return describe_rule(self.rules, index)

@@ -85,6 +85,11 @@ class CrossingRule:
         once for all the rules checked at one place)."""
         raise NotImplementedError
 
+    @property
+    def needs_one_of(self) -> frozenset[str]:
+        """Actors one of whom must be at a place for the rule to be broken there."""
+        raise NotImplementedError
+
     def describe(self) -> str:
         raise NotImplementedError
 
@@ -105,10 +110,21 @@ class NotTogether(CrossingRule):
 
     def broken_among(self, content: Content, present: frozenset[str]) -> bool:
         # a reference is present when one of the actors it stands for is
-        together = all(not self.members(w).isdisjoint(present) for w in self.who) and (
-            not self._with_anyone.isdisjoint(present))
-        rescued = not self._unless_anyone.isdisjoint(present)
-        return together and not rescued
+        for actors in self._each_who:
+            if actors.isdisjoint(present):
+                return False
+        if self._with_anyone.isdisjoint(present):
+            return False
+        return self._unless_anyone.isdisjoint(present)  # nobody rescues
+
+    @cached_property
+    def needs_one_of(self) -> frozenset[str]:
+        """The rule can only be broken where one of these actors is (the first ``who``)."""
+        return self._each_who[0] if self.who else self._with_anyone
+
+    @cached_property
+    def _each_who(self) -> tuple[frozenset[str], ...]:
+        return tuple(self.members(w) for w in self.who)
 
     @cached_property
     def _with_anyone(self) -> frozenset[str]:
@@ -152,6 +168,11 @@ class NotOutnumbered(CrossingRule):
 
     protect: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
+
+    @cached_property
+    def needs_one_of(self) -> frozenset[str]:
+        """The rule can only be broken where one of these actors is (someone to protect)."""
+        return self.everyone(self.protect)
 
     def broken_among(self, content: Content, present: frozenset[str]) -> bool:
         protected = sum(self.copies(content, p) for p in set(self.protect))
