@@ -33,6 +33,7 @@ SAFE_COUNT_LIMIT = 5_000  # counted states enumerated for `safe_counted_states`
 # by layer on a one-step model instead (many small questions, not one big one)
 LAYERED_FROM = 20_000
 LAYERED_STATES = 20_000  # most counted states the layer-by-layer confirmation takes
+NEXT_STATES_KEPT = 200_000  # most successor states the search keeps for the counted graph's cross-check
 Report = Callable[[str], None]
 
 
@@ -161,6 +162,8 @@ class Run:
         self.outcome = Outcome(spec.name, engine=options.engine, spec=spec)
         self.layout: Layout | None = None
         self.longest: Horizon | None = None  # set once a search bounds the plans
+        self._next_states: dict = {}  # counted state -> the states one move away (see the search)
+        self._next_states_kept = 0
 
     # -- the clock ------------------------------------------------------------------------
     def seconds_left(self) -> float:
@@ -197,6 +200,7 @@ class Run:
                 self._record(self._counted_verdict(search))
                 self._confirm_on_model(search)
             elif not self.deadline.passed():  # too many counted states: the model alone decides
+                search.layers = None  # (the layers are kept for the confirmation only)
                 self._record(self._model_alone(bound, exact, search.depth))
             else:
                 outcome.proof = (f"time limit: {_none_within(search.depth)} (breadth-first over "
@@ -248,8 +252,11 @@ class Run:
 
         def successors(key):
             # moves kept as tuples: a parent link per state is most of the search's memory
+            following = []
             for move, nxt in layout.counted_successors(key):
+                following.append(nxt)
                 yield tuple((ty, tuple(table.items())) for ty, table in move.items()), nxt
+            self._remember_next_states(key, following)  # (not reached when the search stops here)
 
         search = breadth_first(layout.counted_start(), successors, layout.is_counted_goal,
                                self.options.counted_limit, self.deadline, on_layer, stop_at_goal=True,
@@ -265,6 +272,14 @@ class Run:
                 f"{plural(search.states, 'counted state')} {'is' if search.states == 1 else 'are'} "
                 f"reachable")
         return search
+
+    def _remember_next_states(self, key, following: list) -> None:
+        """The successors the search listed for ``key``, for the counted graph's
+        cross-check (the same successor function: asked once, not twice), while
+        at most NEXT_STATES_KEPT of them are kept."""
+        if self._next_states_kept + len(following) <= NEXT_STATES_KEPT:
+            self._next_states[key] = following
+            self._next_states_kept += len(following)
 
     def _counted_verdict(self, search: Search) -> Verdict:
         """A goal met is a shortest plan (replayed by the checker); a complete
@@ -309,6 +324,7 @@ class Run:
         outcome, engine_name = self.outcome, self.options.engine
         solved = outcome.status == "solved"
         length = search.length if solved else self.longest.steps
+        layers, search.layers = search.layers, None  # read here only: not kept any longer
         if solved and length == 0:
             return
 
@@ -319,7 +335,7 @@ class Run:
 
         unary = self.options.engine != "cpsat"
         if not self.options.count_shortest and estimated_size(self.layout, length, unary) > LAYERED_FROM:
-            return self._confirm_layered(search, length)
+            return self._confirm_layered(search, layers, length)
         skip = self._affordable(length)
         if skip:
             return unconfirmed(skip)
@@ -366,7 +382,7 @@ class Run:
             self.report("counting the shortest plans")
             outcome.shortest_plans = self._count(plans, session, length)
 
-    def _confirm_layered(self, search: Search, length: int) -> None:
+    def _confirm_layered(self, search: Search, layers: list[list], length: int) -> None:
         """The model's word on the search's answer, from the search's distance layers
         checked on a one-step model (the layers only say which questions to ask).
 
@@ -379,8 +395,8 @@ class Run:
         states, and none of them meets the goal, so the model has no plan at all."""
         outcome, engine_name = self.outcome, self.options.engine
         solved = outcome.status == "solved"
-        layers = search.layers[:length] if solved else search.layers
-        search.layers = None  # not needed after this
+        if solved:
+            layers = layers[:length]
 
         def unconfirmed(reason: str) -> None:
             outcome.confirmation = f"not confirmed on {engine_name}: {reason}"
@@ -636,7 +652,8 @@ class Run:
         self.report("cross-checking with the counted state graph (networkx)")
 
         def neighbours(key):
-            return [nxt for _, nxt in layout.counted_successors(key)]
+            known = self._next_states.get(key)
+            return known if known is not None else [nxt for _, nxt in layout.counted_successors(key)]
 
         try:
             graph = build_graph(layout.counted_start(), neighbours, self.options.graph_limit,
