@@ -257,6 +257,23 @@ def test_random_puzzles_agree_with_the_state_graph(document, engine):
         replay(outcome.spec, outcome.plan)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=random_puzzles(), engine=st.sampled_from(["sat", "cpsat"]))
+def test_random_puzzles_are_confirmed_layer_by_layer(document, engine):
+    """Random rules (groups, copies, rowers, rules aboard only): the one-step model
+    agrees with the search on every question (a disagreement raises)."""
+    solving = importlib.import_module("models.crossing.solve")
+    original = solving.LAYERED_FROM
+    solving.LAYERED_FROM = -1
+    try:
+        outcome = solve(parse_document(document), Options(engine=engine, cross_check=False))
+    finally:
+        solving.LAYERED_FROM = original
+    assert outcome.status in ("solved", "unsolvable")
+    if outcome.crossings != 0 and "the start already breaks" not in outcome.proof:
+        assert f"{engine}-model" in outcome.methods and "one-step model" in outcome.confirmation
+
+
 def plain_colour_refinement(spec, colours: dict) -> list[set]:
     """The reference: every node recoloured by its colour and the multiset of its
     neighbours' (direction, role, colour), round after round until no class splits."""
