@@ -173,6 +173,7 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
     numbered = enumerate(units)
     sent = 0  # chunks handed out
     done_reading = False
+    unreadable: Exception | None = None  # what reading the input raised
     written_count = 0  # chunks written, in order
     done: dict[int, str] = {}  # answered chunks waiting for an earlier one
     ranges: dict[int, tuple[int, int]] = {}  # chunk -> its first puzzle and how many, until written
@@ -180,7 +181,10 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
         for worker in workers:  # hand out work, within the window
             if worker.busy or done_reading or sent - written_count >= jobs * CHUNKS_PER_WORKER:
                 continue
-            chunk = list(itertools.islice(numbered, size))
+            try:
+                chunk = list(itertools.islice(numbered, size))
+            except Exception as error:  # noqa: BLE001 - the input went wrong (a bad header, no text)
+                unreadable, chunk = error, []  # raised once the chunks before it are written
             if not chunk:
                 done_reading = True
                 break
@@ -211,6 +215,8 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
             write(done.pop(written_count))
             written(ranges.pop(written_count)[1])
             written_count += 1
+    if unreadable is not None:
+        raise unreadable
 
 
 def number_range(chunk: tuple[int, int]) -> str:

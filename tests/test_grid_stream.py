@@ -1,0 +1,136 @@
+"""solve / check / count read their input as it comes: a long input is never held whole.
+
+The reader cuts the input into one unit per puzzle as the lines come (``kind.units``)
+and parses each unit on its own (``kind.parse_unit``, in a worker with ``--jobs``);
+what it reads is exactly what reading the whole text reads.  Peak memory does not grow
+with the input's length; a problem met late in a long input (a header for another
+kind, bytes that are no text) ends the run there with a one-line error, exit 2, the
+answers before it written.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mindgames.io import InputLines
+from models.registry import get_kind
+from tests.conftest import REPO
+
+SUDOKU = get_kind("sudoku")
+SEED = [line.strip() for line in (REPO / "data" / "sudoku" / "seed.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")]
+
+
+def mindgames(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mindgames.cli", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=600, **kwargs)
+
+
+def streamed(kind, path: Path, **options) -> list:
+    """The items of a file read as the command line reads it: as it comes."""
+    return [kind.parse_unit(unit) for unit in kind.units(InputLines(str(path)), **options)]
+
+
+def as_compared(items: list) -> list:
+    return [(item.puzzle, str(item.error)) for item in items]
+
+
+# --- what is read: the same as reading the whole text ----------------------------------------
+LINES = st.sampled_from([
+    *SEED, "." * 16, "1234" + "." * 12, "." * 40 + "?" + "." * 40, "12345", "x" * 81,  # puzzles, bad ones
+    "# a comment", "# mindgames sudoku box=2x2", "# mindgames sudoku", "", "   ",  # comments, headers, blank
+    "12|34", "34|12", "--+--", "21|43", "43|21",  # rows of a grid drawn over lines
+    '{"grid": "' + "." * 16 + '", "box": [2, 2]}', '{"grid": [[1]]', "[[1, 2], [3, 4]]",  # JSON Lines, broken
+])
+ENDS = st.sampled_from(["\n", "\r\n", "\r"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(lines=st.lists(st.tuples(LINES, ENDS), max_size=40), bom=st.booleans())
+def test_reading_as_it_comes_reads_what_reading_the_whole_text_reads(tmp_path_factory, lines, bom):
+    text = ("\ufeff" if bom else "") + "".join(line + end for line, end in lines)
+    path = tmp_path_factory.mktemp("stream") / "input.txt"
+    path.write_bytes(text.encode())
+    if not text.strip("\ufeff").strip():
+        return  # an empty input is an error (below)
+    assert as_compared(streamed(SUDOKU, path)) == as_compared(SUDOKU.read(text.removeprefix("\ufeff")))
+
+
+def test_a_json_document_over_several_lines_is_still_one_document(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps([{"grid": "." * 16}, SEED[0]], indent=2))
+    items = streamed(SUDOKU, path)
+    assert [item.ok for item in items] == [True, True] and items[1].puzzle.size == 9
+
+
+def test_a_kind_that_does_not_cut_its_input_is_read_whole_as_before(tmp_path):
+    binairo = get_kind("binairo")
+    path = REPO / "data" / "binairo" / "takuzu_8x8.txt"
+    assert as_compared(streamed(binairo, path)) == as_compared(binairo.read(path.read_text()))
+
+
+# --- memory: bounded however long the input ------------------------------------------------------
+def peak_rss_mib(*args: str) -> float:
+    """Peak resident memory (MiB) of the command and every process it started."""
+    measure = ("import resource, subprocess, sys; "
+               "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "mindgames.cli", *args],
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=True)
+    return int(done.stdout) / 1024
+
+
+def long_input(path: Path, lines: int) -> Path:
+    """``lines`` lines of the bundled puzzles: each tenth one with a symbol broken (an
+    ``invalid`` answer: cheap, yet a result like any other), the others as comments
+    (read and passed over: as long as a puzzle line, nothing to answer)."""
+    broken = [puzzle[:40] + "?" + puzzle[41:] for puzzle in SEED]
+    with path.open("w") as out:
+        for number in range(lines):
+            puzzle = broken[number % len(broken)]
+            out.write(f"{puzzle}\n" if number % 10 == 0 else f"# {puzzle}\n")
+    return path
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_peak_memory_of_a_million_lines_is_that_of_ten_thousand(tmp_path, jobs):
+    # Held whole, a million lines (83 MB) and their 100,000 answers would add well over
+    # 100 MiB; read as they come, they add nothing measurable.
+    short = long_input(tmp_path / "short.txt", 10_000)
+    long = long_input(tmp_path / "long.txt", 1_000_000)
+    baseline = peak_rss_mib("sudoku", "solve", str(short), "--json", "--jobs", jobs)
+    assert peak_rss_mib("sudoku", "solve", str(long), "--json", "--jobs", jobs) < baseline + 8
+
+
+def test_standard_input_is_read_as_it_comes_too(tmp_path):
+    source = long_input(tmp_path / "input.txt", 20_000)
+    with source.open() as stdin:
+        done = mindgames("sudoku", "solve", "-", "--json", "--jobs", "1", stdin=stdin)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and len(answers) == 2_000
+    assert answers[-1]["index"] == 1_999 and "line 19991" in answers[-1]["error"]
+
+
+# --- a problem met late: one line, exit 2, the answers before it written -----------------------
+@pytest.mark.parametrize("late, message", [
+    ("# mindgames binairo rules=takuzu", "line 1002: the header is for binairo puzzles, not Sudoku"),
+    ("\0", "not a text file (a NUL byte at offset"),
+    ("\xff", "not a UTF-8 text file"),
+])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_problem_met_late_ends_the_run_after_the_answers_before_it(tmp_path, late, message, jobs):
+    source = tmp_path / "late.txt"
+    lines = [SEED[0] if n % 2 else "." * 40 + "?" + "." * 40 for n in range(1001)]
+    source.write_bytes(("\n".join(lines) + "\n").encode() + late.encode("latin-1") + b"\n" + SEED[1].encode())
+    done = mindgames("sudoku", "solve", str(source), "--json", "--jobs", jobs)
+    assert done.returncode == 2 and message in done.stderr and len(done.stderr.splitlines()) == 1
+    assert "Traceback" not in done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a["index"] for a in answers] == list(range(len(answers)))  # in order, none cut short
