@@ -123,7 +123,11 @@ class InputLines:
 
 def json_line(record: dict[str, Any]) -> str:
     """``record`` as one compact line of JSON, newline included."""
-    return json.dumps(record, separators=(",", ":")) + "\n"
+    return _compact(record) + "\n"
+
+
+#: ``json.dumps(value, separators=(",", ":"))`` without building an encoder per call
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def emit_json(record: dict[str, Any]) -> None:

@@ -488,6 +488,9 @@ def parse_unit(unit: Unit) -> Parsed[Sudoku]:
         return Parsed.attempt(parse_grid_lines, where, variant)
     if form == "json":
         return Parsed.attempt(parse_json_value, text, where, variant)
+    puzzle = _plain_line(text, variant)  # the usual line, read at once
+    if puzzle is not None:
+        return Parsed(puzzle)
     where = f"line {where}"
     if text[:1] in "[{":
         try:

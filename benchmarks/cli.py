@@ -1,0 +1,109 @@
+"""Whole-process Sudoku CLI throughput, next to the library's, in one run.
+
+    python -m benchmarks.cli [--file F] [--count 20000] [--actions solve check] [--jobs 1 2] [--repeat 2]
+
+For each action it measures, on the first ``--count`` puzzles of ``--file`` (default:
+the 17-clue set of ../shared/data/sudoku):
+
+* the library: :class:`models.runner.PuzzleSolver` in this process on puzzles parsed up
+  front, one warm-up puzzle before the clock starts (what ``benchmarks.sudoku`` calls
+  the library's rate);
+* the whole process, as a user runs it: ``python -m mindgames.cli sudoku ACTION FILE
+  --json --jobs N > /dev/null``, start-up, reading, verifying and writing included;
+  wall time and the CPU time of the command and its workers.
+
+Runs of one action alternate (library, --jobs 1, --jobs 2, library, ...), ``--repeat``
+times, and the best of each is kept, so that a machine shared with other work slows
+them alike; the ratios (whole process / library, --jobs N / --jobs 1) are the robust
+figures, the absolute rates move with the machine's load, which is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Sequence
+
+from models.registry import get_kind
+from models.runner import PuzzleSolver
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_FILE = REPO.parent / "shared" / "data" / "sudoku" / "17clue_royle_49158.txt"
+
+
+def library_seconds(path: Path, action: str) -> float:
+    """Seconds the library takes to answer every puzzle of ``path`` (parsed up front)."""
+    kind = get_kind("sudoku")
+    puzzles = [item.puzzle for item in kind.read(path.read_text())]
+    solver = PuzzleSolver(kind, "sat")
+    question = solver.solve if action == "solve" else solver.check
+    question(puzzles[0])  # the shape's session is built before the clock starts
+    start = time.perf_counter()
+    for puzzle in puzzles:
+        question(puzzle)
+    return time.perf_counter() - start
+
+
+def process_seconds(path: Path, action: str, jobs: int) -> tuple[float, float]:
+    """(wall, CPU) seconds of the whole command, its workers' CPU included."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "mindgames.cli", "sudoku", action, str(path), "--json",
+                    "--jobs", str(jobs)], stdout=subprocess.DEVNULL, check=True, cwd=REPO,
+                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def load_average() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.cli", description=__doc__.split("\n")[0])
+    parser.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    parser.add_argument("--count", type=int, default=20_000, help="the first COUNT puzzles of FILE")
+    parser.add_argument("--actions", nargs="+", choices=("solve", "check"), default=["solve", "check"])
+    parser.add_argument("--jobs", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each, the best kept")
+    args = parser.parse_args(argv)
+    if not args.file.exists():
+        print(f"{args.file}: absent (the shared data sets are not beside this clone)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "puzzles.txt"
+        with args.file.open() as source:
+            lines = [line for line, _ in zip(source, range(args.count))]
+        path.write_text("".join(lines))
+        count = len(lines)
+        print(f"{count:,} puzzles of {args.file.name}; load average before: {load_average()}")
+        print("| command | mode | wall s | CPU s | puzzles/s | vs library | vs `--jobs 1` |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        for action in args.actions:
+            library = float("inf")
+            runs: dict[int, tuple[float, float]] = {}
+            for _ in range(args.repeat):
+                library = min(library, library_seconds(path, action))
+                for jobs in args.jobs:
+                    wall, cpu = process_seconds(path, action, jobs)
+                    if jobs not in runs or wall < runs[jobs][0]:
+                        runs[jobs] = (wall, cpu)
+            print(f"| `sudoku {action}` | library (in process) | {library:.2f} | | {count / library:,.0f} | | |")
+            first = runs[args.jobs[0]][0]
+            for jobs, (wall, cpu) in runs.items():
+                print(f"| `sudoku {action} --json` | `--jobs {jobs}` | {wall:.2f} | {cpu:.2f} | "
+                      f"{count / wall:,.0f} | {library / wall:.2f}x | {first / wall:.2f}x |")
+        print(f"load average after: {load_average()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
