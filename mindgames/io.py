@@ -86,11 +86,13 @@ class InputLines:
     bytes that are no text, a line longer than :data:`MAX_INPUT_BYTES`, or an input with
     nothing but whitespace raise UsageError where they are met.
 
+    ``max_bytes``: a limit on the whole input (for a reader that holds it whole).
     ``bytes_read`` counts the bytes read so far and ``size`` is the file's (None for a
     pipe): what a progress bar shows for a collection read as it comes."""
 
-    def __init__(self, source: str):
+    def __init__(self, source: str, max_bytes: int | None = None):
         self.handle, self.name = open_input(source)
+        self.max_bytes = max_bytes
         self.bytes_read = 0
         self.size: int | None = None
         with contextlib.suppress(OSError):
@@ -112,6 +114,8 @@ class InputLines:
                     raise UsageError(f"{name}: a line longer than {MAX_INPUT_BYTES // 2**20} MiB")
                 text = _text(data, name, self.bytes_read, first=not self.bytes_read)
                 self.bytes_read += len(data)
+                if self.max_bytes is not None and self.bytes_read > self.max_bytes:
+                    raise UsageError(f"{name}: larger than {self.max_bytes // 2**20} MiB")
                 seen_text = seen_text or bool(text.strip())
                 yield from text.splitlines(keepends=True)  # a line may hold other line breaks (\r)
         finally:

@@ -10,6 +10,7 @@ answers before it written.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mindgames.cli import main
 from mindgames.io import InputLines
 from models.registry import get_kind
 from tests.conftest import REPO
@@ -134,3 +136,35 @@ def test_a_problem_met_late_ends_the_run_after_the_answers_before_it(tmp_path, l
     assert "Traceback" not in done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert [a["index"] for a in answers] == list(range(len(answers)))  # in order, none cut short
+
+
+# --- progress: a long input read as it comes shows the puzzle and the share read -------------
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_long_input_on_a_terminal_shows_which_puzzle_and_how_much_is_read(tmp_path, monkeypatch, capsys, jobs):
+    source = long_input(tmp_path / "input.txt", 6_000)  # 600 puzzles: more than is read ahead
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["sudoku", "solve", str(source), "--json", "--jobs", jobs]) == 0
+    shown = terminal.getvalue()
+    assert "sudoku solve" in shown and "%" in shown
+    assert "puzzle 600" in shown if jobs == "1" else "(2 processes)" in shown
+    assert len(capsys.readouterr().out.splitlines()) == 600  # stdout stays clean JSON
+
+
+# --- limits: a kind that reads its input whole keeps the limit on the input's length ---------
+def test_only_a_kind_read_whole_has_a_limit_on_the_input_length(tmp_path, monkeypatch, capsys):
+    import mindgames.commands.grid as grid
+
+    monkeypatch.setattr(grid, "MAX_INPUT_BYTES", 2**20)  # 1 MiB, as if it were 256
+    binairo = tmp_path / "binairo.txt"
+    binairo.write_text(("." * 16 + "\n") * 70_000)  # 1.2 MB
+    assert main(["binairo", "solve", str(binairo), "--json"]) == 2
+    assert "larger than 1 MiB" in capsys.readouterr().err
+    sudoku = long_input(tmp_path / "sudoku.txt", 20_000)  # 1.7 MB, read as it comes
+    assert main(["sudoku", "solve", str(sudoku), "--json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2_000

@@ -30,8 +30,8 @@ from models.registry import get_kind
 from models.runner import PuzzleSolver, Result
 from solver import ENGINE_NAMES
 
-from ..io import (InputLines, UsageError, emit_json, fail, json_line, progress, read_text, seconds_left,
-                  stdout_is_terminal)
+from ..io import (MAX_INPUT_BYTES, InputLines, UsageError, emit_json, fail, json_line, progress, read_text,
+                  seconds_left, stdout_is_terminal)
 from ..options import nonnegative_int, positive_float, positive_int, unread_fields
 from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 from ..render import plural, side_by_side
@@ -167,7 +167,10 @@ class Collection:
 def read_collection(kind: GridKind, args: argparse.Namespace) -> Collection:
     """FILE opened and its first puzzles read; one unusable puzzle alone is an error (exit 2),
     in a collection a result."""
-    source = InputLines(args.file)
+    # A kind that cuts its input as it comes has no limit on its length; another one holds
+    # it whole, so its length is limited as when it is read whole.
+    streams = type(kind).units is not GridKind.units
+    source = InputLines(args.file, max_bytes=None if streams else MAX_INPUT_BYTES)
     units = kind.units(source, **stated_options(kind, args))
     ahead = list(itertools.islice(units, READ_AHEAD))
     if not ahead:

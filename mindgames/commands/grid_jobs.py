@@ -2,11 +2,13 @@
 
 Each worker is a fresh interpreter (``python -P -m mindgames.commands.grid_jobs``,
 started in the code's own directory, so nothing is imported from the user's
-working directory) with its own :class:`PuzzleSolver`.  The parent sends chunks
-of puzzles and gets back each chunk's output already written (text or JSON
-lines, by the same functions as one process), and writes the chunks in input
-order as they arrive.  At most a few chunks per worker are in flight or waiting
-for an earlier one, so memory stays bounded however long the input is.  Workers
+working directory) with its own :class:`PuzzleSolver`.  The parent only reads and
+writes: it cuts the input into units as it reads it (``kind.units``: for Sudoku the
+raw lines, not parsed), sends chunks of them, gets back each chunk's output already
+written (parsed, answered, verified and written as text or JSON lines by the worker,
+with the same functions as one process), and writes the chunks in input order as
+they arrive.  At most a few chunks per worker are read, in flight or waiting for an
+earlier one, so memory stays bounded however long the input is.  Workers
 ignore Ctrl-C: the parent stops them all; a worker also stops when the parent's
 end of its socket closes (the parent died).
 """
