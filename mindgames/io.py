@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
+#: bytes read at a time from an input read as it comes
+READ_BLOCK = 1 << 20
 
 
 def seconds_left(time_limit: float | None, since: float) -> float | None:
@@ -101,23 +103,32 @@ class InputLines:
 
     def __iter__(self) -> Iterator[str]:
         handle, name = self.handle, self.name
+        read = getattr(handle, "read1", handle.read)  # what has come, not a full block: a pipe streams
+        pending = bytearray()  # the start of a line whose end has not come yet
         seen_text = False
         try:
             while True:
                 try:
-                    data = handle.readline(MAX_INPUT_BYTES + 1)
+                    block = read(READ_BLOCK)
                 except OSError as error:
                     raise UsageError(f"{name}: cannot read ({error.strerror or error})") from None
-                if not data:
+                end = block.rfind(b"\n") + 1 if block else len(block)  # whole lines; at the end, the rest
+                if block and not end:
+                    pending += block
+                    if len(pending) > MAX_INPUT_BYTES:
+                        raise UsageError(f"{name}: a line longer than {MAX_INPUT_BYTES // 2**20} MiB")
+                    continue
+                data = bytes(pending) + block[:end] if pending else block[:end]
+                pending = bytearray(block[end:])
+                if data:
+                    text = _text(data, name, self.bytes_read, first=not self.bytes_read)
+                    self.bytes_read += len(data)
+                    if self.max_bytes is not None and self.bytes_read > self.max_bytes:
+                        raise UsageError(f"{name}: larger than {self.max_bytes // 2**20} MiB")
+                    seen_text = seen_text or bool(text.strip())
+                    yield from text.splitlines(keepends=True)
+                if not block:
                     break
-                if len(data) > MAX_INPUT_BYTES:
-                    raise UsageError(f"{name}: a line longer than {MAX_INPUT_BYTES // 2**20} MiB")
-                text = _text(data, name, self.bytes_read, first=not self.bytes_read)
-                self.bytes_read += len(data)
-                if self.max_bytes is not None and self.bytes_read > self.max_bytes:
-                    raise UsageError(f"{name}: larger than {self.max_bytes // 2**20} MiB")
-                seen_text = seen_text or bool(text.strip())
-                yield from text.splitlines(keepends=True)  # a line may hold other line breaks (\r)
         finally:
             if handle is not sys.stdin.buffer:
                 handle.close()
