@@ -22,7 +22,10 @@ from hypothesis import strategies as st
 
 from mindgames.cli import main
 from mindgames.io import InputLines
+from models.errors import PuzzleError
 from models.registry import get_kind
+from models.sudoku import formats
+from models.sudoku.formats import Variant
 from tests.conftest import REPO
 
 SUDOKU = get_kind("sudoku")
@@ -76,6 +79,29 @@ def test_a_kind_that_does_not_cut_its_input_is_read_whole_as_before(tmp_path):
     binairo = get_kind("binairo")
     path = REPO / "data" / "binairo" / "takuzu_8x8.txt"
     assert as_compared(streamed(binairo, path)) == as_compared(binairo.read(path.read_text()))
+
+
+SYMBOLS = "0123456789.ABCDEFGZabz_ ?\u00e9-"
+
+
+@settings(max_examples=300, deadline=None)
+@given(size=st.sampled_from([4, 6, 9, 16]), data=st.data(),
+       variant=st.sampled_from([None, Variant((2, 2), None, "--box"), Variant((2, 3), True, "a header"),
+                                Variant(None, True, "--diagonals"), Variant((3, 3), None, "--box")]))
+def test_the_usual_line_read_at_once_is_the_line_read_in_full(size, data, variant):
+    cells = st.sampled_from(SYMBOLS[:size + 2]) | st.sampled_from(SYMBOLS)
+    line = "".join(data.draw(st.lists(cells, min_size=size * size, max_size=size * size)))
+
+    def read(line: str):
+        try:
+            return formats.parse_line(line, "line 3", variant)
+        except PuzzleError as error:
+            return str(error)
+
+    at_once = read(line)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(formats, "_plain_line", lambda line, variant: None)  # always the full reader
+        assert read(line) == at_once
 
 
 # --- memory: bounded however long the input ------------------------------------------------------

@@ -223,7 +223,7 @@ def run_in_process(kind: GridKind, collection: Collection, args: argparse.Namesp
     by_solution = args.action == "count" and not numbered
     what = f"{kind.name} {args.action}"
     out = sys.stdout
-    flushed = time.monotonic()
+    flushed = time.perf_counter()
     with collection_progress(collection, f"{what}: solutions" if by_solution else what,
                              args.limit if by_solution else None) as bar:
         found = None

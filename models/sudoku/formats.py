@@ -208,7 +208,8 @@ def parse_line(line: str, where: str = "line 1", variant: Variant | None = None)
 # The sizes a line of N*N symbols can have, and each size's default box (None: prime).
 _SIZE_OF_CELLS = {size * size: size for size in range(MIN_SIZE, MAX_SIZE + 1)}
 _DEFAULT_BOX = {size: box_shape(size) for size in range(MIN_SIZE, MAX_SIZE + 1)}
-_VALUE_OF_SYMBOL = SYMBOL_VALUES.__getitem__
+# Each ASCII symbol's value as a byte, 255 (out of every range) for any other character.
+_SYMBOL_BYTES = bytes(SYMBOL_VALUES.get(chr(code), 255) for code in range(256))
 
 
 def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
@@ -219,13 +220,10 @@ def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
     The hot path of reading a collection: the checks :func:`make_puzzle` makes,
     done on the whole line at once."""
     size = _SIZE_OF_CELLS.get(len(line))
-    if size is None:
+    if size is None or not line.isascii():
         return None
-    try:
-        values = list(map(_VALUE_OF_SYMBOL, line))
-    except KeyError:  # a space (region labels follow) or an unknown symbol
-        return None
-    if max(values) > size:
+    values = line.encode().translate(_SYMBOL_BYTES)  # the cells' values, at C speed
+    if max(values) > size:  # a symbol out of range, unknown, or a space (region labels follow)
         return None
     box, diagonals = _DEFAULT_BOX[size], False
     if variant is not None:
