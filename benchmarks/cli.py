@@ -10,7 +10,9 @@ the 17-clue set of ../shared/data/sudoku):
   the library's rate);
 * the whole process, as a user runs it: ``python -m mindgames.cli sudoku ACTION FILE
   --json --jobs N > /dev/null``, start-up, reading, verifying and writing included;
-  wall time and the CPU time of the command and its workers.
+  wall time and the CPU time of the command and its workers;
+* with ``--instructions``, the instructions per puzzle (valgrind) of both, which a busy
+  machine does not change: what the command adds to the library, exactly.
 
 Runs of one action alternate (library, --jobs 1, --jobs 2, library, ...), ``--repeat``
 times, and the best of each is kept, so that a machine shared with other work slows
@@ -63,6 +65,44 @@ def process_seconds(path: Path, action: str, jobs: int) -> tuple[float, float]:
     return wall, cpu
 
 
+LIBRARY_RUN = """
+import sys
+from models.registry import get_kind
+from models.runner import PuzzleSolver
+kind = get_kind("sudoku")
+with open(sys.argv[1]) as source:  # the same puzzles parsed whatever the count answered
+    puzzles = [item.puzzle for item in kind.read("".join(line for line, _ in zip(source, range(int(sys.argv[4])))))]
+solver = PuzzleSolver(kind, "sat")
+question = solver.solve if sys.argv[2] == "solve" else solver.check
+for puzzle in puzzles[:int(sys.argv[3])]:
+    question(puzzle)
+"""
+
+
+def instructions(command: list[str]) -> int:
+    """Instructions the command executes (valgrind's count: the same on a busy machine)."""
+    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                           *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
+    return int(next(line for line in done.stderr.splitlines() if "I   refs" in line).split()[-1].replace(",", ""))
+
+
+def instructions_per_puzzle(path: Path, action: str, few: int, many: int) -> tuple[int, int]:
+    """(library, whole process --jobs 1) instructions per puzzle: the difference between
+    answering ``many`` and ``few`` puzzles, so start-up and parsing up front drop out."""
+    def library(count: int) -> int:
+        return instructions([sys.executable, "-c", LIBRARY_RUN, str(path), action, str(count), str(many)])
+
+    def process(count: int) -> int:
+        with tempfile.NamedTemporaryFile("w", suffix=".txt") as head:
+            head.writelines(line for line, _ in zip(path.open(), range(count)))
+            head.flush()
+            return instructions([sys.executable, "-m", "mindgames.cli", "sudoku", action, head.name,
+                                 "--json", "--jobs", "1"])
+
+    return ((library(many) - library(few)) // (many - few), (process(many) - process(few)) // (many - few))
+
+
 def load_average() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
@@ -74,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--actions", nargs="+", choices=("solve", "check"), default=["solve", "check"])
     parser.add_argument("--jobs", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--repeat", type=int, default=2, help="runs of each, the best kept")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions per puzzle (valgrind; 1,000 and 3,000 puzzles)")
     args = parser.parse_args(argv)
     if not args.file.exists():
         print(f"{args.file}: absent (the shared data sets are not beside this clone)", file=sys.stderr)
@@ -104,6 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"| `sudoku {action} --json` | `--jobs {jobs}` | {wall:.2f} | {cpu:.2f} | "
                       f"{count / wall:,.0f} | {count / cpu:,.0f} | {library[1] / cpu:.2f}x | {first / wall:.2f}x |")
         print(f"load average after: {load_average()}")
+        if args.instructions:
+            print("\n| command | library instructions/puzzle | whole process (`--jobs 1`) | library / whole |")
+            print("|---|---:|---:|---:|")
+            for action in args.actions:
+                library, process = instructions_per_puzzle(path, action, 1_000, 3_000)
+                print(f"| `sudoku {action} --json` | {library:,} | {process:,} | {library / process:.2f} |")
     return 0
 
 
