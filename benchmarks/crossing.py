@@ -18,12 +18,22 @@ exists, solved by CaDiCaL and checked by our own checker), split into solve,
 proof and check, with the proof's lemmas:
 
     python3 benchmarks/crossing.py --certify >> benchmarks/crossing.md
+
+``--sweep`` times both families (jealous husbands, missionaries-cannibals) for
+n = 1..20, 25, 30, ..., 100 and boats 2..6, each as a whole ``mindgames crossing
+solve --json`` process (wall seconds, and the engine seconds the JSON reports);
+``--baseline DIR`` times another checkout in the same run for the ratio:
+
+    python3 benchmarks/crossing.py --sweep [--baseline DIR] >> benchmarks/crossing.md
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -128,11 +138,99 @@ def certify_table() -> None:
               f"{seconds.get('check', 0):.2f} | {outcome.seconds:.2f} |", flush=True)
 
 
+SWEEP_SIZES = [*range(1, 21), 25, 30, 40, 50, 60, 70, 80, 90, 100]
+SWEEP_BOATS = range(2, 7)
+SWEEP_FAMILIES = (("jealous-husbands", "couples"), ("missionaries-cannibals", "pairs"))
+SWEEP_LIMIT = 60.0  # --time-limit of each solve (the goal is 10 s)
+# the console script of the checkout at hand (``mindgames`` on the PATH may be another one)
+ENTRY = "import sys; from mindgames.cli import entry; sys.exit(entry())"
+
+
+def whole_process(root: str, family: str, key: str, n: int, boat: int) -> tuple[float, dict]:
+    """Wall seconds and the --json answer of one ``crossing solve`` process run in ``root``."""
+    command = [sys.executable, "-c", ENTRY, "crossing", "solve", family, "--set", f"{key}={n}",
+               "--set", f"capacity={boat}", "--json", "--time-limit", str(SWEEP_LIMIT)]
+    env = dict(os.environ, PYTHONPATH=root)
+    start = time.perf_counter()
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{family} {key}={n} capacity={boat} in {root}: exit {done.returncode}: "
+                         f"{done.stderr.strip()[-300:]}")
+    return wall, json.loads(done.stdout)
+
+
+def answer_of(record: dict) -> str:
+    return str(record["crossings"]) if record["status"] == "solved" else record["status"]
+
+
+def confirmed(record: dict) -> str:
+    """How the answer was proved: the counted BFS, and the model's UNSAT at L-1 when it confirmed."""
+    text = record.get("confirmation", "")
+    if text.startswith("confirmed") and "one-step model" in text:
+        return "bfs + sat, layer by layer"
+    if text.startswith("confirmed"):
+        return "bfs + sat model"
+    return "bfs" if "counted-bfs" in record["methods"] else "+".join(record["methods"])
+
+
+def sweep(baseline: str | None, sizes: list[int]) -> None:
+    here = str(Path(__file__).resolve().parent.parent)
+    load = os.getloadavg()
+    print("\n## Sweep: both families, n up to 100, boats 2..6, whole process\n")
+    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other work (load average "
+          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the start), Python "
+          f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Command: "
+          f"`python3 benchmarks/crossing.py --sweep{' --baseline DIR' if baseline else ''}`. "
+          f"Each row is one `crossing solve FAMILY --set N --set capacity=B --json --time-limit "
+          f"{SWEEP_LIMIT:g}` process: wall seconds (start-up included) and the engine seconds its JSON "
+          f"reports. Proof: `bfs` = breadth-first search over the counted states (shortest plan "
+          f"replayed by the checker, or every reachable counted state seen); `+ sat model` = the "
+          f"time-expanded model also says UNSAT at L-1 and SAT at L (unsolvable: UNSAT at R-1); "
+          f"`+ sat, layer by layer` = the same claims checked on a one-step model, question by "
+          f"question along the search's distance layers (unsolvable: no move leaves the reachable "
+          f"states).\n")
+    columns = "| family | n | boat | answer | proof | whole process s | engine s |"
+    rule = "|---|---:|---:|---|---|---:|---:|"
+    if baseline:
+        columns += " baseline whole s | baseline / now |"
+        rule += "---:|---:|"
+    print(columns)
+    print(rule)
+    worst = (0.0, "")
+    total = 0.0
+    for family, key in SWEEP_FAMILIES:
+        for n in sizes:
+            for boat in SWEEP_BOATS:
+                wall, record = whole_process(here, family, key, n, boat)
+                total += wall
+                if wall > worst[0]:
+                    worst = (wall, f"{family} {key}={n} capacity={boat}")
+                row = (f"| {family} | {n} | {boat} | {answer_of(record)} | {confirmed(record)} | "
+                       f"{wall:.2f} | {record['seconds']:.2f} |")
+                if baseline:
+                    then, old = whole_process(baseline, family, key, n, boat)
+                    if answer_of(old) != answer_of(record) and "unknown" not in (answer_of(old), answer_of(record)):
+                        raise SystemExit(f"{family} {key}={n} capacity={boat}: baseline answers "
+                                         f"{answer_of(old)}, now {answer_of(record)}")
+                    row += f" {then:.2f} | {then / wall:.1f}x |"
+                print(row, flush=True)
+    print(f"\nWorst: {worst[0]:.2f} s ({worst[1]}); the sweep's solves took {total:.0f} s in all "
+          f"(load average at the end {os.getloadavg()[0]:.1f}).")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer sizes")
     parser.add_argument("--certify", action="store_true", help="the table of certified answers")
+    parser.add_argument("--sweep", action="store_true",
+                        help="both families, n up to 100, boats 2..6, each a whole process")
+    parser.add_argument("--baseline", metavar="DIR", help="with --sweep: also time this checkout")
+    parser.add_argument("--sizes", help="with --sweep: the n to try, e.g. 1,2,50 (default: the sweep's)")
     args = parser.parse_args()
+    if args.sweep:
+        sizes = [int(n) for n in args.sizes.split(",")] if args.sizes else SWEEP_SIZES
+        return sweep(args.baseline, sizes)
     if args.certify:
         return certify_table()
     # Warm up: load both engines' libraries (ortools takes ~1 s to import) before timing.

@@ -367,7 +367,6 @@ def crossing_rows(
 
     from .crossing import CrossingProblem, Options, solve
 
-    problem = CrossingProblem(spec)
     memo: dict = {}
 
     def neighbours(state: Any) -> list:
@@ -378,7 +377,10 @@ def crossing_rows(
     for method in methods:
         if on_step is not None:
             on_step(0, method)
-        memo.clear()  # each method pays for its own successor lists
+        # each method pays for its own successor lists and rule checks (a problem remembers
+        # the safety checks it made)
+        memo.clear()
+        problem = CrossingProblem(spec)
         started = time.perf_counter()
         stats: dict[str, int] = {}
         if method in ("sat", "cpsat"):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generic, Hashable, Protocol, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Protocol, TypeVar
 
 from solver import Assignment, Model
 
@@ -128,6 +128,19 @@ class GridKind(PuzzleKind, Generic[P]):
         written by :meth:`write` sets them for the puzzles after it, and an
         option that contradicts a header is an error.  Raises PuzzleError only
         when the text as a whole is unusable (a header for another kind, say)."""
+
+    def units(self, lines: Iterable[str], **options: Any) -> Iterator[Any]:
+        """The puzzles of an input as its ``lines`` come (line ends kept), one unit each,
+        cut apart but not parsed: what ``--jobs`` sends its workers, each unit read by
+        :meth:`parse_unit`.  Raises PuzzleError as :meth:`read` does, when reached.
+
+        This default reads the whole text and its units are the parsed items; a kind
+        whose formats can be cut line by line overrides both to stream (Sudoku)."""
+        yield from self.read("".join(lines), **options)
+
+    def parse_unit(self, unit: Any) -> Parsed[P]:
+        """The puzzle of one unit of :meth:`units`, or the error naming what is wrong."""
+        return unit
 
     @abstractmethod
     def parse_value(self, value: Any, **options: Any) -> P:

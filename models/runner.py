@@ -107,11 +107,14 @@ class Result:
     def to_json(self) -> dict[str, Any]:
         # A shallow view, not dataclasses.asdict: its deep copy of every grid was 45 % of a
         # `sudoku solve --json` run, and nothing here is changed after it is written out.
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        extra = data.pop("extra")
-        data.update(extra)
+        data = {name: getattr(self, name) for name in _CONTRACT_FIELDS}
+        data.update(self.extra)
         data["seconds"] = round(self.seconds, 6)
         return data
+
+
+#: the fields of a :class:`Result` in the order ``--json`` writes them, ``extra`` spread after them
+_CONTRACT_FIELDS = tuple(f.name for f in fields(Result) if f.name != "extra")
 
 
 #: shapes whose encodings a solver keeps when no ``max_shapes`` is given (each holds a

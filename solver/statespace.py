@@ -51,6 +51,7 @@ class Search:
     complete: bool = False
     stopped: str = ""  # why the search stopped early
     depth: int = -1  # every state within this many steps of the start was seen
+    layers: list[list] | None = None  # with keep_layers: the states at distance 0, 1, ..., depth
 
 
 def breadth_first(
@@ -61,15 +62,17 @@ def breadth_first(
     deadline: Deadline | None = None,
     on_layer: Progress | None = None,
     stop_at_goal: bool = False,
+    keep_layers: bool = False,
 ) -> Search:
     """Every state reachable from ``start``, layer by layer, without building a
     graph object (only a parent link per state): for graphs too big for networkx.
     ``successors(state)`` yields ``(label, next state)``.  Stops early (``complete`` False, ``stopped``
     says why) past ``max_states`` states or the deadline; a goal met before that
     is still a proven shortest one (breadth first).  ``stop_at_goal``: stop as
-    soon as a goal is met (then ``complete`` is False)."""
+    soon as a goal is met (then ``complete`` is False).  ``keep_layers``: keep the
+    states of every layer seen whole (``layers[d]``: the states at distance ``d``)."""
     parent: dict = {start: None}
-    result = Search()
+    result = Search(layers=[] if keep_layers else None)
     goal = start if is_goal(start) else None
     frontier = [start]
     depth = 0
@@ -77,6 +80,8 @@ def breadth_first(
         while frontier:
             if on_layer is not None:
                 on_layer(depth, len(parent))
+            if result.layers is not None:
+                result.layers.append(frontier)
             following = []
             for state in frontier:
                 for label, nxt in successors(state):

@@ -109,7 +109,9 @@ def test_count_by_engine_stops_at_the_time_limit(tmp_path):
     done = mindgames("binairo", "count", "--size", "10", "--method", "engine", "--limit", "0",
                      "--time-limit", "1", cache=tmp_path, cwd=tmp_path)
     assert done.returncode == 0
-    assert "10x10 takuzu grids: at least" in done.stdout and "(time limit)" in done.stdout
+    # a loaded machine may not reach the first grid within the second: both are the limit's result
+    assert ("10x10 takuzu grids: at least" in done.stdout and "(time limit)" in done.stdout
+            or "10x10 takuzu grids: unknown (no grid found before the time limit)" in done.stdout)
 
 
 def test_generate_stops_at_the_time_limit_with_what_it_made(tmp_path):

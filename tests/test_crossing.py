@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -14,7 +15,7 @@ from models.crossing import (CROSSING, CrossingProblem, NotOutnumbered, NotToget
                              parse_document, parse_text, presets, solve)
 from models.crossing.checker import replay
 from models.crossing.problem import Move
-from models.crossing.symmetry import block_types
+from models.crossing.symmetry import Incidence, _initial_colours, block_types
 from models.crossing.toml_writer import to_toml
 from models.errors import PuzzleError, VerificationError
 from models.kind import PlanKind
@@ -112,6 +113,66 @@ def test_without_symmetry_the_answer_is_the_same():
     assert tracked.shortest_plans["counted_plans"] == 486  # nothing counted together
 
 
+# -- the layer-by-layer confirmation on a one-step model ----------------------------------
+def test_a_hundred_couples_are_confirmed_layer_by_layer():
+    outcome = solve(spec_of("jealous-husbands", couples=100, capacity=6), Options(cross_check=False))
+    assert outcome.status == "solved" and outcome.crossings == 99
+    assert outcome.confirmation.startswith("confirmed on sat layer by layer on a one-step model")
+    assert "no plan has at most 98 crossings" in outcome.confirmation
+    assert outcome.methods == ["counted-bfs", "checker", "sat-model"]
+    assert set(outcome.stats) == {"decisions", "conflicts", "propagations", "restarts"}
+
+
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_an_unsolvable_large_family_is_confirmed_on_the_one_step_model(engine):
+    outcome = solve(spec_of("jealous-husbands", couples=30, capacity=3), Options(engine=engine))
+    assert outcome.status == "unsolvable"
+    assert outcome.confirmation.startswith(f"confirmed on {engine} on a one-step model")
+    assert "no move of the model leaves the" in outcome.confirmation
+    assert f"{engine}-model" in outcome.methods and outcome.cross_check["agrees"] is True
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(family=st.sampled_from(["jealous-husbands", "missionaries-cannibals"]),
+       n=st.integers(1, 5), capacity=st.integers(1, 4), engine=st.sampled_from(["sat", "cpsat"]))
+def test_the_layered_confirmation_agrees_with_the_horizon_model(family, n, capacity, engine):
+    """Small puzzles are confirmed on the model of L steps; asked layer by layer on
+    the one-step model instead, the same answer is confirmed."""
+    solving = importlib.import_module("models.crossing.solve")
+    spec = spec_of(family, **{"couples" if family == "jealous-husbands" else "pairs": n,
+                              "capacity": capacity})
+    plain = solve(spec, Options(engine=engine, cross_check=False))
+    original = solving.LAYERED_FROM
+    solving.LAYERED_FROM = -1
+    try:
+        layered = solve(spec, Options(engine=engine, cross_check=False))
+    finally:
+        solving.LAYERED_FROM = original
+    assert (layered.status, layered.crossings) == (plain.status, plain.crossings)
+    assert layered.methods == plain.methods
+    if plain.crossings != 0:
+        assert "one-step model" in layered.confirmation
+
+
+def test_the_layered_confirmation_catches_a_search_that_misses_moves(monkeypatch):
+    """A breadth-first search that never takes three across answers 11 crossings where
+    9 suffice; the one-step model has the moves it missed."""
+    from models.crossing.layout import Layout
+
+    solving = importlib.import_module("models.crossing.solve")
+    honest = Layout.counted_successors
+
+    def without_three_aboard(self, key):
+        for move, nxt in honest(self, key):
+            if sum(n * bin(s).count("1") for table in move.values() for (_, s), n in table.items()) < 3:
+                yield move, nxt
+
+    monkeypatch.setattr(Layout, "counted_successors", without_three_aboard)
+    monkeypatch.setattr(solving, "LAYERED_FROM", -1)
+    with pytest.raises(VerificationError, match="one-step model disagrees"):
+        solve(spec_of("jealous-husbands", couples=4, capacity=3), Options(cross_check=False))
+
+
 def test_time_limit_gives_unknown_not_a_hang():
     outcome = solve(spec_of("jealous-husbands", couples=8, capacity=3),
                     Options(time_limit=0.001, cross_check=False))
@@ -194,6 +255,87 @@ def test_random_puzzles_agree_with_the_state_graph(document, engine):
     assert outcome.cross_check["agrees"] is True
     if outcome.status == "solved":
         replay(outcome.spec, outcome.plan)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=random_puzzles(), engine=st.sampled_from(["sat", "cpsat"]))
+def test_random_puzzles_are_confirmed_layer_by_layer(document, engine):
+    """Random rules (groups, copies, rowers, rules aboard only): the one-step model
+    agrees with the search on every question (a disagreement raises)."""
+    solving = importlib.import_module("models.crossing.solve")
+    original = solving.LAYERED_FROM
+    solving.LAYERED_FROM = -1
+    try:
+        outcome = solve(parse_document(document), Options(engine=engine, cross_check=False))
+    finally:
+        solving.LAYERED_FROM = original
+    assert outcome.status in ("solved", "unsolvable")
+    if outcome.crossings != 0 and "the start already breaks" not in outcome.proof:
+        assert f"{engine}-model" in outcome.methods and "one-step model" in outcome.confirmation
+
+
+def plain_colour_refinement(spec, colours: dict) -> list[set]:
+    """The reference: every node recoloured by its colour and the multiset of its
+    neighbours' (direction, role, colour), round after round until no class splits."""
+    graph = Incidence(spec)
+    colours = {node: colours[node] for node in graph.nodes}
+    while True:
+        signature = {}
+        for i, node in enumerate(graph.nodes):
+            seen = sorted((label, repr(colours[graph.nodes[v]])) for v, label in graph.adjacent[i])
+            signature[node] = (repr(colours[node]), tuple(seen))
+        if len(set(signature.values())) == len(set(colours.values())):
+            return partition(colours)
+        colours = signature
+
+
+def partition(colours: dict) -> list[set]:
+    classes: dict = {}
+    for node, colour in colours.items():
+        classes.setdefault(colour, set()).add(node)
+    return sorted(classes.values(), key=lambda c: sorted(map(repr, c)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=random_puzzles(), couples=st.integers(1, 5))
+def test_refinement_splits_as_plain_colour_refinement(document, couples):
+    """The splitter-based refinement finds the same colour classes as recolouring
+    every node round after round, with and without one actor individualised."""
+    for spec in (parse_document(document), spec_of("jealous-husbands", couples=couples)):
+        graph = Incidence(spec)
+        start = _initial_colours(spec)
+        refined = graph.refine(start)
+        assert partition(refined) == plain_colour_refinement(spec, start)
+        for actor in spec.actors:
+            marked = dict(refined) | {("actor", actor.name): -1}
+            assert (partition(graph.individualised(refined, actor.name))
+                    == plain_colour_refinement(spec, marked))
+
+
+@settings(max_examples=60, deadline=None)
+@given(document=random_puzzles(), data=st.data())
+def test_the_indexed_rule_check_names_the_first_broken_rule_as_the_plain_reading(document, data):
+    """CrossingProblem reads only the rules someone present can trigger: the same
+    first broken rule as reading every rule, at every kind of place."""
+    from models.crossing.rules import broken_rule
+
+    spec = parse_document(document)
+    problem = CrossingProblem(spec)
+    for _ in range(10):
+        content = {a.name: data.draw(st.integers(0, a.count)) for a in spec.actors}
+        for place in ("banks", "boat"):
+            assert problem.broken_rule(content, place) == broken_rule(spec.rules, content, place)
+
+
+def test_loads_are_every_bounded_draw_once_in_increasing_order():
+    from itertools import product
+
+    from models.crossing.problem import _loads
+
+    for available, low, high in [([2, 0, 1, 3], 1, 3), ([1] * 6, 0, None), ([0, 0], 1, 2), ([3, 2], 2, 2)]:
+        expected = [load for load in product(*(range(n + 1) for n in available))
+                    if low <= sum(load) <= (sum(available) if high is None else high)]
+        assert list(_loads(available, low, high)) == expected
 
 
 # -- the independent checker --------------------------------------------------------

@@ -210,3 +210,21 @@ def test_ctrl_c_stops_a_long_search_cleanly(tmp_path):
 def test_a_time_limit_must_be_a_positive_number_of_seconds(capsys, value):
     assert main(["crossing", "solve", "jealous-husbands", "--time-limit", value]) == 2
     assert "--time-limit" in capsys.readouterr().err
+
+
+# -- the text output ------------------------------------------------------------------------
+def test_a_long_list_of_interchangeable_couples_is_cut_short_in_the_text(capsys):
+    assert main(["crossing", "solve", "jealous-husbands", "--set", "couples=6", "--set", "capacity=4",
+                 "--no-cross-check"]) == 0
+    line = [text for text in capsys.readouterr().out.splitlines() if text.startswith("counted as")][0]
+    assert line == ("counted as interchangeable: (husband1+wife1) ~ (husband2+wife2) ~ ... ~ "
+                    "(husband6+wife6), 6 blocks")
+    assert main(["crossing", "solve", "jealous-husbands", "--set", "couples=4", "--no-cross-check"]) == 0
+    assert "(husband3+wife3) ~ (husband4+wife4)\n" in capsys.readouterr().out  # four: all shown
+
+
+def test_solve_json_has_the_engine_counters(capsys):
+    assert main(["crossing", "solve", "jealous-husbands", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert set(record["stats"]) == {"decisions", "conflicts", "propagations", "restarts"}
+    assert record["stats"]["propagations"] > 0

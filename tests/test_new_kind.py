@@ -198,22 +198,8 @@ def service(row_kind, monkeypatch, tmp_path):
     from fastapi.testclient import TestClient
 
     from mindgames.service import app as app_module
-    from mindgames.service.kinds import Answerer
-    from mindgames.service.pool import answer_task
     from mindgames.service.settings import Settings
-
-    class InProcessPool:
-        """The solver pool's interface, answering with the workers' own code in this process."""
-
-        def __init__(self, *args: Any) -> None:
-            self.waiting, self.broken = 0, None
-
-        async def start(self) -> None: ...
-        async def close(self) -> None: ...
-        def status(self) -> dict: return {"workers": 0}
-
-        async def run(self, task: dict, seconds: float, cost: float | None = None) -> Any:
-            return answer_task(dict(task, seconds=seconds), Answerer())
+    from mindgames.service.testing import InProcessPool
 
     monkeypatch.setattr(app_module, "SolverPool", InProcessPool)
     settings = Settings(db=str(tmp_path / "jobs.sqlite3"), allowed_hosts=("testserver",))

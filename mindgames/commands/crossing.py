@@ -235,6 +235,18 @@ def _load(names: tuple[str, ...]) -> str:
     return _who(counts)
 
 
+SHOWN_BLOCKS = 3  # a longer list of interchangeable blocks shows its first and last ones
+
+
+def _abbreviated(label: str) -> str:
+    """A block type's label, with a long list of blocks cut short (the JSON has them all):
+    "(husband1+wife1) ~ (husband2+wife2) ~ ... ~ (husband100+wife100), 100 blocks"."""
+    blocks = label.split(" ~ ")
+    if len(blocks) <= SHOWN_BLOCKS + 1:
+        return label
+    return " ~ ".join([*blocks[:SHOWN_BLOCKS - 1], "...", blocks[-1]]) + f", {len(blocks)} blocks"
+
+
 def _certified(certificate: dict | None) -> str:
     """What the answer's line says of its certificate (nothing without --certify)."""
     if certificate is None:
@@ -307,5 +319,5 @@ def print_outcome(outcome) -> None:
         print_certificate(outcome.certificate)
     blocks = [b for b in outcome.abstraction.get("blocks", []) if "~" in b or " x " in b]
     if blocks:
-        print(f"counted as interchangeable: {'; '.join(blocks)}")
+        print(f"counted as interchangeable: {'; '.join(map(_abbreviated, blocks))}")
     print(f"engine: {outcome.engine}, {outcome.seconds:.2f} s")

@@ -17,10 +17,12 @@ import argparse
 import contextlib
 import importlib
 import importlib.util
+import itertools
 import sys
 import time
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from models.errors import PuzzleError
 from models.kind import GridKind, Option, Parsed
@@ -28,7 +30,8 @@ from models.registry import get_kind
 from models.runner import PuzzleSolver, Result
 from solver import ENGINE_NAMES
 
-from ..io import UsageError, emit_json, fail, progress, read_text, seconds_left, stdout_is_terminal
+from ..io import (MAX_INPUT_BYTES, InputLines, UsageError, emit_json, fail, json_line, progress, read_text,
+                  seconds_left, stdout_is_terminal)
 from ..options import nonnegative_int, positive_float, positive_int, unread_fields
 from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 from ..render import plural, side_by_side
@@ -120,13 +123,75 @@ def stated_options(kind: GridKind, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def read_puzzles(kind: GridKind, args: argparse.Namespace) -> list[Parsed]:
-    """The puzzles of FILE; one unusable puzzle alone is an error (exit 2), in a collection a result."""
+    """The puzzles of FILE, read whole; one unusable puzzle alone is an error (exit 2), in a
+    collection a result.  (solve, check and count read as they go: :func:`read_collection`.)"""
     items = kind.read(read_text(args.file), **stated_options(kind, args))
     if not items:
         raise UsageError(f"{args.file}: no puzzle in it (only comments and blank lines)")
     if len(items) == 1 and not items[0].ok:
         raise items[0].error
     return items
+
+
+#: units read before the first answer: enough to tell one puzzle from several, and a
+#: small collection (one process by default) from a large one
+READ_AHEAD = AUTO_JOBS_FROM
+#: seconds an answer written may wait in the output buffer (one write per answer is slow)
+FLUSH_EVERY = 0.1
+
+
+@dataclass
+class Collection:
+    """The puzzles of FILE as units (:meth:`GridKind.units`), read as they are answered:
+    the first :data:`READ_AHEAD` are read ahead, the rest as they come, so a long input
+    is never held whole."""
+
+    ahead: list[Any]
+    rest: Iterator[Any]
+    source: InputLines
+    #: how many puzzles there are, when all were read ahead (None: more to come)
+    count: int | None
+    #: several puzzles (the answers are numbered)
+    numbered: bool
+
+    def units(self) -> Iterator[Any]:
+        yield from self.ahead
+        self.ahead = []  # answered: not held
+        yield from self.rest
+
+    def which(self, index: int) -> str:
+        """``puzzle 3 of 10``, or ``puzzle 3`` while the end is not known."""
+        return f"puzzle {index + 1} of {self.count}" if self.count is not None else f"puzzle {index + 1}"
+
+
+def read_collection(kind: GridKind, args: argparse.Namespace) -> Collection:
+    """FILE opened and its first puzzles read; one unusable puzzle alone is an error (exit 2),
+    in a collection a result."""
+    # A kind that cuts its input as it comes has no limit on its length; another one holds
+    # it whole, so its length is limited as when it is read whole.
+    streams = type(kind).units is not GridKind.units
+    source = InputLines(args.file, max_bytes=None if streams else MAX_INPUT_BYTES)
+    units = kind.units(source, **stated_options(kind, args))
+    ahead = list(itertools.islice(units, READ_AHEAD))
+    if not ahead:
+        raise UsageError(f"{args.file}: no puzzle in it (only comments and blank lines)")
+    if len(ahead) == 1:
+        item = kind.parse_unit(ahead[0])
+        if not item.ok:
+            raise item.error
+    return Collection(ahead, units, source, len(ahead) if len(ahead) < READ_AHEAD else None, len(ahead) > 1)
+
+
+@contextlib.contextmanager
+def collection_progress(collection: Collection, description: str, total: int | None = None) -> Iterator[Any]:
+    """The bar of a collection: in puzzles (or ``total`` things) when all were read ahead,
+    else in bytes of the input (of its size, when it is a file)."""
+    if total is not None or collection.count is not None:
+        with progress(total if total is not None else collection.count, description) as bar:
+            yield bar
+    else:
+        with progress(collection.source.size, description, in_bytes=True) as bar:
+            yield bar
 
 
 def run(args: argparse.Namespace) -> int:
@@ -141,53 +206,67 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         # Workers asked for start before the input is read: they load while it is parsed.
         early = stack.enter_context(worker_pool(args, color, requested)) if (requested or 1) > 1 else []
-        items = read_puzzles(kind, args)
-        jobs = job_count(requested, len(items))
+        collection = read_collection(kind, args)
+        jobs = job_count(requested, len(collection.ahead))
         if jobs > 1:
             workers = early[:jobs] or stack.enter_context(worker_pool(args, color, jobs))
-            return run_in_workers(items, workers, f"{kind.name} {args.action}")
-    return run_in_process(kind, items, args, color, turn_started)
+            return run_in_workers(collection, workers, f"{kind.name} {args.action}")
+    return run_in_process(kind, collection, args, color, turn_started)
 
 
-def run_in_process(kind: GridKind, items: list[Parsed], args: argparse.Namespace, color: bool,
+def run_in_process(kind: GridKind, collection: Collection, args: argparse.Namespace, color: bool,
                    turn_started: float) -> int:
     """The puzzles answered one after the other by one solver in this process."""
     solver = PuzzleSolver(kind, args.engine)
-    numbered = len(items) > 1
+    numbered = collection.numbered
     # One puzzle counted: progress in solutions (up to --limit); else in puzzles.
     by_solution = args.action == "count" and not numbered
     what = f"{kind.name} {args.action}"
-    with progress(args.limit if by_solution else len(items),
-                  f"{what}: solutions" if by_solution else what) as bar:
-        for index, item in enumerate(items):
-            if numbered:
-                bar.update(description=f"{what}: puzzle {index + 1} of {len(items)}")
+    out = sys.stdout
+    flushed = time.perf_counter()
+    with collection_progress(collection, f"{what}: solutions" if by_solution else what,
+                             args.limit if by_solution else None) as bar:
+        found = None
+        for index, unit in enumerate(collection.units()):
+            item = kind.parse_unit(unit)
+            if bar.visible and numbered:
+                bar.update(description=f"{what}: {collection.which(index)}")
 
-            def found(count: int) -> None:
-                of = f"puzzle {index + 1} of {len(items)}, " if numbered else ""
-                bar.update(description=f"{what}: {of}{plural(count, 'solution')} so far")
+                def found(count: int) -> None:
+                    bar.update(description=f"{what}: {collection.which(index)}, {plural(count, 'solution')} so far")
 
             result = answer(solver, kind, item, args, index, seconds_left(args.time_limit, turn_started),
-                            found if numbered else None, bar.advance if by_solution else None)
+                            found, bar.advance if by_solution else None)
             turn_started = time.perf_counter()
             if args.json:
-                emit_json(result.to_json())
+                out.write(json_line(result.to_json()))
             else:
                 print_result(kind, result, item.puzzle, args.action, color, numbered)
-            if not by_solution:
-                bar.advance()
+            if bar.visible and not by_solution:
+                bar.advance() if collection.count is not None else bar.update(completed=collection.source.bytes_read)
+            if turn_started - flushed >= FLUSH_EVERY:  # the answers stream, a few writes a second
+                out.flush()
+                flushed = turn_started
+    out.flush()
     return 0
 
 
-def run_in_workers(items: list[Parsed], workers: list[Any], what: str) -> int:
+def run_in_workers(collection: Collection, workers: list[Any], what: str) -> int:
     """The collection answered by worker processes, written as one process writes it."""
     def write(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
 
-    with progress(len(items), f"{what} ({plural(len(workers), 'process', 'processes')})") as bar:
+    described = f"{what} ({plural(len(workers), 'process', 'processes')})"
+    with collection_progress(collection, described) as bar:
+        def written(puzzles: int) -> None:
+            if collection.count is not None:
+                bar.advance(puzzles)
+            elif bar.visible:
+                bar.update(completed=collection.source.bytes_read)
+
         try:
-            answer_in_workers(items, workers, write, bar.advance)
+            answer_in_workers(collection.units(), collection.count, workers, write, written)
         except WorkerDied as error:
             return fail(str(error), code=1)
     return 0

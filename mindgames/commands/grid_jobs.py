@@ -2,11 +2,13 @@
 
 Each worker is a fresh interpreter (``python -P -m mindgames.commands.grid_jobs``,
 started in the code's own directory, so nothing is imported from the user's
-working directory) with its own :class:`PuzzleSolver`.  The parent sends chunks
-of puzzles and gets back each chunk's output already written (text or JSON
-lines, by the same functions as one process), and writes the chunks in input
-order as they arrive.  At most a few chunks per worker are in flight or waiting
-for an earlier one, so memory stays bounded however long the input is.  Workers
+working directory) with its own :class:`PuzzleSolver`.  The parent only reads and
+writes: it cuts the input into units as it reads it (``kind.units``: for Sudoku the
+raw lines, not parsed), sends chunks of them, gets back each chunk's output already
+written (parsed, answered, verified and written as text or JSON lines by the worker,
+with the same functions as one process), and writes the chunks in input order as
+they arrive.  At most a few chunks per worker are read, in flight or waiting for an
+earlier one, so memory stays bounded however long the input is.  Workers
 ignore Ctrl-C: the parent stops them all; a worker also stops when the parent's
 end of its socket closes (the parent died).
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import itertools
 import os
 import signal
 import socket
@@ -23,9 +26,9 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from models.kind import GridKind, Parsed
+from models.kind import GridKind
 
 from ..io import json_line
 from ..service.settings import child_command, child_cwd, child_env
@@ -61,19 +64,21 @@ def job_count(requested: int | None, puzzles: int) -> int:
 # -- the worker ----------------------------------------------------------------------------------
 
 
-def chunk_output(solver: Any, kind: GridKind, chunk: list[tuple[int, Parsed]],
+def chunk_output(solver: Any, kind: GridKind, first: int, units: list[Any],
                  args: argparse.Namespace, color: bool) -> str:
-    """What one process would print for these puzzles (text or JSON lines)."""
+    """What one process would print for these units of the input, numbered from ``first``
+    (text or JSON lines)."""
     from .grid import answer, print_result
 
+    if args.json:
+        return "".join(json_line(answer(solver, kind, kind.parse_unit(unit), args, index, args.time_limit).to_json())
+                       for index, unit in enumerate(units, first))
     written = io.StringIO()
     with contextlib.redirect_stdout(written):
-        for index, item in chunk:
+        for index, unit in enumerate(units, first):
+            item = kind.parse_unit(unit)
             result = answer(solver, kind, item, args, index, args.time_limit)
-            if args.json:
-                written.write(json_line(result.to_json()))
-            else:
-                print_result(kind, result, item.puzzle, args.action, color, numbered=True)
+            print_result(kind, result, item.puzzle, args.action, color, numbered=True)
     return written.getvalue()
 
 
@@ -89,9 +94,9 @@ def worker_main(conn: Connection) -> None:
         kind = get_kind(args.kind)
         solver = PuzzleSolver(kind, args.engine)
         while (task := conn.recv()) is not None:
-            number, chunk = task
+            number, first, units = task
             try:
-                output: Any = chunk_output(solver, kind, chunk, args, color)
+                output: Any = chunk_output(solver, kind, first, units, args, color)
             except Exception as error:  # noqa: BLE001 - raised again in the parent
                 output = error if picklable(error) else RuntimeError(f"{type(error).__name__}: {error}")
             conn.send((number, output))
@@ -136,11 +141,6 @@ def start_worker(args: argparse.Namespace, color: bool) -> Worker:
     return worker
 
 
-def chunks(items: list[Parsed], size: int) -> Iterator[list[tuple[int, Parsed]]]:
-    for start in range(0, len(items), size):
-        yield list(enumerate(items[start:start + size], start))
-
-
 @contextlib.contextmanager
 def worker_pool(args: argparse.Namespace, color: bool, jobs: int) -> Iterator[list[Worker]]:
     """``jobs`` workers started for this command; on the way out, every one is stopped."""
@@ -156,52 +156,75 @@ def worker_pool(args: argparse.Namespace, color: bool, jobs: int) -> Iterator[li
         stop(workers)
 
 
-def answer_in_workers(items: list[Parsed], workers: list[Worker], write: Any, advance: Any) -> None:
-    """Answer ``items`` in ``workers``; ``write(text)`` each chunk's output in input order,
-    then ``advance(puzzles)``.  Raises :class:`WorkerDied` if a worker dies, the worker's
-    own exception if answering raised one."""
+def chunk_size(puzzles: int | None, jobs: int) -> int:
+    """Puzzles per chunk: :data:`CHUNK_PUZZLES`, fewer when that would leave a worker without
+    work (``puzzles`` None: a long input read as it comes)."""
+    if puzzles is None:
+        return CHUNK_PUZZLES
+    return max(1, min(CHUNK_PUZZLES, -(-puzzles // (jobs * CHUNKS_PER_WORKER))))
+
+
+def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[Worker],
+                      write: Callable[[str], None], written: Callable[[int], None]) -> None:
+    """Answer the ``units`` of the input (``puzzles`` of them; None: not known) in ``workers``,
+    taking them as they come; ``write(text)`` each chunk's output in input order, then tell
+    ``written(puzzles)``.  Raises :class:`WorkerDied` if a worker dies, the worker's own
+    exception if answering raised one."""
     jobs = len(workers)
-    size = max(1, min(CHUNK_PUZZLES, -(-len(items) // (jobs * CHUNKS_PER_WORKER))))
-    pending = enumerate(chunks(items, size))
+    size = chunk_size(puzzles, jobs)
+    numbered = enumerate(units)
     sent = 0  # chunks handed out
-    written = 0  # chunks written, in order
-    total = -(-len(items) // size)
+    done_reading = False
+    unreadable: Exception | None = None  # what reading the input raised
+    written_count = 0  # chunks written, in order
     done: dict[int, str] = {}  # answered chunks waiting for an earlier one
-    sizes: dict[int, int] = {}
-    while written < total:
+    ranges: dict[int, tuple[int, int]] = {}  # chunk -> its first puzzle and how many, until written
+    while not done_reading or written_count < sent:
         for worker in workers:  # hand out work, within the window
-            if not worker.busy and sent < total and sent - written < jobs * CHUNKS_PER_WORKER:
-                number, chunk = next(pending)
-                sizes[number] = len(chunk)
-                try:
-                    worker.conn.send((number, chunk))
-                except OSError:  # BrokenPipeError too: never mistaken for `| head` closing stdout
-                    code = worker.process.wait()
-                    raise WorkerDied(f"a worker process died (exit code {code}) before answering "
-                                     f"puzzles {number_range(number, size, len(items))}") from None
-                worker.chunk = number
-                sent += 1
-        for conn in wait([w.conn for w in workers if w.busy]):
+            if worker.busy or done_reading or sent - written_count >= jobs * CHUNKS_PER_WORKER:
+                continue
+            try:
+                chunk = list(itertools.islice(numbered, size))
+            except Exception as error:  # noqa: BLE001 - the input went wrong (a bad header, no text)
+                unreadable, chunk = error, []  # raised once the chunks before it are written
+            if not chunk:
+                done_reading = True
+                break
+            first = chunk[0][0]
+            ranges[sent] = (first, len(chunk))
+            try:
+                worker.conn.send((sent, first, [unit for _, unit in chunk]))
+            except OSError:  # BrokenPipeError too: never mistaken for `| head` closing stdout
+                code = worker.process.wait()
+                raise WorkerDied(f"a worker process died (exit code {code}) before answering "
+                                 f"puzzles {number_range(ranges[sent])}") from None
+            worker.chunk = sent
+            sent += 1
+        busy = [w.conn for w in workers if w.busy]
+        for conn in wait(busy) if busy else ():
             worker = next(w for w in workers if w.conn is conn)
             try:
                 number, output = conn.recv()
             except (EOFError, OSError):
                 code = worker.process.wait()
                 raise WorkerDied(f"a worker process died (exit code {code}) while answering "
-                                 f"puzzles {number_range(worker.chunk, size, len(items))}") from None
+                                 f"puzzles {number_range(ranges[worker.chunk])}") from None
             worker.chunk = None
             if isinstance(output, Exception):
                 raise output
             done[number] = output
-        while written in done:
-            write(done.pop(written))
-            advance(sizes.pop(written))
-            written += 1
+        while written_count in done:
+            write(done.pop(written_count))
+            written(ranges.pop(written_count)[1])
+            written_count += 1
+    if unreadable is not None:
+        raise unreadable
 
 
-def number_range(number: int, size: int, count: int) -> str:
-    """The puzzles of chunk ``number``, numbered from 1 as the output numbers them."""
-    return f"{number * size + 1}-{min(count, (number + 1) * size)}"
+def number_range(chunk: tuple[int, int]) -> str:
+    """The puzzles of a chunk (its first index, how many), numbered from 1 as the output numbers them."""
+    first, count = chunk
+    return f"{first + 1}-{first + count}"
 
 
 def stop(workers: list[Worker]) -> None:

@@ -53,6 +53,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN",
                         help="let web pages from ORIGIN (e.g. https://example.org) call the API "
                              "(repeatable; default: no cross-origin use)")
+    parser.add_argument("--no-inline", dest="inline", action="store_false",
+                        help="answer every request in a solver process (default: a single small "
+                             "grid puzzle's solve or check, of a shape seen before, is answered in "
+                             "the API process within 50 ms: no hop to a solver process)")
     parser.add_argument("--resume-jobs", action="store_true",
                         help="after a restart, continue the jobs the last server left running "
                              "(default: mark them interrupted, keeping their results)")
@@ -104,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         cors_origins=tuple(args.cors_origin), job_memory_mb=args.job_memory_mb,
         retention_days=args.retention_days,
         job_workers=args.job_workers, max_job_seconds=args.max_job_seconds,
-        resume_jobs=args.resume_jobs, worker_memory_mb=args.worker_memory_mb,
+        resume_jobs=args.resume_jobs, worker_memory_mb=args.worker_memory_mb, inline=args.inline,
     )
     if args.solver_workers is not None:
         settings.solver_workers = args.solver_workers

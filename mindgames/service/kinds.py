@@ -60,21 +60,32 @@ def kind_names() -> tuple[str, ...]:
     return tuple(dict.fromkeys((*KIND_NAMES, CROSSING)))  # crossing is in the registry too
 
 
+#: "module:attribute" of a registry entry -> its kind object: the registry imports the kind's
+#: module each time it is asked (importlib.import_module), which a request did eight times
+_KIND_OBJECTS: dict[str, Any] = {}
+
+
 def grid_kind(name: str) -> GridKind | None:
     """The registry's grid kind called ``name`` (None for crossing, or an unknown name)."""
-    from models.registry import KIND_NAMES, get_kind
+    from models.registry import KIND_NAMES, KIND_PATHS, get_kind
 
     if name not in KIND_NAMES:
         return None
-    kind = get_kind(name)
+    path = KIND_PATHS[name]
+    kind = _KIND_OBJECTS.get(path)
+    if kind is None:
+        kind = _KIND_OBJECTS[path] = get_kind(name)
     return kind if isinstance(kind, GridKind) else None
+
+
+def grid_kinds() -> list[GridKind]:
+    """Every grid kind of the registry, in its order."""
+    return [kind for kind in map(grid_kind, kind_names()) if kind is not None]
 
 
 def options_error(name: str, request: dict[str, Any]) -> str | None:
     """What is wrong with the kind options of a request for kind ``name``, else None: an
     option of other kinds only, or a value the kind cannot read (``"box": "3x"``)."""
-    from models.registry import grid_kinds
-
     kind = grid_kind(name)
     own = {option.name: option for option in kind.options} if kind else {}
     for other in grid_kinds():
@@ -101,6 +112,7 @@ def describe() -> list[dict[str, Any]]:
             continue
         entry = kind.describe_kind()
         entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
+        entry["explain_actions"] = list(EXPLAIN_ACTIONS)  # POST /v1/KIND/explain, /hint
         entry["engines"] = list(ENGINE_NAMES)
         entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
         described.append(entry)
@@ -114,6 +126,7 @@ def describe_crossing() -> dict[str, Any]:
         "kind": CROSSING,
         "summary": "river-crossing and pulley puzzles: proven shortest plans",
         "actions": ["solve"],
+        "explain_actions": ["explain"],
         "engines": ["sat", "cpsat"],
         "formats": [
             "a built-in puzzle name with \"params\" (see /v1/crossing/presets)",

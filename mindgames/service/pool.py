@@ -256,17 +256,24 @@ class SolverPool:
 
 
 async def _readable(conn: Connection, timeout: float) -> bool:
-    """Whether ``conn`` has something to read (or was closed) within ``timeout`` seconds."""
+    """Whether ``conn`` has something to read (or was closed) within ``timeout`` seconds.
+
+    A future settled by the reader callback or a timer (no task per wait, unlike
+    ``asyncio.wait_for``: this runs for every request)."""
     loop = asyncio.get_running_loop()
-    ready = asyncio.Event()
+    ready: asyncio.Future = loop.create_future()
     fd = conn.fileno()
-    loop.add_reader(fd, ready.set)
+
+    def settle(readable: bool) -> None:
+        if not ready.done():
+            ready.set_result(readable)
+
+    loop.add_reader(fd, settle, True)
+    timer = loop.call_later(timeout, settle, False)
     try:
-        await asyncio.wait_for(ready.wait(), timeout)
-        return True
-    except asyncio.TimeoutError:
-        return False
+        return await ready
     finally:
+        timer.cancel()
         loop.remove_reader(fd)
 
 

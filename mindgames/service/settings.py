@@ -41,6 +41,7 @@ class Settings:
     retention_days: float = 7.0  # finished jobs are deleted this long after they end (0: kept)
     resume_jobs: bool = False  # after a restart: re-queue interrupted jobs (else mark them interrupted)
     grace_seconds: float = 2.0  # a worker this late past a deadline is killed and replaced
+    inline: bool = True  # a small grid solve / check is answered in the API process (see .inline)
 
     def limits(self) -> dict[str, float | int]:
         return {

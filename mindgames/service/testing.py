@@ -1,4 +1,6 @@
-"""A real ``mindgames serve`` in a child process on a free loopback port (tests, benchmarks)."""
+"""For tests and benchmarks: a real ``mindgames serve`` in a child process on a free loopback
+port (:class:`Server`), and the solver pool's interface answering in the test's own process
+(:class:`InProcessPool`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 from .settings import child_env
 
@@ -88,4 +91,26 @@ class Server:
         self.stop()
 
 
-__all__ = ["Server", "free_port"]
+class InProcessPool:
+    """The solver pool's interface, answering with the workers' own code in this process:
+    ``monkeypatch.setattr(mindgames.service.app, "SolverPool", InProcessPool)`` before
+    ``create_app``, for a FastAPI TestClient without worker processes."""
+
+    def __init__(self, *args: Any) -> None:
+        self.waiting, self.broken = 0, None
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    def status(self) -> dict:
+        return {"workers": 0}
+
+    async def run(self, task: dict, seconds: float, cost: float | None = None) -> Any:
+        from .kinds import Answerer
+        from .pool import answer_task
+
+        return answer_task(dict(task, seconds=seconds), Answerer())
+
+
+__all__ = ["InProcessPool", "Server", "free_port"]

@@ -22,7 +22,7 @@ from solver.deadline import Deadline
 from solver.model import Assignment, Model, Units, count_value, is_true
 from solver.statespace import OutOfTime
 
-from .layout import CountedMove, Layout, Pattern
+from .layout import CountedMove, CountedState, Layout, Pattern
 from .rules import Conjunction, NotOutnumbered
 
 Condition = tuple[int, frozenset[int], int, bool]
@@ -68,6 +68,22 @@ class Basket:
 Place = Union[Bank, Boat, Basket]
 
 
+def most_moving(layout: Layout, ty: int, pattern: Pattern) -> int:
+    """The most blocks of type ``ty`` that can make ``pattern`` in one step: the
+    blocks there are, and no more than the vehicle carries (each carries the
+    pattern's positions): larger counts are impossible, so they are not stated."""
+    spec, size = layout.spec, layout.types[ty].size
+    config, moving = pattern
+    if spec.is_river:  # a river trip takes positions from one side: its direction is known
+        capacity = spec.capacity_towards(far=not moving & config)
+        aboard = bin(moving).count("1")
+    else:  # each basket carries its part of the pattern
+        capacity = spec.capacity
+        aboard = max(bin(moving & ~config).count("1"), bin(moving & config).count("1"))
+    # at least one unit: a pattern too big for the vehicle is forbidden by the load's own bound
+    return size if capacity is None else min(size, max(1, capacity // aboard))
+
+
 def estimated_size(layout: Layout, horizon: int, unary: bool = True) -> int:
     """About how many constraints :class:`PlanModel` states (measured on the
     presets, within a factor of about 3): per step and block type, the count
@@ -90,12 +106,18 @@ class PlanModel:
     ``counts[t][ty][config]``: blocks of type ``ty`` in ``config`` after ``t`` steps;
     ``moves[t][ty][pattern]``: blocks making ``pattern`` in step ``t``;
     ``act[t]``: step ``t`` is a crossing (not idle); ``boat[t]`` (river): the boat
-    is on the far side after ``t`` steps."""
+    is on the far side after ``t`` steps.
+
+    ``anchored`` False: the start at step 0 and the goal at the last step hold only
+    under the assumptions ``start_guard`` and ``goal_guard``, so the steps can be
+    asked about from any state (see :meth:`state_literals`)."""
 
     def __init__(self, layout: Layout, horizon: int, unary: bool = True,
-                 deadline: Deadline | None = None):
+                 deadline: Deadline | None = None, anchored: bool = True):
         self.layout, self.horizon, self.unary = layout, horizon, unary
         self.deadline = deadline
+        self.anchored = anchored
+        self.start_guard = self.goal_guard = 0  # 0: not guarded (an anchored model)
         self.model = Model()
         self.counts: list[list[dict[int, Units]]] = []
         self.moves: list[list[dict[Pattern, Units]]] = []
@@ -120,11 +142,13 @@ class PlanModel:
         for t in range(horizon + 1):
             self.counts.append([{c: m.new_count(bt.size, primary=True) for c in layout.configs(ty)}
                                 for ty, bt in enumerate(layout.types)])
+            if not self.anchored:
+                continue  # asked only about given states (the transitions keep every block)
             for ty, bt in enumerate(layout.types):  # every block is somewhere
                 m.add_exactly([u for units in self.counts[t][ty].values() for u in units], bt.size)
         for t in range(horizon):
-            self.moves.append([{p: m.new_count(bt.size, primary=True) for p in layout.patterns(ty)}
-                               for ty, bt in enumerate(layout.types)])
+            self.moves.append([{p: m.new_count(most_moving(layout, ty, p), primary=True)
+                                for p in layout.patterns(ty)} for ty in range(len(layout.types))])
             self.act.append(m.new_var(f"act{t}"))
         if layout.spec.is_river:
             self.boat = [m.new_var(f"boat{t}") for t in range(horizon + 1)]
@@ -150,16 +174,20 @@ class PlanModel:
 
     def _start_and_goal(self) -> None:
         m, layout, last = self.model, self.layout, self.horizon
+        if not self.anchored:
+            self.start_guard, self.goal_guard = m.new_var("start"), m.new_var("goal")
+        start = [-self.start_guard] if self.start_guard else []
+        goal = [-self.goal_guard] if self.goal_guard else []
         for ty, bt in enumerate(layout.types):
             for c, units in self.counts[0][ty].items():
                 for u in units:
-                    m.add_clause([u if c == 0 else -u])
+                    m.add_clause([*start, u if c == 0 else -u])
             must = layout.position_mask(ty, frozenset(a.name for a in layout.spec.actors if a.must_cross))
             for c, units in self.counts[last][ty].items():
                 if must & ~c:  # someone who must cross is still on the near side
-                    m.add_clause([-units[0]])
+                    m.add_clause([*goal, -units[0]])
         if self.boat:
-            m.add_clause([-self.boat[0]])
+            m.add_clause([*start, -self.boat[0]])
 
     def _step(self, t: int) -> None:
         """One crossing (or an idle step): transitions, the vehicle's rules."""
@@ -198,9 +226,10 @@ class PlanModel:
         m, layout, spec = self.model, self.layout, self.layout.spec
         act, here = self.act[t], self.boat[t]
         m.add_xor(self.boat[t + 1], here, act)  # the boat crosses on every active step
-        # Redundant but a great help to propagation: active steps come first, so
-        # after an active step t the boat is on the far side exactly when t is even.
-        m.add_clause([-act, self.boat[t + 1] if t % 2 == 0 else -self.boat[t + 1]])
+        if self.anchored:
+            # Redundant but a great help to propagation: active steps come first and the
+            # boat starts near, so after an active step t it is far exactly when t is even.
+            m.add_clause([-act, self.boat[t + 1] if t % 2 == 0 else -self.boat[t + 1]])
         rowers = layout.problem.rowers
         load_lits, load_weights, rowing = [], [], []
         for ty, table in enumerate(self.moves[t]):
@@ -367,6 +396,29 @@ class PlanModel:
                     for u in self._occupancy(place, ty, q):
                         weights[u] = weights.get(u, 0) + bin(q & mask).count("1")
         return weights
+
+    # -- counted states as literals -------------------------------------------------------
+    def state_literals(self, t: int, key: CountedState) -> list[int]:
+        """Literals that together say "the counted state after ``t`` steps is ``key``"
+        (each count is pinned by two units of its order encoding; the boat's side)."""
+        counts, boat = key
+        literals = []
+        for ty, row in enumerate(counts):
+            for c, n in enumerate(row):
+                units = self.counts[t][ty][c]
+                if n > 0:
+                    literals.append(units[n - 1])
+                if n < len(units):
+                    literals.append(-units[n])
+        if self.boat:
+            literals.append(self.boat[t] if boat else -self.boat[t])
+        return literals
+
+    def is_state(self, t: int, key: CountedState) -> int:
+        """A new literal true exactly when the counted state after ``t`` steps is ``key``."""
+        literal = self.model.new_var()
+        self.model.add_and(literal, self.state_literals(t, key))
+        return literal
 
     # -- reading an assignment ------------------------------------------------------------
     def length(self, assignment: Assignment) -> int:

@@ -106,13 +106,22 @@ class Layout:
                     if n:
                         side[name] = side.get(name, 0) + n
                 continue
-            blocks = iter(bt.blocks)
+            start = 0  # the blocks in configuration order: counts[ty][0] in 0, then 1, ...
             for c, n in enumerate(counts[ty]):
-                for _ in range(n):
-                    for p, name in enumerate(next(blocks)):
+                if n:
+                    for p, names in enumerate(self._names_at(ty)):
                         side = far if c >> p & 1 else near
-                        side[name] = side.get(name, 0) + 1
+                        for name in names[start:start + n]:
+                            side[name] = side.get(name, 0) + 1
+                    start += n
         return near, far
+
+    def _names_at(self, ty: int) -> list[tuple[str, ...]]:
+        """Per position, the actors of type ``ty``'s blocks there, in block order."""
+        key = ("names at", ty)
+        if key not in self._memo:
+            self._memo[key] = list(zip(*self.types[ty].blocks))
+        return self._memo[key]
 
     def number_of_counted_states(self) -> int:
         total = 1
@@ -314,8 +323,9 @@ class Layout:
         if counts not in memo:
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
+            # (remembered by counts: a bank's content comes from one counted state only)
             near, far = self.concrete_sides(counts)
-            memo[counts] = self._safe(near, "banks") and self._safe(far, "banks")
+            memo[counts] = all(self.problem.broken_rule(side, "banks") is None for side in (near, far))
         return memo[counts]
 
     def describe(self) -> list[str]:

@@ -11,14 +11,16 @@ has one of them empty.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Iterator
 
-from .rules import Content, broken_rule, describe_rule
+from .rules import Content, describe_rule, present_names
 from .spec import Spec
 
 State = tuple[tuple[int, ...], int]
 Load = tuple[int, ...]  # copies per actor (in spec order) aboard
+MEMO_LIMIT = 200_000  # most remembered safety checks per kind (then forgotten and started over)
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,11 @@ class CrossingProblem:
         self._rows = tuple(a.name in self.rowers for a in spec.actors)
         self._weights = tuple(a.weight for a in spec.actors)
         self._persons = tuple(not a.cargo for a in spec.actors)
+        # the same loads and states come up again and again in the explicit graph
+        self._safe_loads: dict[Load, bool] = {}
+        self._safe_states: dict[State, bool] = {}
+        self._boat_loads: dict[Load, bool] = {}
+        self._rule_index: dict[str, dict[str, list[int]]] = {}  # place kind -> actor -> rules
 
     # -- AIMA's Problem ---------------------------------------------------------
     def actions(self, state: State) -> list[Move]:
@@ -78,13 +85,11 @@ class CrossingProblem:
         far, boat = state
         spec = self.spec
         here = far if boat else self._near(far)
+        crossed = operator.sub if boat else operator.add  # the load leaves the boat's side
         for load in _loads(list(here), spec.min_load, spec.capacity_towards(far=not boat)):
-            if not any(n and rows for n, rows in zip(load, self._rows)):
+            if not self.boat_load_ok(load):
                 continue
-            if self.broken_rule(self._content(load), "boat") is not None:
-                continue
-            sign = -1 if boat else 1
-            after = (tuple(f + sign * n for f, n in zip(far, load)), 1 - boat)
+            after = (tuple(map(crossed, far, load)), 1 - boat)
             if self.banks_safe(after):
                 names = self._names(load)
                 yield (Move(to_far=names) if not boat else Move(to_near=names)), after
@@ -93,12 +98,9 @@ class CrossingProblem:
         far, _ = state
         capacity = self.spec.capacity
         nobody = tuple(0 for _ in far)
-        ups = [
-            load for load in _loads(list(far), 0, capacity)
-            if load == nobody or self.broken_rule(self._content(load), "boat") is None
-        ]
+        ups = [load for load in _loads(list(far), 0, capacity) if load == nobody or self.load_safe(load)]
         for down in _loads(self._near(far), 1, capacity):
-            if self.broken_rule(self._content(down), "boat") is not None:
+            if not self.load_safe(down):
                 continue
             w_down = self.weight(down)
             for up in ups:
@@ -119,14 +121,51 @@ class CrossingProblem:
         }
 
     def broken_rule(self, content: Content, place_kind: str) -> int | None:
-        """The first rule ``content`` breaks at a place of kind ``place_kind``, or None."""
-        return broken_rule(self.rules, content, place_kind)
+        """The first rule ``content`` breaks at a place of kind ``place_kind``, or None.
+        Only the rules that someone present can trigger are read (the same answer as
+        :func:`.rules.broken_rule`, which reads them all: a few aboard, many rules)."""
+        present = present_names(content)
+        for index in self._triggered(present, place_kind):
+            if self.rules[index].broken_among(content, present):
+                return index
+        return None
+
+    def _triggered(self, present: frozenset[str], place_kind: str) -> list[int]:
+        """The indexes, in order, of the rules at ``place_kind`` that need one of ``present``."""
+        if place_kind not in self._rule_index:
+            by_name: dict[str, list[int]] = {}
+            for index, rule in enumerate(self.rules):
+                if rule.applies_at(place_kind):
+                    for name in rule.needs_one_of:
+                        by_name.setdefault(name, []).append(index)
+            self._rule_index[place_kind] = by_name
+        by_name = self._rule_index[place_kind]
+        found = {index for name in present for index in by_name.get(name, ())}
+        return sorted(found)
 
     def describe_rule(self, index: int) -> str:
         return describe_rule(self.rules, index)
 
     def banks_safe(self, state: State) -> bool:
-        return all(self.broken_rule(self.side_content(state, side), "banks") is None for side in (0, 1))
+        """Does ``state`` keep every rule on both banks?  (Remembered, like :meth:`load_safe`.)"""
+        safe = self._safe_states.get(state)
+        if safe is None:
+            safe = _remembered(self._safe_states, state, lambda: all(
+                self.broken_rule(self.side_content(state, side), "banks") is None for side in (0, 1)))
+        return safe
+
+    def boat_load_ok(self, load: Load) -> bool:
+        """Can ``load`` cross in the boat: someone aboard rows and it keeps every rule aboard?"""
+        ok = self._boat_loads.get(load)
+        if ok is None:
+            ok = _remembered(self._boat_loads, load, lambda: any(
+                n and rows for n, rows in zip(load, self._rows)) and self.load_safe(load))
+        return ok
+
+    def load_safe(self, load: Load) -> bool:
+        """Does ``load`` keep every rule that holds aboard?"""
+        return _remembered(self._safe_loads, load,
+                           lambda: self.broken_rule(self._content(load), "boat") is None)
 
     def weight(self, load: Load) -> int:
         return sum(w * n for w, n in zip(self._weights, load))
@@ -157,19 +196,32 @@ class CrossingProblem:
         return {a.name: n for a, n in zip(self.actors, load) if n}
 
 
+def _remembered(memo: dict, key, check) -> bool:
+    """``check()``, remembered in ``memo`` under ``key`` (at most MEMO_LIMIT answers kept)."""
+    if key not in memo:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = check()
+    return memo[key]
+
+
 def _loads(available: list[int], low: int, high: int | None) -> Iterator[Load]:
-    """Every load (copies per actor) with ``low..high`` copies, drawn from ``available``."""
+    """Every load (copies per actor) with ``low..high`` copies, drawn from ``available``,
+    in increasing lexicographic order (lazily: the loads can be too many to list)."""
     limit = sum(available) if high is None else high
-    counts = [0] * len(available)
-
-    def fill(i: int, total: int) -> Iterator[Load]:
-        if i == len(available):
-            if total >= low:
-                yield tuple(counts)
+    present = [i for i, n in enumerate(available) if n]  # the others always take 0
+    load = [0] * len(available)
+    total = 0
+    while True:
+        if total >= low:
+            yield tuple(load)
+        # the next load: the last actor that can take one more copy does, those after it none
+        for i in reversed(present):
+            if load[i] < available[i] and total < limit:
+                load[i] += 1
+                total += 1
+                break
+            total -= load[i]
+            load[i] = 0
+        else:
             return
-        for n in range(min(available[i], limit - total) + 1):
-            counts[i] = n
-            yield from fill(i + 1, total + n)
-        counts[i] = 0
-
-    yield from fill(0, 0)

@@ -78,6 +78,16 @@ class CrossingRule:
 
     # -- the three readings -------------------------------------------------
     def broken_by(self, content: Content) -> bool:
+        return self.broken_among(content, present_names(content))
+
+    def broken_among(self, content: Content, present: frozenset[str]) -> bool:
+        """:meth:`broken_by`, given the names ``present`` in ``content`` (computed
+        once for all the rules checked at one place)."""
+        raise NotImplementedError
+
+    @property
+    def needs_one_of(self) -> frozenset[str]:
+        """Actors one of whom must be at a place for the rule to be broken there."""
         raise NotImplementedError
 
     def describe(self) -> str:
@@ -98,12 +108,31 @@ class NotTogether(CrossingRule):
     with_any: tuple[str, ...] = ()
     unless_any: tuple[str, ...] = ()
 
-    def broken_by(self, content: Content) -> bool:
-        together = all(self.present(content, w) for w in self.who) and any(
-            self.present(content, x) for x in self.with_any
-        )
-        rescued = any(self.present(content, u) for u in self.unless_any)
-        return together and not rescued
+    def broken_among(self, content: Content, present: frozenset[str]) -> bool:
+        # a reference is present when one of the actors it stands for is
+        for actors in self._each_who:
+            if actors.isdisjoint(present):
+                return False
+        if self._with_anyone.isdisjoint(present):
+            return False
+        return self._unless_anyone.isdisjoint(present)  # nobody rescues
+
+    @cached_property
+    def needs_one_of(self) -> frozenset[str]:
+        """The rule can only be broken where one of these actors is (the first ``who``)."""
+        return self._each_who[0] if self.who else self._with_anyone
+
+    @cached_property
+    def _each_who(self) -> tuple[frozenset[str], ...]:
+        return tuple(self.members(w) for w in self.who)
+
+    @cached_property
+    def _with_anyone(self) -> frozenset[str]:
+        return self.everyone(self.with_any)
+
+    @cached_property
+    def _unless_anyone(self) -> frozenset[str]:
+        return self.everyone(self.unless_any)
 
     def describe(self) -> str:
         text = f"{'+'.join(self.who)} not with any of {', '.join(self.with_any)}"
@@ -140,7 +169,12 @@ class NotOutnumbered(CrossingRule):
     protect: tuple[str, ...] = ()
     by: tuple[str, ...] = ()
 
-    def broken_by(self, content: Content) -> bool:
+    @cached_property
+    def needs_one_of(self) -> frozenset[str]:
+        """The rule can only be broken where one of these actors is (someone to protect)."""
+        return self.everyone(self.protect)
+
+    def broken_among(self, content: Content, present: frozenset[str]) -> bool:
         protected = sum(self.copies(content, p) for p in set(self.protect))
         attackers = sum(self.copies(content, b) for b in set(self.by))
         return protected > 0 and attackers > protected
@@ -161,10 +195,16 @@ RULE_KINDS = tuple(RULE_CLASSES)
 def broken_rule(rules: tuple[CrossingRule, ...], content: Content, place_kind: str) -> int | None:
     """The index of the first rule that ``content`` breaks at a place of kind
     ``place_kind`` ("banks" or "boat"), or None when the place is safe."""
+    present = present_names(content)
     for index, rule in enumerate(rules):
-        if rule.applies_at(place_kind) and rule.broken_by(content):
+        if rule.applies_at(place_kind) and rule.broken_among(content, present):
             return index
     return None
+
+
+def present_names(content: Content) -> frozenset[str]:
+    """The actors with at least one copy at the place."""
+    return frozenset(name for name, copies in content.items() if copies > 0)
 
 
 def describe_rule(rules: tuple[CrossingRule, ...], index: int) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 from models.errors import VerificationError
-from solver import Session, get_engine
+from solver import Session, SolveResult, get_engine
 from solver.deadline import Deadline
 from solver.model import Assignment
 from solver.statespace import (OutOfTime, Search, TooLarge, breadth_first, build_graph,
@@ -29,6 +29,11 @@ COUNTED_LIMIT = 1_000_000  # most counted states the breadth-first search may se
 MODEL_LIMIT = 300_000  # most constraints (estimated; about half the real number) a model may have
 BUILD_RATE = 60_000  # constraints per second building + preparing a model takes, at worst
 SAFE_COUNT_LIMIT = 5_000  # counted states enumerated for `safe_counted_states`
+# From this estimated size of the horizon model on, the search's answer is confirmed layer
+# by layer on a one-step model instead (many small questions, not one big one)
+LAYERED_FROM = 20_000
+LAYERED_STATES = 20_000  # most counted states the layer-by-layer confirmation takes
+NEXT_STATES_KEPT = 200_000  # most successor states the search keeps for the counted graph's cross-check
 Report = Callable[[str], None]
 
 
@@ -66,6 +71,9 @@ class Outcome:
     methods: list[str] = field(default_factory=list)  # the methods whose answers agree
     confirmation: str = ""  # what the time-expanded model said about the search's answer
     certificate: dict | None = None  # with Options.certify: see models.crossing.certify
+    # the engine's search counters (its STATS) summed over every question asked of the
+    # time-expanded model in this run; empty when the model was not asked anything
+    stats: dict[str, int] = field(default_factory=dict)
 
     @property
     def crossings(self) -> int | None:
@@ -85,6 +93,7 @@ class Outcome:
             "abstraction": self.abstraction,
             "engine": self.engine,
             "seconds": round(self.seconds, 4),
+            "stats": self.stats,
         }
         if self.shortest_plans is not None:
             # the number (up to swapping identical copies); how it was counted alongside
@@ -153,6 +162,8 @@ class Run:
         self.outcome = Outcome(spec.name, engine=options.engine, spec=spec)
         self.layout: Layout | None = None
         self.longest: Horizon | None = None  # set once a search bounds the plans
+        self._next_states: dict = {}  # counted state -> the states one move away (see the search)
+        self._next_states_kept = 0
 
     # -- the clock ------------------------------------------------------------------------
     def seconds_left(self) -> float:
@@ -189,6 +200,7 @@ class Run:
                 self._record(self._counted_verdict(search))
                 self._confirm_on_model(search)
             elif not self.deadline.passed():  # too many counted states: the model alone decides
+                search.layers = None  # (the layers are kept for the confirmation only)
                 self._record(self._model_alone(bound, exact, search.depth))
             else:
                 outcome.proof = (f"time limit: {_none_within(search.depth)} (breadth-first over "
@@ -240,11 +252,15 @@ class Run:
 
         def successors(key):
             # moves kept as tuples: a parent link per state is most of the search's memory
+            following = []
             for move, nxt in layout.counted_successors(key):
+                following.append(nxt)
                 yield tuple((ty, tuple(table.items())) for ty, table in move.items()), nxt
+            self._remember_next_states(key, following)  # (not reached when the search stops here)
 
         search = breadth_first(layout.counted_start(), successors, layout.is_counted_goal,
-                               self.options.counted_limit, self.deadline, on_layer, stop_at_goal=True)
+                               self.options.counted_limit, self.deadline, on_layer, stop_at_goal=True,
+                               keep_layers=True)
         if search.labels is not None:
             search.labels = [{ty: dict(table) for ty, table in move} for move in search.labels]
         if search.complete:
@@ -256,6 +272,14 @@ class Run:
                 f"{plural(search.states, 'counted state')} {'is' if search.states == 1 else 'are'} "
                 f"reachable")
         return search
+
+    def _remember_next_states(self, key, following: list) -> None:
+        """The successors the search listed for ``key``, for the counted graph's
+        cross-check (the same successor function: asked once, not twice), while
+        at most NEXT_STATES_KEPT of them are kept."""
+        if self._next_states_kept + len(following) <= NEXT_STATES_KEPT:
+            self._next_states[key] = following
+            self._next_states_kept += len(following)
 
     def _counted_verdict(self, search: Search) -> Verdict:
         """A goal met is a shortest plan (replayed by the checker); a complete
@@ -300,6 +324,7 @@ class Run:
         outcome, engine_name = self.outcome, self.options.engine
         solved = outcome.status == "solved"
         length = search.length if solved else self.longest.steps
+        layers, search.layers = search.layers, None  # read here only: not kept any longer
         if solved and length == 0:
             return
 
@@ -308,6 +333,9 @@ class Run:
             if solved and self.options.count_shortest:
                 outcome.confirmation += " (the shortest plans are counted on that model: not counted)"
 
+        unary = self.options.engine != "cpsat"
+        if not self.options.count_shortest and estimated_size(self.layout, length, unary) > LAYERED_FROM:
+            return self._confirm_layered(search, layers, length)
         skip = self._affordable(length)
         if skip:
             return unconfirmed(skip)
@@ -319,7 +347,7 @@ class Run:
         session = get_engine(engine_name).prepare(plans.model)
         if not solved:
             self.report(f"confirming on {engine_name}: any plan of at most {crossings(length)}?")
-            answer = session.solve((), self.seconds_left())
+            answer = self._ask(session, ())
             if answer.status == "sat":
                 self._found(plans, answer.assignment)
                 raise VerificationError("the model has a plan, the breadth-first search proved there is none")
@@ -330,13 +358,13 @@ class Run:
             outcome.methods.append(f"{engine_name}-model")
             return
         self.report(f"confirming on {engine_name}: no plan of {crossings(length - 1)}?")
-        shorter = session.solve([-plans.act[length - 1]], self.seconds_left())
+        shorter = self._ask(session, [-plans.act[length - 1]])
         if shorter.status == "sat":
             self._found(plans, shorter.assignment)
             raise VerificationError(f"the model has a plan shorter than the breadth-first search's "
                                     f"{crossings(length)}")
         self.report(f"confirming on {engine_name}: a plan of {crossings(length)}?")
-        same = session.solve((), self.seconds_left()) if shorter.status == "unsat" else shorter
+        same = self._ask(session, ()) if shorter.status == "unsat" else shorter
         if same.status == "unsat":
             raise VerificationError(f"the model has no plan of {crossings(length)}, the "
                                     f"breadth-first search has one")
@@ -353,6 +381,97 @@ class Run:
         if self.options.count_shortest:
             self.report("counting the shortest plans")
             outcome.shortest_plans = self._count(plans, session, length)
+
+    def _confirm_layered(self, search: Search, layers: list[list], length: int) -> None:
+        """The model's word on the search's answer, from the search's distance layers
+        checked on a one-step model (the layers only say which questions to ask).
+
+        Solved in ``length``: the model's start is the search's; a move of the model
+        from a state within d crossings of the start reaches one within d + 1, for
+        every d < length - 1; no state within length - 1 meets the model's goal.  By
+        induction on the steps, the model has no plan of at most length - 1 crossings.
+        Each crossing of the search's plan is a move of the model, and its last state
+        meets the model's goal.  Unsolvable: no move of the model leaves the reachable
+        states, and none of them meets the goal, so the model has no plan at all."""
+        outcome, engine_name = self.outcome, self.options.engine
+        solved = outcome.status == "solved"
+        if solved:
+            layers = layers[:length]
+
+        def unconfirmed(reason: str) -> None:
+            outcome.confirmation = f"not confirmed on {engine_name}: {reason}"
+
+        states = [key for layer in layers for key in layer]
+        if len(states) > LAYERED_STATES:
+            return unconfirmed(f"{plural(len(states), 'counted state')} to check layer by layer "
+                               f"(limit {LAYERED_STATES:,})")
+        skip = self._affordable(1)
+        if skip:
+            return unconfirmed(skip)
+        self.report(f"confirming on {engine_name}: building the one-step model")
+        try:
+            plans = PlanModel(self.layout, 1, unary=engine_name != "cpsat", deadline=self.deadline,
+                              anchored=False)
+            before = [plans.is_state(0, key) for key in states]
+            after = [plans.is_state(1, key) for key in states]
+        except OutOfTime as error:
+            return unconfirmed(str(error))
+        m = plans.model
+        ends = [0]  # the states within d crossings: states[:ends[d + 1]]
+        for layer in layers:
+            ends.append(ends[-1] + len(layer))
+        from_layer = []  # from_layer[d]: "the state before the step is at distance d"
+        for d in range(len(layers)):
+            selector = m.new_var()
+            m.add_clause([-selector, *before[ends[d]:ends[d + 1]]])
+            from_layer.append(selector)
+        in_reach = m.new_var()  # "the state after the step is one of the states checked"
+        m.add_clause([-in_reach, *after])
+        session = get_engine(engine_name).prepare(m)
+
+        def ask(what: str, assumptions: list[int], expected: str) -> bool:
+            """True when the engine answers ``expected``; a contrary answer is a bug."""
+            if self.deadline.passed():
+                return False
+            self.report(f"confirming on {engine_name}: {what}")
+            answer = self._ask(session, assumptions)
+            if answer.status not in ("unknown", expected):
+                raise VerificationError(f"the one-step model disagrees with the breadth-first "
+                                        f"search: {what}: {answer.status}")
+            return answer.status == expected
+
+        questions = [("the start", [plans.start_guard, -before[0]], "unsat")]
+        if solved:
+            questions += [(f"moves from distance {d}", [from_layer[d], *(-e for e in after[:ends[d + 2]])],
+                           "unsat") for d in range(length - 1)]
+        else:
+            questions += [(f"moves from distance {d}", [from_layer[d], *(-e for e in after)], "unsat")
+                          for d in range(len(layers))]
+        questions.append(("the goal", [plans.goal_guard, in_reach], "unsat"))
+        if solved:
+            path = search.path
+            questions += [(f"crossing {t + 1} of the plan",
+                           [*plans.state_literals(0, path[t]), *plans.state_literals(1, path[t + 1])],
+                           "sat") for t in range(length)]
+            questions.append(("the plan's end", [plans.goal_guard, *plans.state_literals(1, path[-1])],
+                              "sat"))
+        for what, assumptions, expected in questions:
+            if not ask(what, assumptions, expected):
+                return unconfirmed("the time limit ran out")
+        calls = len(questions)
+        if solved:
+            outcome.confirmation = (
+                f"confirmed on {engine_name} layer by layer on a one-step model ({calls} calls): the "
+                f"model's moves from the counted states within d crossings of the start reach only "
+                f"states within d + 1, and none within {length - 1} meets the goal (unsatisfiable), "
+                f"so no plan has at most {crossings(length - 1)}; each of the plan's {crossings(length)} "
+                f"is a move of the model (satisfiable)")
+        else:
+            outcome.confirmation = (
+                f"confirmed on {engine_name} on a one-step model ({calls} calls): no move of the "
+                f"model leaves the {plural(len(states), 'reachable counted state')} and none of them "
+                f"meets the goal (unsatisfiable), so there is no plan")
+        outcome.methods.append(f"{engine_name}-model")
 
     def _model_alone(self, bound: int, exact: bool, proven: int) -> Verdict:
         """The model alone, horizon by horizon (too many counted states for the search);
@@ -382,7 +501,7 @@ class Run:
                 return give_up("time limit")
             session = engine.prepare(plans.model)
             self.report(f"horizon {horizon}: any plan of at most {crossings(horizon)}?")
-            answer = session.solve((), self.seconds_left())
+            answer = self._ask(session, ())
             if answer.status == "unknown":
                 return give_up("time limit")
             if answer.status == "unsat":
@@ -406,8 +525,7 @@ class Run:
             if self.deadline.passed():
                 status = "unknown"
             else:
-                answer = session.solve([-plans.act[shorter]] if shorter < plans.horizon else [],
-                                       self.seconds_left())
+                answer = self._ask(session, [-plans.act[shorter]] if shorter < plans.horizon else [])
                 status = answer.status
             if status == "unknown":
                 plan, banks = self._found(plans, best)
@@ -429,6 +547,17 @@ class Run:
             self.report("counting the shortest plans")
             counted = self._count(plans, session, length)
         return Verdict("solved", proof, [f"{engine_name}-model", "checker"], plan, banks, counted)
+
+    def _ask(self, session: Session, assumptions: Sequence[int]) -> SolveResult:
+        """One question to the engine on the time left; its search counters are added up."""
+        answer = session.solve(assumptions, self.seconds_left())
+        self._add_stats(answer.stats)
+        return answer
+
+    def _add_stats(self, stats: dict[str, int]) -> None:
+        totals = self.outcome.stats
+        for name, value in stats.items():
+            totals[name] = totals.get(name, 0) + value
 
     def _found(self, plans: PlanModel, assignment: Assignment) -> tuple[list[Move], list[dict]]:
         """The plan of an assignment, concretised and replayed (with the banks after
@@ -458,6 +587,7 @@ class Run:
         assumptions = [-plans.act[length]] if length < plans.horizon else []
         found = session.enumerate(assumptions, limit=self.options.count_limit,
                                   time_limit=self.seconds_left(), on_solution=add)
+        self._add_stats(found.stats)
         return {"count": total, "counted_plans": counted, "complete": found.complete}
 
     # -- cross-checks ---------------------------------------------------------------------------
@@ -522,7 +652,8 @@ class Run:
         self.report("cross-checking with the counted state graph (networkx)")
 
         def neighbours(key):
-            return [nxt for _, nxt in layout.counted_successors(key)]
+            known = self._next_states.get(key)
+            return known if known is not None else [nxt for _, nxt in layout.counted_successors(key)]
 
         try:
             graph = build_graph(layout.counted_start(), neighbours, self.options.graph_limit,

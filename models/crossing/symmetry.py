@@ -65,12 +65,12 @@ def block_types(spec: Spec, use_symmetry: bool = True, deadline: Deadline | None
             types.append(BlockType(tuple((a.name,) for _ in range(a.count)), identical=True))
     assigned: set[str] = set()
     if use_symmetry:
-        edges = _edges(spec)
-        colours = _refine(spec, _initial_colours(spec), edges)
+        graph = Incidence(spec)
+        colours = graph.refine(_initial_colours(spec))
         for cls in _classes(colours, singles):
             if len(cls) < 2 or cls[0] in assigned:
                 continue
-            found = _blocks_for(spec, colours, cls, singles, assigned, edges, deadline)
+            found = _blocks_for(spec, graph, colours, cls, singles, assigned, deadline)
             if found is None:
                 continue
             types.append(BlockType(tuple(found)))
@@ -96,34 +96,97 @@ def _initial_colours(spec: Spec) -> dict:
     return colours
 
 
-def _edges(spec: Spec) -> list[tuple[tuple, str, tuple]]:
-    edges = []
-    for i, rule in enumerate(spec.rules):
-        for role in ROLES:
-            for ref in rule.names(role):
-                if not ref.startswith("@"):
-                    edges.append((("rule", i), role, ("actor", ref)))
-    return edges
+class Incidence:
+    """The actor/rule incidence graph: a node per actor ``("actor", name)`` and per
+    rule ``("rule", i)``, an edge per actor a rule's role names (labelled by the role,
+    and by its direction as seen from each end).
 
+    :meth:`refine` is colour refinement (1-dimensional Weisfeiler-Leman) to the
+    coarsest *equitable* partition: every two nodes of a colour have, for each label
+    and each colour, as many neighbours of that colour along that label.  It splits
+    cells by their neighbours in one *splitter* cell at a time, and when a cell
+    splits, the largest part need not be a splitter (its counts are the old cell's
+    minus the other parts'): so the work is about ``edges * log(nodes)``, and
+    individualising one actor of a refined colouring only touches what it changes
+    (Cardon and Crochemore's algorithm, the one nauty's refinement follows)."""
 
-def _refine(spec: Spec, colours: dict, edges: list) -> dict:
-    """Colour refinement to a stable partition; colours are canonical ranks,
-    so equal colours in two runs mean equal roles."""
-    colours = _canonical(colours)
-    while True:
-        signature = {node: [colours[node]] for node in colours}
-        for rule, role, actor in edges:
-            signature[rule].append(("to", role, colours[actor]))
-            signature[actor].append(("from", role, colours[rule]))
-        refined = _canonical({n: (s[0], tuple(sorted(s[1:]))) for n, s in signature.items()})
-        if len(set(refined.values())) == len(set(colours.values())):
-            return refined
-        colours = refined
+    def __init__(self, spec: Spec):
+        self.nodes = [("actor", a.name) for a in spec.actors] + [("rule", i) for i in range(len(spec.rules))]
+        self.index = {node: i for i, node in enumerate(self.nodes)}
+        # adjacent[u]: (v, the label of the edge as v sees it), once per edge
+        self.adjacent: list[list[tuple[int, tuple[str, str]]]] = [[] for _ in self.nodes]
+        for i, rule in enumerate(spec.rules):
+            r = self.index[("rule", i)]
+            for role in ROLES:
+                for ref in rule.names(role):
+                    if not ref.startswith("@"):
+                        a = self.index[("actor", ref)]
+                        self.adjacent[a].append((r, ("to", role)))
+                        self.adjacent[r].append((a, ("from", role)))
+        # each rule as (kind, places, the names of each role): what a symmetry must preserve
+        self.rule_forms = [(rule.kind, tuple(sorted(rule.where)),
+                            tuple(frozenset(rule.names(role)) for role in ROLES)) for rule in spec.rules]
 
+    def refine(self, colours: dict) -> dict:
+        """The coarsest equitable partition finer than ``colours`` (node -> any
+        hashable value), as node -> colour number (equal numbers: equal roles)."""
+        cells: dict[int, set[int]] = {}
+        first: dict = {}
+        cell_of = [0] * len(self.nodes)
+        for i, node in enumerate(self.nodes):
+            c = first.setdefault(colours[node], len(first))
+            cell_of[i] = c
+            cells.setdefault(c, set()).add(i)
+        return self._equitable(cell_of, cells, list(cells))
 
-def _canonical(colours: dict) -> dict:
-    ranks = {value: rank for rank, value in enumerate(sorted(set(colours.values()), key=repr))}
-    return {node: ranks[value] for node, value in colours.items()}
+    def individualised(self, colours: dict, name: str) -> dict:
+        """The refinement of an equitable ``colours`` (from :meth:`refine`) with the
+        actor ``name`` given a colour of its own."""
+        cell_of = [colours[node] for node in self.nodes]
+        cells: dict[int, set[int]] = {}
+        for i, c in enumerate(cell_of):
+            cells.setdefault(c, set()).add(i)
+        v = self.index[("actor", name)]
+        if len(cells[cell_of[v]]) == 1:
+            return dict(colours)
+        cells[cell_of[v]].discard(v)
+        alone = max(cells) + 1
+        cells[alone] = {v}
+        cell_of[v] = alone
+        # the old cell was a stable splitter: the new singleton is the only one needed
+        return self._equitable(cell_of, cells, [alone])
+
+    def _equitable(self, cell_of: list[int], cells: dict[int, set[int]], pending: list[int]) -> dict:
+        waiting = set(pending)
+        fresh = max(cells) + 1
+        while pending:
+            splitter = pending.pop()
+            waiting.discard(splitter)
+            counts: dict[int, dict[tuple[str, str], int]] = {}
+            for u in cells[splitter]:
+                for v, label in self.adjacent[u]:
+                    seen = counts.setdefault(v, {})
+                    seen[label] = seen.get(label, 0) + 1
+            by_cell: dict[int, dict[tuple, list[int]]] = {}
+            for v, seen in counts.items():
+                by_cell.setdefault(cell_of[v], {}).setdefault(tuple(sorted(seen.items())), []).append(v)
+            for x, groups in by_cell.items():
+                parts = [set(group) for group in groups.values()]
+                untouched = cells[x].difference(*parts)  # no neighbour in the splitter
+                if untouched:
+                    parts.append(untouched)
+                if len(parts) == 1:
+                    continue
+                parts.sort(key=len, reverse=True)
+                cells[x] = parts[0]  # the largest part keeps the cell's number
+                for part in parts[1:]:
+                    cells[fresh] = part
+                    for v in part:
+                        cell_of[v] = fresh
+                    pending.append(fresh)
+                    waiting.add(fresh)
+                    fresh += 1
+        return {node: cell_of[i] for i, node in enumerate(self.nodes)}
 
 
 def _classes(colours: dict, names: list[str]) -> list[list[str]]:
@@ -133,13 +196,7 @@ def _classes(colours: dict, names: list[str]) -> list[list[str]]:
     return list(by_colour.values())
 
 
-def _individualised(spec: Spec, colours: dict, name: str, edges: list) -> dict:
-    marked = dict(colours)
-    marked[("actor", name)] = -1
-    return _refine(spec, marked, edges)
-
-
-def _blocks_for(spec, colours, cls, singles, assigned, edges, deadline) -> list[tuple[str, ...]] | None:
+def _blocks_for(spec, graph, colours, cls, singles, assigned, deadline) -> list[tuple[str, ...]] | None:
     """Blocks led by the members of ``cls``: each member with the actors of other
     classes (of the same size) that individualising it singles out.  None if the
     block swaps do not verify, even with single-actor blocks."""
@@ -152,7 +209,7 @@ def _blocks_for(spec, colours, cls, singles, assigned, edges, deadline) -> list[
         if leader not in refined:
             if deadline is not None and deadline.passed():
                 raise OutOfTime("the time limit ran out while finding interchangeable actors")
-            refined[leader] = _individualised(spec, colours, leader, edges)
+            refined[leader] = graph.individualised(colours, leader)
         return refined[leader]
 
     for d in others:
@@ -170,12 +227,12 @@ def _blocks_for(spec, colours, cls, singles, assigned, edges, deadline) -> list[
             for i, x in enumerate(chosen):
                 partners[i].append(x)
     for blocks in ([(c, *p) for c, p in zip(cls, partners)], [(c,) for c in cls]):
-        if all(_swap_is_symmetry(spec, blocks[0], other) for other in blocks[1:]):
+        if all(_swap_is_symmetry(spec, graph, blocks[0], other) for other in blocks[1:]):
             return blocks
     return None
 
 
-def _swap_is_symmetry(spec: Spec, first: tuple[str, ...], second: tuple[str, ...]) -> bool:
+def _swap_is_symmetry(spec: Spec, graph: Incidence, first: tuple[str, ...], second: tuple[str, ...]) -> bool:
     """Does exchanging two blocks (position by position) map the puzzle onto itself?"""
     mapping = {a: b for a, b in zip(first, second)} | {b: a for a, b in zip(first, second)}
     actors = {a.name: a for a in spec.actors}
@@ -184,15 +241,20 @@ def _swap_is_symmetry(spec: Spec, first: tuple[str, ...], second: tuple[str, ...
         if (x.count, sorted(x.groups), x.rows, x.weight, x.cargo, x.must_cross) != (
             y.count, sorted(y.groups), y.rows, y.weight, y.cargo, y.must_cross):
             return False
+    moved = frozenset(mapping)
 
-    def canonical(rule, rename):
-        return (rule.kind, tuple(sorted(rule.where))) + tuple(
-            frozenset(rename.get(r, r) for r in rule.names(role))
-            for role in ROLES
-        )
+    def renamed(names: frozenset[str]) -> frozenset[str]:
+        hit = names & moved
+        return (names - hit) | {mapping[r] for r in hit} if hit else names
 
-    before = Counter(canonical(r, {}) for r in spec.rules)
-    after = Counter(canonical(r, mapping) for r in spec.rules)
+    # a rule naming none of the swapped actors is its own image: only the others are compared
+    before: Counter = Counter()
+    after: Counter = Counter()
+    for kind, where, roles in graph.rule_forms:
+        if all(names.isdisjoint(moved) for names in roles):
+            continue
+        before[kind, where, roles] += 1
+        after[kind, where, tuple(renamed(names) for names in roles)] += 1
     return before == after
 
 

@@ -14,12 +14,13 @@ is wrong with it.
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, NamedTuple, Sequence
 
 from ..errors import PuzzleError, shorten
-from ..grid import SYMBOL_VALUES, SYMBOLS, cell_name, symbol_char, symbol_value
+from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char, symbol_value
 from ..kind import Parsed
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 
@@ -184,6 +185,9 @@ def _check_range(grid: list[list[int]], where: str) -> None:
 
 def parse_line(line: str, where: str = "line 1", variant: Variant | None = None) -> Sudoku:
     """One puzzle on one line: N*N symbols, optionally followed by N*N region labels (jigsaw)."""
+    puzzle = _plain_line(line, variant)
+    if puzzle is not None:
+        return puzzle
     fields = line.split()
     if len(fields) not in (1, 2):
         raise PuzzleError(f"{where}: expected a puzzle and optional region labels, found {len(fields)} fields")
@@ -199,6 +203,39 @@ def parse_line(line: str, where: str = "line 1", variant: Variant | None = None)
         labels = [list(fields[1][r * size : (r + 1) * size]) for r in range(size)]
     box, diagonals = _resolve(variant, None, None, labels is not None, where)
     return make_puzzle(grid, box, labels, diagonals, where)
+
+
+# The sizes a line of N*N symbols can have, and each size's default box (None: prime).
+_SIZE_OF_CELLS = {size * size: size for size in range(MIN_SIZE, MAX_SIZE + 1)}
+_DEFAULT_BOX = {size: box_shape(size) for size in range(MIN_SIZE, MAX_SIZE + 1)}
+# Each ASCII symbol's value as a byte, 255 (out of every range) for any other character.
+_SYMBOL_BYTES = bytes(SYMBOL_VALUES.get(chr(code), 255) for code in range(256))
+
+
+def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
+    """The usual line, N*N symbols in range and nothing else, as its puzzle; None for
+    anything else (region labels, a wrong length, an unknown or out-of-range symbol,
+    a box that does not tile), which the full reader handles and names.
+
+    The hot path of reading a collection: the checks :func:`make_puzzle` makes,
+    done on the whole line at once."""
+    size = _SIZE_OF_CELLS.get(len(line))
+    if size is None or not line.isascii():
+        return None
+    values = line.encode().translate(_SYMBOL_BYTES)  # the cells' values, at C speed
+    if max(values) > size:  # a symbol out of range, unknown, or a space (region labels follow)
+        return None
+    box, diagonals = _DEFAULT_BOX[size], False
+    if variant is not None:
+        if variant.box is not None:
+            box = variant.box
+            if box[0] * box[1] != size or min(box) < 1:
+                return None
+        diagonals = bool(variant.diagonals)
+    if box is None:
+        return None
+    grid = tuple(zip(*[iter(values)] * size))  # the rows: `size` values at a time
+    return Sudoku(grid, box, None, diagonals)
 
 
 _SEPARATOR_CHARS = set("-+=|_ \t")
@@ -322,59 +359,144 @@ def read(text: str, variant: Variant | None = None) -> Iterator[Parsed[Sudoku]]:
     ``# mindgames sudoku box=RxC [diagonals]``, which states the variant of the
     puzzles after it (an unusable or contradicting header raises PuzzleError).
     ``variant`` is what the command line states; it holds until a header."""
-    stripped = text.strip()
-    if stripped[:1] in "[{":
-        try:
-            value = json.loads(stripped)
-        except (json.JSONDecodeError, RecursionError):
-            value = None  # perhaps JSON Lines: read line by line below
-        else:
+    return map(parse_unit, units(text.splitlines(keepends=True), variant))
+
+
+# ---------------------------------------------------------------------------
+# Reading a stream: cut into units (one puzzle's text each), then parse each
+# ---------------------------------------------------------------------------
+class Unit(NamedTuple):
+    """One puzzle's part of the input, cut out as the lines come and not yet parsed:
+    what ``--jobs`` sends a worker, read by :func:`parse_unit`."""
+
+    form: str  # "line": one line; "grid": a grid drawn over lines; "json": a value of a JSON document
+    where: Any  # the line number (line); the grid's numbered lines (grid); the value's name (json)
+    text: Any  # the line's content (line); None (grid); the JSON value (json)
+    variant: Variant | None  # the command line's and the last header's statement
+
+
+#: a block of more lines than this draws no grid (35 rows and the separator lines around
+#: them at most): its lines are puzzles one per line, read as they come, never held together
+GRID_LINES_AT_MOST = 2 * MAX_SIZE + 1
+#: a JSON document written over several lines is read whole: up to this size
+MAX_DOCUMENT_CHARS = 256 * 2**20
+
+
+def units(lines: Iterable[str], variant: Variant | None = None) -> Iterator[Unit]:
+    """The puzzles of ``lines`` (with or without their line ends), cut apart without
+    parsing them, as the lines come: a long input is never held whole.
+
+    The forms are those of :func:`read`; a JSON document over several lines is read
+    whole (up to :data:`MAX_DOCUMENT_CHARS`), to tell it from JSON Lines.  An unusable
+    or contradicting header raises PuzzleError when it is reached."""
+    lines = iter(lines)
+    held: list[str] = []  # the lines read to find the first content line, it included
+    for line in lines:
+        held.append(line)
+        if line.strip():
+            break
+    else:
+        return  # nothing but whitespace
+    if held[-1].lstrip()[:1] in "[{":
+        value, held = _json_document(held, lines)
+        if value is not None:
             if isinstance(value, list) and value and not _looks_like_rows(value):
                 for i, item in enumerate(value):
-                    yield Parsed.attempt(parse_json_value, item, f"puzzle {i + 1}", variant)
+                    yield Unit("json", f"puzzle {i + 1}", item, variant)
             else:
-                yield Parsed.attempt(parse_json_value, value, "JSON", variant)
+                yield Unit("json", "JSON", value, variant)
             return
+    yield from _line_units(itertools.chain(held, lines), variant)
+
+
+def _json_document(held: list[str], lines: Iterator[str]) -> tuple[Any, list[str]]:
+    """(the value, the lines read) when the whole input is one JSON value, else (None,
+    the lines read: JSON Lines, or lines to read one by one).  ``held`` ends with the
+    first content line, which starts like JSON."""
+    try:
+        value = json.loads(held[-1].strip())
+    except (json.JSONDecodeError, RecursionError):
+        # Perhaps a document over several lines: only the whole text tells.
+        size = sum(map(len, held))
+        for line in lines:
+            held.append(line)
+            size += len(line)
+            if size > MAX_DOCUMENT_CHARS:
+                raise PuzzleError(f"a JSON document over several lines larger than "
+                                  f"{MAX_DOCUMENT_CHARS // 2**20} MiB is not read (write one puzzle per line)")
+        try:
+            return json.loads("".join(held).strip()), held
+        except (json.JSONDecodeError, RecursionError):
+            return None, held  # perhaps JSON Lines, one of them broken: read line by line
+    # One value on the first line: it is the whole input when only whitespace follows.
+    for line in lines:
+        held.append(line)
+        if line.strip():
+            return None, held  # JSON Lines
+    return value, held
+
+
+def _line_units(lines: Iterable[str], variant: Variant | None) -> Iterator[Unit]:
+    """Blocks of lines (between blank lines and headers) cut into puzzles: a block that
+    draws a grid is one puzzle, any other holds one puzzle per line."""
     block: list[tuple[int, str]] = []
     current = variant
-    for number, line in enumerate(text.splitlines(), start=1):
+    long_block = False  # more lines than a grid has: the rest of the block goes one by one
+    for number, line in enumerate(lines, start=1):
         content = line.strip()
         if content.startswith("#"):
             stated = parse_header(content, f"line {number}")
             if stated is not None:
-                yield from _read_block(block, current)
-                block = []
+                yield from _block_units(block, current)
+                block, long_block = [], False
                 current = combine(variant, stated)
             continue
-        if content:
+        if not content:
+            yield from _block_units(block, current)
+            block, long_block = [], False
+        elif long_block:
+            yield Unit("line", number, content, current)
+        else:
             block.append((number, content))
-            continue
-        yield from _read_block(block, current)
-        block = []
-    yield from _read_block(block, current)
+            if len(block) > GRID_LINES_AT_MOST:
+                for held_number, held_content in block:
+                    yield Unit("line", held_number, held_content, current)
+                block, long_block = [], True
+    yield from _block_units(block, current)
 
 
 def _looks_like_rows(value: list) -> bool:
     return all(isinstance(row, list) and all(not isinstance(v, (list, dict)) for v in row) for row in value)
 
 
-def _read_block(block: list[tuple[int, str]], variant: Variant | None) -> Iterator[Parsed[Sudoku]]:
+def _block_units(block: list[tuple[int, str]], variant: Variant | None) -> Iterator[Unit]:
     if not block:
         return
     if len(block) > 1 and _is_grid_block(block):
-        yield Parsed.attempt(parse_grid_lines, block, variant)
+        yield Unit("grid", block, None, variant)
         return
     for number, content in block:
-        where = f"line {number}"
-        if content[:1] in "[{":
-            try:
-                value = json.loads(content)
-            except (json.JSONDecodeError, RecursionError) as error:
-                yield Parsed(error=PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})"))
-                continue
-            yield Parsed.attempt(parse_json_value, value, where, variant)
-        else:
-            yield Parsed.attempt(parse_line, content, where, variant)
+        yield Unit("line", number, content, variant)
+
+
+def parse_unit(unit: Unit) -> Parsed[Sudoku]:
+    """The puzzle of one unit of the input, or the error naming what is wrong with it."""
+    form, where, text, variant = unit
+    if form == "grid":
+        return Parsed.attempt(parse_grid_lines, where, variant)
+    if form == "json":
+        return Parsed.attempt(parse_json_value, text, where, variant)
+    puzzle = _plain_line(text, variant)  # the usual line, read at once
+    if puzzle is not None:
+        return Parsed(puzzle)
+    where = f"line {where}"
+    if text[:1] in "[{":
+        try:
+            value = json.loads(text)
+        except (json.JSONDecodeError, RecursionError) as error:
+            return Parsed(error=PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})"))
+        return Parsed.attempt(parse_json_value, value, where, variant)
+    return Parsed.attempt(parse_line, text, where, variant)
 
 
 def _is_grid_block(block: list[tuple[int, str]]) -> bool:

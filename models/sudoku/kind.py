@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from solver.deadline import Deadline
 
@@ -47,6 +47,12 @@ class SudokuKind(GridKind[Sudoku]):
     # -- reading and writing ------------------------------------------------------------
     def read(self, text: str, **options: Any) -> list[Parsed[Sudoku]]:
         return list(formats.read(text, self._stated(**options)))
+
+    def units(self, lines: Iterable[str], **options: Any) -> Iterator[formats.Unit]:
+        return formats.units(lines, self._stated(**options))  # streams: see formats.units
+
+    def parse_unit(self, unit: formats.Unit) -> Parsed[Sudoku]:
+        return formats.parse_unit(unit)
 
     def parse_value(self, value: Any, **options: Any) -> Sudoku:
         if isinstance(value, str):

@@ -1,0 +1,38 @@
+"""The API's routes, one module per concern, each a router made for one server:
+
+* :mod:`.health`: ``/healthz`` and ``GET /v1/kinds``;
+* :mod:`.crossing`: the built-in crossing puzzles (``presets``, ``export``);
+* :mod:`.puzzles`: answering at once (``/v1/{kind}/solve|check|count|compare|explain|hint``);
+* :mod:`.jobs`: long work (``/v1/jobs``);
+* :mod:`.pages`: the web page and ``/docs``.
+
+They share one :class:`Service`: the settings, and what the server's lifespan starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..inline import InlineAnswerer
+
+if TYPE_CHECKING:
+    from ..jobs import JobRunner, JobStore
+    from ..pool import SolverPool
+    from ..settings import Settings
+
+
+@dataclass
+class Service:
+    """What every route may use: the settings, the answerer of small requests, and (once the
+    server runs) the job store, the solver pool and the job runner."""
+
+    settings: "Settings"
+    inline: InlineAnswerer = field(default_factory=InlineAnswerer)
+    store: "JobStore" = None  # type: ignore[assignment]
+    pool: "SolverPool" = None  # type: ignore[assignment]
+    runner: "JobRunner" = None  # type: ignore[assignment]
+
+    def started(self, **parts: Any) -> None:
+        for name, part in parts.items():
+            setattr(self, name, part)
