@@ -40,7 +40,7 @@ from typing import Any, Callable
 import numpy as np
 from numba import njit
 
-from ..errors import PuzzleError
+from ...errors import PuzzleError
 
 METHODS = ("mitm", "dfs")
 MAX_WIDTH = 16  # column pairs fit in two 64-bit words
