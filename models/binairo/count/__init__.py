@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from ...errors import PuzzleError
+from .join import JoinTables, counting_fits, histogram_fits
 
 METHODS = ("mitm", "dfs")
 MAX_WIDTH = 16  # column pairs fit in two 64-bit words
@@ -79,6 +80,7 @@ class Tables:
     eqpairs: np.ndarray  # int64[n, 2]
     field: int  # bits per column in a packed count
     words: int  # 64-bit words in a set of rows
+    counting: JoinTables | None = None  # what the counting joins need (made when first needed)
 
 
 def field_bits(rows: int) -> int:
@@ -425,10 +427,28 @@ def cubes(t: Tables, method: str) -> list[Cube]:
     return found
 
 
-def count_cube(t: Tables, method: str, cube: Cube) -> int:
-    """The grids in one cube (unweighted)."""
+def cube_join(t: Tables, method: str) -> str:
+    """How a cube's halves are joined: ``histogram`` (unruly: key histograms, a dot product),
+    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``), ``pair tests``
+    (the ``mitm_cube`` kernel: every pair with matching keys tested; the fastest below 12x12,
+    where key groups are small), or ``dfs``."""
+    if method != "mitm":
+        return "dfs"
+    if not t.takuzu:
+        return "histogram" if histogram_fits(t.rows, t.cols) else "pair tests"
+    big = t.rows * t.cols >= 144 and t.rows >= 6
+    return "inclusion-exclusion" if big and counting_fits(t.rows, t.cols, len(t.bits)) else "pair tests"
+
+
+def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> int:
+    """The grids in one cube (unweighted); ``join`` forces a way to join a mitm cube."""
     if method == "mitm":
         a, b = cube.rows
+        join = join or cube_join(t, method)
+        if join in ("histogram", "inclusion-exclusion"):
+            if t.counting is None:
+                t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
+            return t.counting.unruly(a, b) if join == "histogram" else t.counting.takuzu(a, b, t.eqpairs)
         return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words,
                              t.takuzu, t.field))
     fixed = np.full(t.rows, -1, np.int64)
@@ -500,11 +520,13 @@ class Checkpoint:
         else:
             self.path.write_text(json.dumps(header) + "\n")
 
-    def record(self, index: int, count: int) -> None:
+    def record(self, index: int, count: int, join: str | None = None) -> None:
+        """One finished cube, with the join that counted it."""
         self.done[index] = count
         if self.path is not None:
+            entry = {"cube": index, "count": count} | ({"join": join} if join else {})
             with self.path.open("a") as handle:
-                handle.write(json.dumps({"cube": index, "count": count}) + "\n")
+                handle.write(json.dumps(entry) + "\n")
 
 
 def shorten_header(header: Any) -> str:
@@ -590,9 +612,11 @@ def count_grids(
         on_progress(len(store.done), len(todo))
     new = 0
 
+    join = cube_join(t, method)
+
     def finished(index: int, count: int, _seconds: float) -> bool:
         nonlocal new
-        store.record(index, count)
+        store.record(index, count, join)
         new += 1
         if on_progress:
             on_progress(len(store.done), len(todo))
@@ -762,13 +786,66 @@ def join_work(t: Tables, cube: Cube) -> int:
                          t.field, True))
 
 
+def stratified_sample(todo: list[Cube], sample: int, rng: Any) -> list[int]:
+    """Indices of ``sample`` random cubes (at least 2 of each orbit size, when there are 2),
+    allocated to the orbit sizes in proportion to the grids' share of each (count of cubes x
+    size), and interleaved so that a run stopped early still has some of every size."""
+    strata: dict[int, list[int]] = {}
+    for index, cube in enumerate(todo):
+        strata.setdefault(cube.weight, []).append(index)
+    mass = sum(cube.weight for cube in todo)
+    picked: dict[int, list[int]] = {}
+    for weight, members in sorted(strata.items()):
+        share = round(sample * weight * len(members) / mass)
+        picked[weight] = rng.sample(members, min(len(members), max(2, share)))
+    order = []
+    for position in range(max(len(p) for p in picked.values())):
+        order += [p[position] for p in picked.values() if position < len(p)]
+    return order
+
+
+def stratified_estimate(todo: list[Cube], counts: dict[int, int]) -> dict[str, Any]:
+    """The total count estimated from the counted cubes ``counts`` (index -> grids), stratified
+    by orbit size: sum over sizes w of w * N_w * mean_w, its standard error (with the finite
+    population correction) and a 95 % interval by the normal approximation.  The interval is
+    None while some size has fewer than 2 counted cubes (and is not counted completely)."""
+    import math
+
+    strata: dict[int, list[int]] = {}
+    for index, cube in enumerate(todo):
+        strata.setdefault(cube.weight, [])
+    for index, count in counts.items():
+        strata[todo[index].weight].append(count)
+    sizes: dict[int, int] = {}
+    for cube in todo:
+        sizes[cube.weight] = sizes.get(cube.weight, 0) + 1
+    total, variance, complete = 0.0, 0.0, True
+    for weight, values in strata.items():
+        n, big_n = len(values), sizes[weight]
+        if n == 0:
+            return {"estimated_count": None, "standard_error": None, "interval_95": None}
+        mean = sum(values) / n
+        total += weight * big_n * mean
+        if n < big_n:
+            if n < 2:
+                complete = False
+                continue
+            var = sum((v - mean) ** 2 for v in values) / (n - 1)
+            variance += (weight * big_n) ** 2 * (1 - n / big_n) * var / n
+    error = math.sqrt(variance) if complete else None
+    interval = [round(total - 1.96 * error), round(total + 1.96 * error)] if complete else None
+    return {"estimated_count": round(total), "standard_error": None if error is None else round(error),
+            "interval_95": interval}
+
+
 def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
              jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
              deadline: float | None = None, isolate: bool = False) -> dict[str, Any]:
-    """Time a random sample of cubes; extrapolate the whole job's time (seconds, on ``jobs``).
+    """Count a stratified random sample of cubes exactly (see ``stratified_sample``); estimate
+    the whole count with a 95 % interval and the job's CPU time.
 
-    The sample runs on ``jobs`` worker processes (one cube of 12x12 takes about a minute);
-    at ``deadline`` the estimate is made from the cubes finished by then (none: unknown)."""
+    The sample runs on ``jobs`` worker processes (one takuzu 12x12 cube takes about a minute);
+    at ``deadline`` or on Ctrl-C the estimate is made from the cubes finished by then."""
     import random
 
     t = tables(rows, cols, rules)
@@ -776,32 +853,52 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     small = tables(4, 4, rules)  # compile (or load) the kernels before the clock starts
     count_cube(small, method, cubes(small, method)[0])
     rng = random.Random(seed)
-    picked = rng.sample(todo, min(sample, len(todo)))
-    spent = 0.0
-    weighted = 0
-    done = 0
+    picked = stratified_sample(todo, sample, rng)
+    counted: dict[int, int] = {}
+    seconds: dict[int, float] = {}
 
-    def finished(index: int, found: int, seconds: float) -> bool:
-        nonlocal spent, weighted, done
-        spent += seconds
-        weighted += picked[index].weight * found
-        done += 1
+    def finished(index: int, found: int, spent: float) -> bool:
+        counted[picked[index]] = found
+        seconds[picked[index]] = spent
         if on_cube is not None:
-            on_cube(picked[index], found, seconds)
+            on_cube(todo[picked[index]], found, spent)
         return False
 
-    pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(picked)]
+    pending = [(i, todo[cube].rows, todo[cube].weight) for i, cube in enumerate(picked)]
     in_process = in_this_process(rows, cols, jobs, isolate)
-    run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
-    base = {"cubes": len(todo), "sampled": done, "seconds_sampled": round(spent, 3)}
-    if not done:
+    stopped = None
+    try:
+        run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    if stopped is None and len(counted) < len(picked):
+        stopped = "time limit reached"
+    spent = sum(seconds.values())
+    base = {"cubes": len(todo), "sampled": len(counted), "seconds_sampled": round(spent, 3),
+            "join": cube_join(t, method), "seed": seed,
+            "interval_method": "normal approximation (1.96 standard errors) on the mean per "
+                               "cube, stratified by orbit size"}
+    if not counted:
         return {**base, "status": "unknown", "estimated_seconds": None, "estimated_count": None,
-                "message": "time limit reached before a sampled cube was finished"}
-    scale = len(todo) / done
-    return {
-        **base, "status": "estimated",
-        "estimated_seconds": round(spent * scale / jobs, 1),
-        "estimated_count": int(weighted * scale),
-        "message": None if done == len(picked) else
-        f"time limit reached: estimated from {done} of {len(picked)} sampled cubes",
-    }
+                "standard_error": None, "interval_95": None, "cpu_seconds_projected": None,
+                "message": f"{stopped or 'stopped'} before a sampled cube was finished"}
+    # CPU time: the mean seconds per cube of each orbit size, times its cubes
+    per_size: dict[int, list[float]] = {}
+    for index, spent_on in seconds.items():
+        per_size.setdefault(todo[index].weight, []).append(spent_on)
+    mean_all = spent / len(seconds)
+    sizes: dict[int, int] = {}
+    for cube in todo:
+        sizes[cube.weight] = sizes.get(cube.weight, 0) + 1
+    cpu = sum(n * (sum(per_size[w]) / len(per_size[w]) if w in per_size else mean_all)
+              for w, n in sizes.items())
+    found = stratified_estimate(todo, counted)
+    message = None
+    if stopped:
+        message = f"{stopped}: estimated from {len(counted)} of {len(picked)} sampled cubes"
+    if found["interval_95"] is None:
+        message = (message + "; " if message else "") + "no interval: an orbit size has fewer " \
+            "than 2 counted cubes"
+    return {**base, "status": "estimated" if found["estimated_count"] is not None else "unknown",
+            "estimated_seconds": round(cpu / jobs, 1), "cpu_seconds_projected": round(cpu, 1),
+            **found, "message": message}

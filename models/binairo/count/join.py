@@ -97,11 +97,18 @@ def successors(bits, mask):
 
 
 @njit(cache=True)
-def half_histogram(first, before, free, n, start, flat, digit, offset, hist):
-    """hist[key] += 1 for every half ``first, r1, .., r_free`` (``before`` on the other side)."""
+def _half_keys(first, before, free, n, start, flat, last_digit, digit, offset, hist, lookup):
+    """Visit every half ``first, r1, .., r_free`` (``before`` on the other side) by its key index
+    i: add 1 to hist[i]; with ``lookup`` instead sum hist[len(hist) - 1 - i] (the top halves
+    that complete this bottom half) and return the sum.  ``last_digit`` is ``digit[flat]``."""
+    keys = hist.shape[0]
+    found = np.int64(0)
     if free == 0:
-        hist[digit[first] - offset] += 1
-        return
+        i = digit[first] - offset
+        if lookup:
+            return hist[keys - 1 - i]
+        hist[i] += 1
+        return found
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
     end = np.zeros(free + 2, np.int64)
@@ -109,7 +116,7 @@ def half_histogram(first, before, free, n, start, flat, digit, offset, hist):
     seq[0] = before
     seq[1] = first
     acc[1] = digit[first] - offset
-    last = free + 1  # the depth of the last row: its candidates are counted in one loop
+    last = free + 1  # the depth of the last row: its candidates are visited in one loop
     depth = 2
     s = seq[0] * n + seq[1]
     pos[2] = start[s]
@@ -118,8 +125,13 @@ def half_histogram(first, before, free, n, start, flat, digit, offset, hist):
         if depth == last:
             s = seq[depth - 2] * n + seq[depth - 1]
             base = acc[depth - 1]
-            for i in range(start[s], start[s + 1]):
-                hist[base + digit[flat[i]]] += 1
+            if lookup:
+                base = keys - 1 - base
+                for x in range(start[s], start[s + 1]):
+                    found += hist[base - last_digit[x]]
+            else:
+                for x in range(start[s], start[s + 1]):
+                    hist[base + last_digit[x]] += 1
             depth -= 1
             continue
         if pos[depth] == end[depth]:
@@ -133,33 +145,28 @@ def half_histogram(first, before, free, n, start, flat, digit, offset, hist):
         s = seq[depth - 2] * n + seq[depth - 1]
         pos[depth] = start[s]
         end[depth] = start[s + 1]
+    return found
 
 
 @njit(cache=True)
-def unruly_cube(a, b, rows, n, start, flat, digit, offset, keys):
-    """Unruly grids whose middle rows are ``a`` (row h-1) and ``b`` (row h): the dot product of
-    the top halves' key histogram with the bottom halves' one read backwards (a bottom key
-    index i completes the top key index keys - 1 - i)."""
-    h = rows // 2
-    top = np.zeros(keys, np.int64)
-    bottom = np.zeros(keys, np.int64)
-    half_histogram(a, b, h - 1, n, start, flat, digit, offset, top)
-    half_histogram(b, a, h - 1, n, start, flat, digit, offset, bottom)
-    total = np.int64(0)
-    for i in range(keys):
-        if top[i]:
-            total += top[i] * bottom[keys - 1 - i]
-    return total
+def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
+    """Unruly grids whose middle rows are ``a`` (row h-1) and ``b`` (row h): the top halves go
+    into a key histogram (``hist``, any contents), each bottom half then adds the top halves
+    that complete it (a bottom key index i completes the top key index keys - 1 - i)."""
+    free = rows // 2 - 1
+    hist[:] = 0
+    _half_keys(a, b, free, n, start, flat, last_digit, digit, offset, hist, False)
+    return _half_keys(b, a, free, n, start, flat, last_digit, digit, offset, hist, True)
 
 
 # -- takuzu: halves with their partition and rows, then counting within each key ---------------
 
 
 @njit(cache=True)
-def _partition_code(p0, p1, cols):
+def _partition_code(p0, p1, cols, label):
     """The partition of the columns into classes of equal columns, as a canonical number
-    (4 bits per column: the index of its class in order of first appearance)."""
-    label = np.empty(cols, np.int64)
+    (4 bits per column: the index of its class in order of first appearance); ``label`` is
+    scratch space of ``cols`` entries."""
     code = np.int64(0)
     classes = 0
     for j in range(cols):
@@ -178,11 +185,11 @@ def _partition_code(p0, p1, cols):
 
 
 @njit(cache=True)
-def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words, cols,
-                   store, keys, pairs, used, rows, codes):
+def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                   store, keys, pairs, used, rows):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
-    nor ``before`` again); with ``store``, record each one's key, equal column pairs, used rows
-    (bitset and sorted list) and partition code.  Returns how many there are."""
+    nor ``before`` again); with ``store``, record each one's key, equal column pairs and used
+    rows (bitset and sorted list).  Returns how many there are."""
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
     end = np.zeros(free + 2, np.int64)
@@ -197,7 +204,6 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
             keys[0] = digit[first] - offset
             pairs[0, 0] = eqpairs[first, 0]
             pairs[0, 1] = eqpairs[first, 1]
-            codes[0] = _partition_code(pairs[0, 0], pairs[0, 1], cols)
         return 1
     depth = 2
     s = seq[0] * n + seq[1]
@@ -235,7 +241,6 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                 keys[count] = key
                 pairs[count, 0] = p0
                 pairs[count, 1] = p1
-                codes[count] = _partition_code(p0, p1, cols)
             count += 1
             continue
         taken[k >> 6] |= np.int64(1) << (k & 63)
@@ -247,23 +252,22 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 
 @njit(cache=True)
-def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words, cols):
-    """The halves sorted by key: keys, equal pairs, used-row bitsets, sorted rows, partitions."""
+def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words):
+    """The halves sorted by key: keys, equal pairs, used-row bitsets, sorted rows."""
     e1 = np.empty(0, np.int64)
     e2 = np.empty((0, 2), np.int64)
     e3 = np.empty((0, words), np.int64)
     e4 = np.empty((0, max(free, 1)), np.int64)
-    m = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words, cols,
-                       False, e1, e2, e3, e4, e1)
+    m = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                       False, e1, e2, e3, e4)
     keys = np.empty(m, np.int64)
     pairs = np.empty((m, 2), np.int64)
     used = np.zeros((m, words), np.int64)
     rows = np.zeros((m, max(free, 1)), np.int64)
-    codes = np.empty(m, np.int64)
-    _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words, cols,
-                   True, keys, pairs, used, rows, codes)
-    order = np.argsort(keys, kind="mergesort")
-    return keys[order], pairs[order], used[order], rows[order], codes[order]
+    _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                   True, keys, pairs, used, rows)
+    order = np.argsort(keys)
+    return keys[order], pairs[order], used[order], rows[order]
 
 
 @njit(cache=True)
@@ -341,18 +345,21 @@ def _runs(codes, pid_bits):
 
 
 @njit(cache=True)
-def _group_by_inclusion_exclusion(tp, trows, tcodes, i, i2, bp, brows, bcodes, j, j2, free,
+def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols,
                                   words, row_bits, sub_start, sub_flat):
     """Pairs of one key group without an equal column pair in both or a row in both, counted:
     sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet)."""
     nt = i2 - i
     nb = j2 - j
     both = np.empty(nt + nb, np.int64)
-    both[:nt] = tcodes[i:i2]
-    both[nt:] = bcodes[j:j2]
+    label = np.empty(cols, np.int64)
+    for x in range(nt):
+        both[x] = _partition_code(tp[i + x, 0], tp[i + x, 1], cols, label)
+    for y in range(nb):
+        both[nt + y] = _partition_code(bp[j + y, 0], bp[j + y, 1], cols, label)
     distinct = np.unique(both)
-    tpid = np.searchsorted(distinct, tcodes[i:i2])
-    bpid = np.searchsorted(distinct, bcodes[j:j2])
+    tpid = np.searchsorted(distinct, both[:nt])
+    bpid = np.searchsorted(distinct, both[nt:])
     w0 = np.zeros(distinct.shape[0], np.int64)
     w1 = np.zeros(distinct.shape[0], np.int64)
     for x in range(nt):
@@ -429,19 +436,16 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     joined pair by pair when that takes at most ``one_by_one`` tests per half."""
     h = rows // 2
     free = h - 1
-    tk, tp, tu, tr, tc = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs,
-                                         words, cols)
-    bk, bp, bu, br, bcodes = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs,
-                                             words, cols)
+    tk, tp, tu, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words)
+    bk, bp, bu, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words)
     # the bottom keys complemented (the top key each completes), then sorted again
     for y in range(bk.shape[0]):
         bk[y] = keys - 1 - bk[y]
-    order = np.argsort(bk, kind="mergesort")
+    order = np.argsort(bk)
     bk = bk[order]
     bp = bp[order]
     bu = bu[order]
     br = br[order]
-    bcodes = bcodes[order]
     total = np.int64(0)
     i = 0
     j = 0
@@ -462,8 +466,8 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
             if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
                 total += _pairs_one_by_one(tp, tu, i, i2, bp, bu, j, j2, words)
             else:
-                total += _group_by_inclusion_exclusion(tp, tr, tc, i, i2, bp, br, bcodes, j, j2,
-                                                       free, words, row_bits, sub_start, sub_flat)
+                total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free, cols,
+                                                       words, row_bits, sub_start, sub_flat)
             i = i2
             j = j2
     return total
@@ -482,10 +486,13 @@ class JoinTables:
         self.digit, self.offset, self.keys = key_tables(rows, cols, bits)
         self.row_bits = max(1, (self.n - 1).bit_length())
         self.sub_start, self.sub_flat = subset_tables(rows // 2 - 1)
+        self.hist: np.ndarray | None = None  # unruly's key histogram, made when first needed
 
     def unruly(self, a: int, b: int) -> int:
-        return int(unruly_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
-                               self.offset, self.keys))
+        if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
+            self.hist = np.zeros(self.keys, np.int32)
+        return int(unruly_cube(a, b, self.rows, self.n, self.start, self.flat,
+                               self.digit[self.flat], self.digit, self.offset, self.hist))
 
     def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE) -> int:
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
