@@ -344,13 +344,24 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
     the estimate is then made from the cubes counted by then."""
     from models import binairo_count
 
+    import json
+
     r, c = binairo_count.orient(rows, cols, args.method)
     jobs = args.jobs or os.cpu_count() or 1
+
+    def counted(bar, cube, found: int, seconds: float) -> None:
+        bar.advance()
+        if args.checkpoint:  # a log of the sampled cubes, one JSON line each
+            with open(args.checkpoint, "a") as handle:
+                handle.write(json.dumps({"middle_rows": list(cube.rows), "weight": cube.weight,
+                                         "count": found, "cpu_seconds": round(seconds, 3),
+                                         "shape": f"{r}x{c}", "rules": rules}) + "\n")
+
     with progress(args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes",
                   elapsed=True) as bar:
         guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, jobs=jobs,
-                                       on_cube=lambda *_: bar.advance(), deadline=deadline,
-                                       isolate=True)
+                                       on_cube=lambda *cube: counted(bar, *cube),
+                                       deadline=deadline, isolate=True)
     guess.update(rows=rows, cols=cols, rules=rules, method=args.method)
     if args.json:
         emit_json(guess)

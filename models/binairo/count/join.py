@@ -186,10 +186,10 @@ def _partition_code(p0, p1, cols, label):
 
 @njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   store, keys, pairs, used, rows):
+                   store, keys, pairs, rows):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
-    nor ``before`` again); with ``store``, record each one's key, equal column pairs and used
-    rows (bitset and sorted list).  Returns how many there are."""
+    nor ``before`` again); with ``store``, record each one's key, equal column pairs and rows
+    (sorted).  Returns how many there are."""
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
     end = np.zeros(free + 2, np.int64)
@@ -231,7 +231,6 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                     key += digit[r]
                     p0 &= eqpairs[r, 0]
                     p1 &= eqpairs[r, 1]
-                    used[count, r >> 6] |= np.int64(1) << (r & 63)
                     # insertion into the sorted list of rows
                     i = d - 2
                     while i > 0 and rows[count, i - 1] > r:
@@ -253,26 +252,40 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 @njit(cache=True)
 def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words):
-    """The halves sorted by key: keys, equal pairs, used-row bitsets, sorted rows."""
+    """The halves sorted by key: keys, equal pairs, sorted rows (int16: 34 bytes a half)."""
     e1 = np.empty(0, np.int64)
     e2 = np.empty((0, 2), np.int64)
-    e3 = np.empty((0, words), np.int64)
-    e4 = np.empty((0, max(free, 1)), np.int64)
+    e4 = np.empty((0, max(free, 1)), np.int16)
     m = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                       False, e1, e2, e3, e4)
+                       False, e1, e2, e4)
     keys = np.empty(m, np.int64)
     pairs = np.empty((m, 2), np.int64)
-    used = np.zeros((m, words), np.int64)
-    rows = np.zeros((m, max(free, 1)), np.int64)
+    rows = np.zeros((m, max(free, 1)), np.int16)
     _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   True, keys, pairs, used, rows)
+                   True, keys, pairs, rows)
     order = np.argsort(keys)
-    return keys[order], pairs[order], used[order], rows[order]
+    keys = keys[order]
+    pairs = pairs[order]
+    rows = rows[order]
+    return keys, pairs, rows
 
 
 @njit(cache=True)
-def _pairs_one_by_one(tp, tu, i, i2, bp, bu, j, j2, words):
+def _row_sets(rows, i, i2, free, words):
+    """The rows of halves i..i2 as bitsets."""
+    used = np.zeros((i2 - i, words), np.int64)
+    for x in range(i, i2):
+        for d in range(free):
+            r = np.int64(rows[x, d])
+            used[x - i, r >> 6] |= np.int64(1) << (r & 63)
+    return used
+
+
+@njit(cache=True)
+def _pairs_one_by_one(tp, trows, i, i2, bp, brows, j, j2, free, words):
     """Pairs of one key group with no equal column pair and no row in common, tested one by one."""
+    tu = _row_sets(trows, i, i2, free, words)
+    bu = _row_sets(brows, j, j2, free, words)
     found = 0
     for x in range(i, i2):
         for y in range(j, j2):
@@ -280,7 +293,7 @@ def _pairs_one_by_one(tp, tu, i, i2, bp, bu, j, j2, words):
                 continue
             clash = 0
             for w in range(words):
-                clash |= tu[x, w] & bu[y, w]
+                clash |= tu[x - i, w] & bu[y - j, w]
             found += clash == 0
     return found
 
@@ -294,7 +307,7 @@ def _side_codes(rows, i, i2, present, pid, pid_bits, row_bits, k, sub_start, sub
     for x in range(i, i2):
         m = 0
         for d in range(free):
-            r = rows[x, d]
+            r = np.int64(rows[x, d])
             if (present[r >> 6] >> (r & 63)) & 1:
                 m += 1
         if k <= m:
@@ -304,7 +317,7 @@ def _side_codes(rows, i, i2, present, pid, pid_bits, row_bits, k, sub_start, sub
     for x in range(i, i2):
         m = 0
         for d in range(free):
-            r = rows[x, d]
+            r = np.int64(rows[x, d])
             if (present[r >> 6] >> (r & 63)) & 1:
                 kept[m] = r
                 m += 1
@@ -376,11 +389,11 @@ def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols
     bpresent = np.zeros(words, np.int64)
     for x in range(i, i2):
         for d in range(free):
-            r = trows[x, d]
+            r = np.int64(trows[x, d])
             tpresent[r >> 6] |= np.int64(1) << (r & 63)
     for y in range(j, j2):
         for d in range(free):
-            r = brows[y, d]
+            r = np.int64(brows[y, d])
             bpresent[r >> 6] |= np.int64(1) << (r & 63)
     total = np.int64(0)
     sign = 1
@@ -436,15 +449,14 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     joined pair by pair when that takes at most ``one_by_one`` tests per half."""
     h = rows // 2
     free = h - 1
-    tk, tp, tu, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words)
-    bk, bp, bu, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words)
+    tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words)
+    bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words)
     # the bottom keys complemented (the top key each completes), then sorted again
     for y in range(bk.shape[0]):
         bk[y] = keys - 1 - bk[y]
     order = np.argsort(bk)
     bk = bk[order]
     bp = bp[order]
-    bu = bu[order]
     br = br[order]
     total = np.int64(0)
     i = 0
@@ -464,7 +476,7 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
             while j2 < nb and bk[j2] == bk[j]:
                 j2 += 1
             if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
-                total += _pairs_one_by_one(tp, tu, i, i2, bp, bu, j, j2, words)
+                total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
             else:
                 total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free, cols,
                                                        words, row_bits, sub_start, sub_flat)
@@ -509,3 +521,11 @@ def histogram_fits(rows: int, cols: int) -> bool:
 def counting_fits(rows: int, cols: int, n: int) -> bool:
     """Whether the takuzu counting join's codes fit 64 bits (a k-set of rows and a partition)."""
     return (rows // 2 - 1) * max(1, (n - 1).bit_length()) <= 44
+
+
+def valid_digit_range(h: int) -> tuple[int, int]:
+    """``digit_range`` found the slow way: the 1s of every column of ``h`` cells without three
+    equal cells in a line (for tests)."""
+    ones = [bin(c).count("1") for c in range(1 << h)
+            if not any((c >> i & 7) in (0, 7) for i in range(h - 2))]
+    return min(ones), max(ones)
