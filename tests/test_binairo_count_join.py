@@ -121,3 +121,15 @@ def test_the_stratified_sample_takes_two_of_every_orbit_size(sample, seed):
     # interleaved: the first picks cover every orbit size
     sizes = {c.weight for c in todo}
     assert {todo[i].weight for i in picked[:len(sizes)]} == sizes
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 6), (4, 4), (6, 4), (4, 8), (8, 8), (8, 6), (6, 8)])
+@pytest.mark.parametrize("rules", ["takuzu", "unruly"])
+def test_small_grids_numpy_methods_agree_with_the_compiled_kernels(rows, cols, rules):
+    # the numpy methods spare small counts the numba import; per cube they are the same
+    t = tables(rows, cols, rules)
+    for cube in sample_cubes(t, 30, seed=2):
+        assert count_cube(t, "mitm", cube) == count_cube(t, "mitm", cube, "compiled pair tests")
+        assert binairo_count.dfs_check_mitm_cube(t, cube) == count_cube(t, "mitm", cube)
+    for cube in cubes(t, "dfs")[:6]:
+        assert count_cube(t, "dfs", cube) == count_cube(t, "dfs", cube, "compiled")

@@ -512,17 +512,6 @@ class JoinTables:
                                self.row_bits, self.sub_start, self.sub_flat, one_by_one))
 
 
-def histogram_fits(rows: int, cols: int) -> bool:
-    """Whether two dense key histograms of a cube stay small (<= 2^23 keys: 64 MB each)."""
-    lo, hi = digit_range(rows // 2)
-    return (hi - lo + 1) ** cols <= 1 << 23
-
-
-def counting_fits(rows: int, cols: int, n: int) -> bool:
-    """Whether the takuzu counting join's codes fit 64 bits (a k-set of rows and a partition)."""
-    return (rows // 2 - 1) * max(1, (n - 1).bit_length()) <= 44
-
-
 def valid_digit_range(h: int) -> tuple[int, int]:
     """``digit_range`` found the slow way: the 1s of every column of ``h`` cells without three
     equal cells in a line (for tests)."""
