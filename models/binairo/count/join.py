@@ -299,35 +299,56 @@ def _pairs_one_by_one(tp, trows, i, i2, bp, brows, j, j2, free, words):
 
 
 @njit(cache=True)
-def _side_codes(rows, i, i2, present, pid, pid_bits, row_bits, k, sub_start, sub_flat, free):
+def _shared_rows(rows, x, free, present, kept):
+    """The rows of half x that the other side uses too, into ``kept``; how many."""
+    m = 0
+    for d in range(free):
+        r = np.int64(rows[x, d])
+        if (present[r >> 6] >> (r & 63)) & 1:
+            kept[m] = r
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _together(kept, sub_flat, s, k, together):
+    """Whether every two rows of the subset at ``s`` are used together by some other-side half
+    (else no other-side half uses the whole subset: it cannot be shared)."""
+    for e in range(k):
+        for f in range(e + 1, k):
+            if not together[kept[sub_flat[s + e]], kept[sub_flat[s + f]]]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _side_codes(rows, i, i2, present, together, pid, pid_bits, row_bits, k, sub_start, sub_flat,
+                free):
     """Sorted codes (subset S of the rows this side shares with the other, then partition id)
-    for every half of rows[i:i2] and every k-subset S of its shared rows."""
+    for every half of rows[i:i2] and every k-subset S of its shared rows that can be shared."""
     kept = np.empty(free, np.int64)
     total = 0
     for x in range(i, i2):
-        m = 0
-        for d in range(free):
-            r = np.int64(rows[x, d])
-            if (present[r >> 6] >> (r & 63)) & 1:
-                m += 1
-        if k <= m:
-            total += (sub_start[m, k + 1] - sub_start[m, k]) // max(k, 1) if k else 1
+        m = _shared_rows(rows, x, free, present, kept)
+        if k == 0:
+            total += 1
+        elif k <= m:
+            for s in range(sub_start[m, k], sub_start[m, k + 1], k):
+                if k < 2 or _together(kept, sub_flat, s, k, together):
+                    total += 1
     out = np.empty(total, np.int64)
     at = 0
     for x in range(i, i2):
-        m = 0
-        for d in range(free):
-            r = np.int64(rows[x, d])
-            if (present[r >> 6] >> (r & 63)) & 1:
-                kept[m] = r
-                m += 1
-        if k > m:
-            continue
         if k == 0:
             out[at] = pid[x - i]
             at += 1
             continue
+        m = _shared_rows(rows, x, free, present, kept)
+        if k > m:
+            continue
         for s in range(sub_start[m, k], sub_start[m, k + 1], k):
+            if k >= 2 and not _together(kept, sub_flat, s, k, together):
+                continue
             code = np.int64(0)
             for e in range(k):
                 code = (code << row_bits) | kept[sub_flat[s + e]]
@@ -335,6 +356,18 @@ def _side_codes(rows, i, i2, present, pid, pid_bits, row_bits, k, sub_start, sub
             at += 1
     out.sort()
     return out
+
+
+@njit(cache=True)
+def _mark_together(rows, i, i2, free, together, value):
+    """together[r, s] = value for every two rows some half of rows[i:i2] uses."""
+    for x in range(i, i2):
+        for d in range(free):
+            for e in range(d + 1, free):
+                r = rows[x, d]
+                q = rows[x, e]
+                together[r, q] = value
+                together[q, r] = value
 
 
 @njit(cache=True)
@@ -359,7 +392,7 @@ def _runs(codes, pid_bits):
 
 @njit(cache=True)
 def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols,
-                                  words, row_bits, sub_start, sub_flat):
+                                  words, row_bits, sub_start, sub_flat, ttogether, btogether):
     """Pairs of one key group without an equal column pair in both or a row in both, counted:
     sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet)."""
     nt = i2 - i
@@ -395,13 +428,16 @@ def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols
         for d in range(free):
             r = np.int64(brows[y, d])
             bpresent[r >> 6] |= np.int64(1) << (r & 63)
+    # pairs of rows each side uses together: a set of rows is shared only if all its pairs are
+    _mark_together(trows, i, i2, free, ttogether, True)
+    _mark_together(brows, j, j2, free, btogether, True)
     total = np.int64(0)
     sign = 1
     for k in range(free + 1):
-        tc = _side_codes(trows, i, i2, bpresent, tpid, pid_bits, row_bits, k, sub_start, sub_flat,
-                         free)
-        bc = _side_codes(brows, j, j2, tpresent, bpid, pid_bits, row_bits, k, sub_start, sub_flat,
-                         free)
+        tc = _side_codes(trows, i, i2, bpresent, btogether, tpid, pid_bits, row_bits, k, sub_start,
+                         sub_flat, free)
+        bc = _side_codes(brows, j, j2, tpresent, ttogether, bpid, pid_bits, row_bits, k, sub_start,
+                         sub_flat, free)
         ts, tq, tm = _runs(tc, pid_bits)
         bs, bq, bm = _runs(bc, pid_bits)
         x = 0
@@ -435,6 +471,8 @@ def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols
         sign = -sign
         if common == 0:
             break  # no shared k-set: no shared larger set either
+    _mark_together(trows, i, i2, free, ttogether, False)  # all False again for the next group
+    _mark_together(brows, j, j2, free, btogether, False)
     return total
 
 
@@ -458,6 +496,8 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     bk = bk[order]
     bp = bp[order]
     br = br[order]
+    ttogether = np.zeros((n, n), np.bool_)
+    btogether = np.zeros((n, n), np.bool_)
     total = np.int64(0)
     i = 0
     j = 0
@@ -479,7 +519,8 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                 total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
             else:
                 total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free, cols,
-                                                       words, row_bits, sub_start, sub_flat)
+                                                       words, row_bits, sub_start, sub_flat,
+                                                       ttogether, btogether)
             i = i2
             j = j2
     return total
