@@ -186,10 +186,11 @@ def _partition_code(p0, p1, cols, label):
 
 @njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   store, keys, pairs, rows):
+                   store, keys, pairs, rows, parts, part, flip, nkeys):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
-    nor ``before`` again); with ``store``, record each one's key, equal column pairs and rows
-    (sorted).  Returns how many there are."""
+    nor ``before`` again) whose key k (``flip``: nkeys - 1 - k) is ``part`` modulo ``parts``;
+    with ``store``, record each one's key, equal column pairs and rows (sorted).  Returns how
+    many there are."""
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
     end = np.zeros(free + 2, np.int64)
@@ -222,6 +223,12 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
             continue
         seq[depth] = k
         if depth == free + 1:
+            if parts > 1:
+                key = digit[first] - offset
+                for d in range(2, free + 2):
+                    key += digit[seq[d]]
+                if ((nkeys - 1 - key) if flip else key) % parts != part:
+                    continue
             if store:
                 key = digit[first] - offset
                 p0 = eqpairs[first, 0]
@@ -251,18 +258,23 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 
 @njit(cache=True)
-def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words):
-    """The halves sorted by key: keys, equal pairs, sorted rows (int16: 34 bytes a half)."""
+def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                    parts, part, flip, nkeys):
+    """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
+    nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16)."""
     e1 = np.empty(0, np.int64)
     e2 = np.empty((0, 2), np.int64)
     e4 = np.empty((0, max(free, 1)), np.int16)
     m = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                       False, e1, e2, e4)
+                       False, e1, e2, e4, parts, part, flip, nkeys)
     keys = np.empty(m, np.int64)
     pairs = np.empty((m, 2), np.int64)
     rows = np.zeros((m, max(free, 1)), np.int16)
     _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   True, keys, pairs, rows)
+                   True, keys, pairs, rows, parts, part, flip, nkeys)
+    if flip:
+        for y in range(m):
+            keys[y] = nkeys - 1 - keys[y]
     order = np.argsort(keys)
     keys = keys[order]
     pairs = pairs[order]
@@ -478,51 +490,64 @@ def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols
 
 # A key group is counted pair by pair while that costs less than this many tests per half.
 ONE_BY_ONE = 48
+# The most halves of a side held at once (about 60 bytes each while sorting: ~0.7 GB).
+MOST_HALVES = 12_000_000
+
+
+@njit(cache=True)
+def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words):
+    e1 = np.empty(0, np.int64)
+    e2 = np.empty((0, 2), np.int64)
+    e4 = np.empty((0, max(free, 1)), np.int16)
+    return _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                          False, e1, e2, e4, 1, 0, False, 0)
 
 
 @njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one):
+                sub_start, sub_flat, one_by_one, most):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
-    joined pair by pair when that takes at most ``one_by_one`` tests per half."""
-    h = rows // 2
-    free = h - 1
-    tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words)
-    bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words)
-    # the bottom keys complemented (the top key each completes), then sorted again
-    for y in range(bk.shape[0]):
-        bk[y] = keys - 1 - bk[y]
-    order = np.argsort(bk)
-    bk = bk[order]
-    bp = bp[order]
-    br = br[order]
+    joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
+    split into parts (by key modulo the number of parts) so that no part holds more than
+    ``most`` halves of a side: a cube with many halves is enumerated once per part instead of
+    being held whole (12x12 cubes have 4e6 to 1e8 halves a side)."""
+    free = rows // 2 - 1
+    biggest = max(_count_halves(a, b, free, n, start, flat, digit, offset, eqpairs, words),
+                  _count_halves(b, a, free, n, start, flat, digit, offset, eqpairs, words))
+    parts = max(1, (biggest + most - 1) // most)
     ttogether = np.zeros((n, n), np.bool_)
     btogether = np.zeros((n, n), np.bool_)
     total = np.int64(0)
-    i = 0
-    j = 0
-    nt = tk.shape[0]
-    nb = bk.shape[0]
-    while i < nt and j < nb:
-        if tk[i] < bk[j]:
-            i += 1
-        elif tk[i] > bk[j]:
-            j += 1
-        else:
-            i2 = i
-            while i2 < nt and tk[i2] == tk[i]:
-                i2 += 1
-            j2 = j
-            while j2 < nb and bk[j2] == bk[j]:
-                j2 += 1
-            if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
-                total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
+    for part in range(parts):
+        tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, False, keys)
+        # the bottom halves by the top key each completes
+        bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, True, keys)
+        i = 0
+        j = 0
+        nt = tk.shape[0]
+        nb = bk.shape[0]
+        while i < nt and j < nb:
+            if tk[i] < bk[j]:
+                i += 1
+            elif tk[i] > bk[j]:
+                j += 1
             else:
-                total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free, cols,
-                                                       words, row_bits, sub_start, sub_flat,
-                                                       ttogether, btogether)
-            i = i2
-            j = j2
+                i2 = i
+                while i2 < nt and tk[i2] == tk[i]:
+                    i2 += 1
+                j2 = j
+                while j2 < nb and bk[j2] == bk[j]:
+                    j2 += 1
+                if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
+                    total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
+                else:
+                    total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free,
+                                                           cols, words, row_bits, sub_start,
+                                                           sub_flat, ttogether, btogether)
+                i = i2
+                j = j2
     return total
 
 
@@ -547,10 +572,11 @@ class JoinTables:
         return int(unruly_cube(a, b, self.rows, self.n, self.start, self.flat,
                                self.digit[self.flat], self.digit, self.offset, self.hist))
 
-    def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE) -> int:
+    def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
+               most: int = MOST_HALVES) -> int:
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
-                               self.row_bits, self.sub_start, self.sub_flat, one_by_one))
+                               self.row_bits, self.sub_start, self.sub_flat, one_by_one, most))
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
