@@ -9,7 +9,7 @@ So the interval here is a stratified 95 % interval of the other cubes (orbit siz
 widened upwards by the symmetric cubes' unruly total.  Two estimators of the other cubes:
 the plain stratified mean (``models.binairo.count.stratified_estimate``, what ``--estimate``
 reports) and the separate ratio estimator with each cube's exact unruly count as the auxiliary
-variable (takuzu / unruly varies 0.38-0.56 between cubes where the counts vary 70-fold):
+variable (takuzu / unruly varies 0.32-0.58 between cubes where the counts vary 135-fold):
 per orbit size w, T_w = w * U_w * sum(t) / sum(u) (U_w: the exact unruly total of its cubes),
 variance w^2 N^2 (1 - n/N) / n * s^2 of t - R u; 95 % by the normal approximation.
 
