@@ -53,7 +53,9 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
                        help="recount K random mitm cubes with dfs (default: 2 below "
                             "10x10, else 0: one 10x10 cube takes dfs about 30 s)")
     count.add_argument("--estimate", type=positive_int, metavar="K",
-                       help="do not count: time K random cubes and estimate the whole job")
+                       help="do not count every cube: count K random cubes (at least 2 of each "
+                            "orbit size) and estimate the count (95 %% interval) and the job's "
+                            "CPU time")
     count.set_defaults(func=run_count)
     for action, help_text in (
         ("minimize", "remove givens while the puzzle keeps exactly one solution"),
@@ -337,25 +339,40 @@ def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None
 
 def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
                    args: argparse.Namespace) -> int:
-    """Time --estimate K random cubes (each can take minutes) and extrapolate the whole job."""
+    """Count --estimate K random cubes exactly (stratified by orbit size); estimate the whole
+    count with a 95 % interval and the job's CPU time.  A time limit or Ctrl-C ends the sample:
+    the estimate is then made from the cubes counted by then."""
     from models import binairo_count
+
+    import json
 
     r, c = binairo_count.orient(rows, cols, args.method)
     jobs = args.jobs or os.cpu_count() or 1
+
+    def counted(bar, cube, found: int, seconds: float) -> None:
+        bar.advance()
+        if args.checkpoint:  # a log of the sampled cubes, one JSON line each
+            with open(args.checkpoint, "a") as handle:
+                handle.write(json.dumps({"middle_rows": list(cube.rows), "weight": cube.weight,
+                                         "count": found, "cpu_seconds": round(seconds, 3),
+                                         "shape": f"{r}x{c}", "rules": rules}) + "\n")
+
     with progress(args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes",
                   elapsed=True) as bar:
         guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, jobs=jobs,
-                                       on_cube=lambda *_: bar.advance(), deadline=deadline,
-                                       isolate=True)
+                                       on_cube=lambda *cube: counted(bar, *cube),
+                                       deadline=deadline, isolate=True)
     guess.update(rows=rows, cols=cols, rules=rules, method=args.method)
     if args.json:
         emit_json(guess)
-    elif guess["estimated_seconds"] is None:
+    elif guess["estimated_count"] is None:
         print(f"{rows}x{cols} {rules} [{args.method}]: unknown ({guess['message']})")
     else:
         note = f" ({guess['message']})" if guess["message"] else ""
+        interval = guess["interval_95"]
+        within = f", 95 % interval {interval[0]:.4e} .. {interval[1]:.4e}" if interval else ""
         print(f"{rows}x{cols} {rules} [{args.method}]: {plural(guess['cubes'], 'cube')}; "
-              f"{guess['sampled']} took {guess['seconds_sampled']} s; whole job about "
-              f"{guess['estimated_seconds']:,.0f} s on {plural(jobs, 'core')}; "
-              f"count about {guess['estimated_count']:.3e}{note}")
+              f"{guess['sampled']} counted in {guess['seconds_sampled']} s; count about "
+              f"{guess['estimated_count']:.4e}{within}; whole job about "
+              f"{guess['cpu_seconds_projected'] / 3600:,.1f} CPU hours{note}")
     return 0

@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit
 
-from ..errors import PuzzleError
+from ...errors import PuzzleError
+from . import small as small_grids
 
 METHODS = ("mitm", "dfs")
 MAX_WIDTH = 16  # column pairs fit in two 64-bit words
@@ -79,6 +79,8 @@ class Tables:
     eqpairs: np.ndarray  # int64[n, 2]
     field: int  # bits per column in a packed count
     words: int  # 64-bit words in a set of rows
+    counting: Any = None  # join.JoinTables: what the counting joins need (made when first needed)
+    small: Any = None  # small.SmallTables: the numpy methods' successor lists (small shapes)
 
 
 def field_bits(rows: int) -> int:
@@ -127,266 +129,6 @@ def tables(rows: int, cols: int, rules: str) -> Tables:
     )
 
 
-# -- meet in the middle ------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _fits(prev2: int, prev1: int, row: int, mask: int) -> bool:
-    """No column has three equal cells in prev2, prev1, row."""
-    same = ~(prev2 ^ prev1) & mask
-    return ((row ^ prev1) & same) == same
-
-
-@njit(cache=True)
-def _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, store,
-          keys, pairs, used_sets):
-    """Enumerate the halves ``first, r1, .., r_free`` (``before`` sits on the other side of
-    ``first``).  With ``store`` False only count them; else fill keys/pairs/used_sets."""
-    n = bits.shape[0]
-    seq = np.empty(free + 2, np.int64)
-    nxt = np.zeros(free + 2, np.int64)
-    used = np.zeros(words, np.int64)
-    count = 0
-    if takuzu:
-        used[first >> 6] |= np.int64(1) << (first & 63)
-        used[before >> 6] |= np.int64(1) << (before & 63)
-    # seq[0] = before, seq[1] = first, then free rows at seq[2..]
-    seq[0] = before
-    seq[1] = first
-    depth = 2
-    nxt[2] = 0
-    while True:
-        if depth == free + 2:
-            if store:
-                key = spread[first]
-                p0 = eqpairs[first, 0]
-                p1 = eqpairs[first, 1]
-                for d in range(2, free + 2):
-                    k = seq[d]
-                    key += spread[k]
-                    p0 &= eqpairs[k, 0]
-                    p1 &= eqpairs[k, 1]
-                    used_sets[count, k >> 6] |= np.int64(1) << (k & 63)
-                keys[count] = key
-                pairs[count, 0] = p0
-                pairs[count, 1] = p1
-            count += 1
-            depth -= 1
-            if depth < 2:
-                break
-            if takuzu:
-                k = seq[depth]
-                used[k >> 6] &= ~(np.int64(1) << (k & 63))
-            continue
-        k = nxt[depth]
-        placed = False
-        while k < n:
-            if not (takuzu and (used[k >> 6] >> (k & 63)) & 1):
-                if _fits(bits[seq[depth - 2]], bits[seq[depth - 1]], bits[k], mask):
-                    placed = True
-                    break
-            k += 1
-        if placed:
-            seq[depth] = k
-            nxt[depth] = k + 1
-            if takuzu:
-                used[k >> 6] |= np.int64(1) << (k & 63)
-            depth += 1
-            if depth < free + 2:
-                nxt[depth] = 0
-        else:
-            depth -= 1
-            if depth < 2:
-                break
-            if takuzu:
-                k = seq[depth]
-                used[k >> 6] &= ~(np.int64(1) << (k & 63))
-    return count
-
-
-@njit(cache=True)
-def _collect(first, before, free, bits, spread, eqpairs, words, takuzu, mask):
-    dummy_k = np.empty(0, np.int64)
-    dummy_p = np.empty((0, 2), np.int64)
-    dummy_u = np.empty((0, words), np.int64)
-    n = _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, False,
-              dummy_k, dummy_p, dummy_u)
-    keys = np.empty(n, np.int64)
-    pairs = np.empty((n, 2), np.int64)
-    used_sets = np.zeros((n, words), np.int64)
-    _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, True,
-          keys, pairs, used_sets)
-    return keys, pairs, used_sets
-
-
-@njit(cache=True)
-def _join_group(T, B, i, i2, j, j2, width):
-    """Pairs (top x, bottom y) of one key group with no conflict in any word.
-
-    Branch-free counting over contiguous words, so LLVM can vectorize it."""
-    found = 0
-    if width == 3:  # up to 11 columns with at most 128 valid rows (10x10 and below)
-        b0 = B[0, j:j2]
-        b1 = B[1, j:j2]
-        b2 = B[2, j:j2]
-        for x in range(i, i2):
-            t0 = T[0, x]
-            t1 = T[1, x]
-            t2 = T[2, x]
-            for y in range(j2 - j):
-                found += ((t0 & b0[y]) | (t1 & b1[y]) | (t2 & b2[y])) == 0
-        return found
-    clash = np.empty(j2 - j, np.int64)
-    for x in range(i, i2):
-        clash[:] = 0
-        for w in range(width):  # word by word over contiguous rows: vectorizes too
-            tw = T[w, x]
-            bw = B[w, j:j2]
-            for y in range(j2 - j):
-                clash[y] |= tw & bw[y]
-        for y in range(j2 - j):
-            found += clash[y] == 0
-    return found
-
-
-@njit(cache=True)
-def mitm_cube(a, b, rows, cols, bits, spread, eqpairs, words, takuzu, field, work_only=False):
-    """Grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).
-
-    ``work_only``: return instead the number of (top, bottom) pairs the join
-    would test (the pairs whose column counts fit), to estimate big jobs."""
-    h = rows // 2
-    mask = (np.int64(1) << cols) - 1
-    tk, tp, tu = _collect(a, b, h - 1, bits, spread, eqpairs, words, takuzu, mask)
-    bk, bp, bu = _collect(b, a, h - 1, bits, spread, eqpairs, words, takuzu, mask)
-    full = np.int64(0)
-    for c in range(cols):
-        full += np.int64(h) << (field * c)
-    for i in range(bk.shape[0]):
-        bk[i] = full - bk[i]  # the top key that completes this bottom half
-    to = np.argsort(tk)
-    bo = np.argsort(bk)
-    tks = tk[to]
-    bks = bk[bo]
-    # The join's inner loop tests "no conflict" as AND == 0 on a few words per half: the
-    # column pairs equal in the half (one word up to 11 columns), then the rows it uses.
-    # They are gathered into contiguous rows in sorted order: the loop then streams memory.
-    pw = 1 if cols <= 11 else 2
-    width = pw + words
-    # Struct of arrays (one contiguous array per word): the inner loop then vectorizes.
-    T = np.empty((width, tk.shape[0]), np.int64)
-    B = np.empty((width, bk.shape[0]), np.int64)
-    for i in range(tk.shape[0]):
-        for w in range(pw):
-            T[w, i] = tp[to[i], w]
-        for w in range(words):
-            T[pw + w, i] = tu[to[i], w]
-    for i in range(bk.shape[0]):
-        for w in range(pw):
-            B[w, i] = bp[bo[i], w]
-        for w in range(words):
-            B[pw + w, i] = bu[bo[i], w]
-    i = 0
-    j = 0
-    total = np.int64(0)
-    nt = tks.shape[0]
-    nb = bks.shape[0]
-    while i < nt and j < nb:
-        ki = tks[i]
-        kj = bks[j]
-        if ki < kj:
-            i += 1
-        elif ki > kj:
-            j += 1
-        else:
-            i2 = i
-            while i2 < nt and tks[i2] == ki:
-                i2 += 1
-            j2 = j
-            while j2 < nb and bks[j2] == ki:
-                j2 += 1
-            if not takuzu or work_only:
-                total += (i2 - i) * (j2 - j)
-            else:
-                total += _join_group(T, B, i, i2, j, j2, width)
-            i = i2
-            j = j2
-    return total
-
-
-# -- row-by-row depth-first --------------------------------------------------------------
-
-
-@njit(cache=True)
-def dfs_cube(fixed, rows, cols, bits, eqpairs, words, takuzu):
-    """Grids whose row ``r`` is ``fixed[r]`` wherever that is >= 0."""
-    n = bits.shape[0]
-    mask = (np.int64(1) << cols) - 1
-    half = rows // 2
-    seq = np.empty(rows, np.int64)
-    nxt = np.zeros(rows, np.int64)
-    ones = np.zeros((rows + 1, cols), np.int64)  # ones[d, c]: 1s in column c among rows < d
-    pm = np.empty((rows + 1, 2), np.int64)  # column pairs equal in rows < d
-    pm[0, 0] = -1
-    pm[0, 1] = -1
-    used = np.zeros(words, np.int64)
-    total = np.int64(0)
-    depth = 0
-    nxt[0] = 0
-    while depth >= 0:
-        if depth == rows:
-            if not takuzu or (pm[rows, 0] == 0 and pm[rows, 1] == 0):
-                total += 1
-            depth -= 1
-            if depth >= 0 and takuzu:
-                k = seq[depth]
-                used[k >> 6] &= ~(np.int64(1) << (k & 63))
-            continue
-        k = nxt[depth]
-        stop = n
-        if fixed[depth] >= 0:
-            if k <= fixed[depth]:
-                k = fixed[depth]
-                stop = k + 1
-            else:
-                k = n
-        placed = False
-        while k < stop:
-            ok = not (takuzu and (used[k >> 6] >> (k & 63)) & 1)
-            if ok and depth >= 2:
-                ok = _fits(bits[seq[depth - 2]], bits[seq[depth - 1]], bits[k], mask)
-            if ok:
-                r = bits[k]
-                for c in range(cols):
-                    v = ones[depth, c] + ((r >> c) & 1)
-                    if v > half or depth + 1 - v > half:
-                        ok = False
-                        break
-            if ok:
-                placed = True
-                break
-            k += 1
-        if placed:
-            seq[depth] = k
-            nxt[depth] = k + 1
-            r = bits[k]
-            for c in range(cols):
-                ones[depth + 1, c] = ones[depth, c] + ((r >> c) & 1)
-            pm[depth + 1, 0] = pm[depth, 0] & eqpairs[k, 0]
-            pm[depth + 1, 1] = pm[depth, 1] & eqpairs[k, 1]
-            if takuzu:
-                used[k >> 6] |= np.int64(1) << (k & 63)
-            depth += 1
-            if depth < rows:
-                nxt[depth] = 0
-        else:
-            depth -= 1
-            if depth >= 0 and takuzu:
-                k = seq[depth]
-                used[k >> 6] &= ~(np.int64(1) << (k & 63))
-    return total
-
-
 # -- cubes ---------------------------------------------------------------------------------
 
 
@@ -425,12 +167,63 @@ def cubes(t: Tables, method: str) -> list[Cube]:
     return found
 
 
-def count_cube(t: Tables, method: str, cube: Cube) -> int:
-    """The grids in one cube (unweighted)."""
+def cube_join(t: Tables, method: str) -> str:
+    """How a cube's halves are joined: ``histogram`` (unruly: key histograms, a dot product),
+    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``), ``pair tests``
+    (the ``mitm_cube`` kernel: every pair with matching keys tested; the fastest below 12x12,
+    where key groups are small), or ``dfs``."""
+    if method != "mitm":
+        return "dfs"
+    if small_grids.handles(t.rows, t.cols):
+        return "pair tests"
+    if not t.takuzu:
+        return "histogram" if histogram_fits(t.rows, t.cols) else "pair tests"
+    big = t.rows * t.cols >= 144 and t.rows >= 6
+    return "inclusion-exclusion" if big and counting_fits(t.rows, t.cols, len(t.bits)) else "pair tests"
+
+
+def histogram_fits(rows: int, cols: int) -> bool:
+    """Whether a cube's dense key histogram stays small (<= 2^23 keys: 32 MB): column counts of
+    h rows without three equal cells in a line lie in [h // 3, h - h // 3]."""
+    h = rows // 2
+    return (h - 2 * (h // 3) + 1) ** cols <= 1 << 23
+
+
+def counting_fits(rows: int, cols: int, n: int) -> bool:
+    """Whether the takuzu counting join's codes (a set of shared rows beside a partition number)
+    fit 64 bits."""
+    return (rows // 2 - 1) * max(1, (n - 1).bit_length()) <= 44
+
+
+def _small(t: Tables) -> Any:
+    if t.small is None:
+        t.small = small_grids.SmallTables(t)
+    return t.small
+
+
+def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> int:
+    """The grids in one cube (unweighted).  ``join`` forces a way to join a mitm cube
+    (``cube_join`` names them; ``compiled pair tests`` skips the numpy version of small shapes);
+    ``compiled`` forces the numba dfs on small shapes."""
     if method == "mitm":
         a, b = cube.rows
+        join = join or cube_join(t, method)
+        if join in ("histogram", "inclusion-exclusion"):
+            if t.counting is None:
+                from .join import JoinTables
+
+                t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
+            return t.counting.unruly(a, b) if join == "histogram" else t.counting.takuzu(a, b, t.eqpairs)
+        if small_grids.handles(t.rows, t.cols) and join != "compiled pair tests":
+            return _small(t).mitm_cube(a, b)
+        from .kernels import mitm_cube
+
         return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words,
                              t.takuzu, t.field))
+    if small_grids.handles(t.rows, t.cols) and join != "compiled":
+        return _small(t).fixed_rows_count({0: cube.rows[0]})
+    from .kernels import dfs_cube
+
     fixed = np.full(t.rows, -1, np.int64)
     fixed[0] = cube.rows[0]
     return int(dfs_cube(fixed, t.rows, t.cols, t.bits, t.eqpairs, t.words, t.takuzu))
@@ -438,8 +231,13 @@ def count_cube(t: Tables, method: str, cube: Cube) -> int:
 
 def dfs_check_mitm_cube(t: Tables, cube: Cube) -> int:
     """A mitm cube counted by the other method: dfs with the two middle rows fixed."""
+    h = t.rows // 2
+    if small_grids.handles(t.rows, t.cols):
+        return _small(t).fixed_rows_count({h - 1: cube.rows[0], h: cube.rows[1]})
+    from .kernels import dfs_cube
+
     fixed = np.full(t.rows, -1, np.int64)
-    fixed[t.rows // 2 - 1], fixed[t.rows // 2] = cube.rows
+    fixed[h - 1], fixed[h] = cube.rows
     return int(dfs_cube(fixed, t.rows, t.cols, t.bits, t.eqpairs, t.words, t.takuzu))
 
 
@@ -500,11 +298,13 @@ class Checkpoint:
         else:
             self.path.write_text(json.dumps(header) + "\n")
 
-    def record(self, index: int, count: int) -> None:
+    def record(self, index: int, count: int, join: str | None = None) -> None:
+        """One finished cube, with the join that counted it."""
         self.done[index] = count
         if self.path is not None:
+            entry = {"cube": index, "count": count} | ({"join": join} if join else {})
             with self.path.open("a") as handle:
-                handle.write(json.dumps({"cube": index, "count": count}) + "\n")
+                handle.write(json.dumps(entry) + "\n")
 
 
 def shorten_header(header: Any) -> str:
@@ -526,9 +326,9 @@ def _worker_init(rows: int, cols: int, rules: str, method: str) -> None:
 
 def _worker_run(item: tuple[int, tuple[int, ...], int]) -> tuple[int, int, float]:
     index, fixed, weight = item
-    began = time.perf_counter()
+    began = time.process_time()  # CPU seconds: what a cube costs, whatever the load
     found = count_cube(_WORKER["tables"], _WORKER["method"], Cube(fixed, weight))
-    return index, found, time.perf_counter() - began
+    return index, found, time.process_time() - began
 
 
 def orient(rows: int, cols: int, method: str, orientation: str = "auto") -> tuple[int, int]:
@@ -590,9 +390,11 @@ def count_grids(
         on_progress(len(store.done), len(todo))
     new = 0
 
+    join = cube_join(t, method)
+
     def finished(index: int, count: int, _seconds: float) -> bool:
         nonlocal new
-        store.record(index, count)
+        store.record(index, count, join)
         new += 1
         if on_progress:
             on_progress(len(store.done), len(todo))
@@ -634,9 +436,9 @@ def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Calla
     for index, fixed, weight in pending:
         if deadline is not None and time.monotonic() >= deadline:
             return
-        began = time.perf_counter()
+        began = time.process_time()
         found = count_cube(t, method, Cube(fixed, weight))
-        if finished(index, found, time.perf_counter() - began):
+        if finished(index, found, time.process_time() - began):
             return
 
 
@@ -757,18 +559,75 @@ def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0) ->
 
 def join_work(t: Tables, cube: Cube) -> int:
     """The pairs of halves a mitm cube's join tests (its cost, for estimates)."""
+    from .kernels import mitm_cube
+
     a, b = cube.rows
     return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words, t.takuzu,
                          t.field, True))
 
 
+def stratified_sample(todo: list[Cube], sample: int, rng: Any) -> list[int]:
+    """Indices of ``sample`` random cubes (at least 2 of each orbit size, when there are 2),
+    allocated to the orbit sizes in proportion to the grids' share of each (count of cubes x
+    size), and interleaved so that a run stopped early still has some of every size."""
+    strata: dict[int, list[int]] = {}
+    for index, cube in enumerate(todo):
+        strata.setdefault(cube.weight, []).append(index)
+    mass = sum(cube.weight for cube in todo)
+    if sample >= len(todo):
+        sample = mass  # every cube of every size
+    picked: dict[int, list[int]] = {}
+    for weight, members in sorted(strata.items()):
+        share = round(sample * weight * len(members) / mass)
+        picked[weight] = rng.sample(members, min(len(members), max(2, share)))
+    order = []
+    for position in range(max(len(p) for p in picked.values())):
+        order += [p[position] for p in picked.values() if position < len(p)]
+    return order
+
+
+def stratified_estimate(todo: list[Cube], counts: dict[int, int]) -> dict[str, Any]:
+    """The total count estimated from the counted cubes ``counts`` (index -> grids), stratified
+    by orbit size: sum over sizes w of w * N_w * mean_w, its standard error (with the finite
+    population correction) and a 95 % interval by the normal approximation.  The interval is
+    None while some size has fewer than 2 counted cubes (and is not counted completely)."""
+    import math
+
+    strata: dict[int, list[int]] = {}
+    for index, cube in enumerate(todo):
+        strata.setdefault(cube.weight, [])
+    for index, count in counts.items():
+        strata[todo[index].weight].append(count)
+    sizes: dict[int, int] = {}
+    for cube in todo:
+        sizes[cube.weight] = sizes.get(cube.weight, 0) + 1
+    total, variance, complete = 0.0, 0.0, True
+    for weight, values in strata.items():
+        n, big_n = len(values), sizes[weight]
+        if n == 0:
+            return {"estimated_count": None, "standard_error": None, "interval_95": None}
+        mean = sum(values) / n
+        total += weight * big_n * mean
+        if n < big_n:
+            if n < 2:
+                complete = False
+                continue
+            var = sum((v - mean) ** 2 for v in values) / (n - 1)
+            variance += (weight * big_n) ** 2 * (1 - n / big_n) * var / n
+    error = math.sqrt(variance) if complete else None
+    interval = [round(total - 1.96 * error), round(total + 1.96 * error)] if complete else None
+    return {"estimated_count": round(total), "standard_error": None if error is None else round(error),
+            "interval_95": interval}
+
+
 def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
              jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
              deadline: float | None = None, isolate: bool = False) -> dict[str, Any]:
-    """Time a random sample of cubes; extrapolate the whole job's time (seconds, on ``jobs``).
+    """Count a stratified random sample of cubes exactly (see ``stratified_sample``); estimate
+    the whole count with a 95 % interval and the job's CPU time.
 
-    The sample runs on ``jobs`` worker processes (one cube of 12x12 takes about a minute);
-    at ``deadline`` the estimate is made from the cubes finished by then (none: unknown)."""
+    The sample runs on ``jobs`` worker processes (one takuzu 12x12 cube takes about a minute);
+    at ``deadline`` or on Ctrl-C the estimate is made from the cubes finished by then."""
     import random
 
     t = tables(rows, cols, rules)
@@ -776,32 +635,52 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     small = tables(4, 4, rules)  # compile (or load) the kernels before the clock starts
     count_cube(small, method, cubes(small, method)[0])
     rng = random.Random(seed)
-    picked = rng.sample(todo, min(sample, len(todo)))
-    spent = 0.0
-    weighted = 0
-    done = 0
+    picked = stratified_sample(todo, sample, rng)
+    counted: dict[int, int] = {}
+    seconds: dict[int, float] = {}
 
-    def finished(index: int, found: int, seconds: float) -> bool:
-        nonlocal spent, weighted, done
-        spent += seconds
-        weighted += picked[index].weight * found
-        done += 1
+    def finished(index: int, found: int, spent: float) -> bool:
+        counted[picked[index]] = found
+        seconds[picked[index]] = spent
         if on_cube is not None:
-            on_cube(picked[index], found, seconds)
+            on_cube(todo[picked[index]], found, spent)
         return False
 
-    pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(picked)]
+    pending = [(i, todo[cube].rows, todo[cube].weight) for i, cube in enumerate(picked)]
     in_process = in_this_process(rows, cols, jobs, isolate)
-    run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
-    base = {"cubes": len(todo), "sampled": done, "seconds_sampled": round(spent, 3)}
-    if not done:
+    stopped = None
+    try:
+        run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    if stopped is None and len(counted) < len(picked):
+        stopped = "time limit reached"
+    spent = sum(seconds.values())
+    base = {"cubes": len(todo), "sampled": len(counted), "seconds_sampled": round(spent, 3),
+            "join": cube_join(t, method), "seed": seed,
+            "interval_method": "normal approximation (1.96 standard errors) on the mean per "
+                               "cube, stratified by orbit size"}
+    if not counted:
         return {**base, "status": "unknown", "estimated_seconds": None, "estimated_count": None,
-                "message": "time limit reached before a sampled cube was finished"}
-    scale = len(todo) / done
-    return {
-        **base, "status": "estimated",
-        "estimated_seconds": round(spent * scale / jobs, 1),
-        "estimated_count": int(weighted * scale),
-        "message": None if done == len(picked) else
-        f"time limit reached: estimated from {done} of {len(picked)} sampled cubes",
-    }
+                "standard_error": None, "interval_95": None, "cpu_seconds_projected": None,
+                "message": f"{stopped or 'stopped'} before a sampled cube was finished"}
+    # CPU time: the mean seconds per cube of each orbit size, times its cubes
+    per_size: dict[int, list[float]] = {}
+    for index, spent_on in seconds.items():
+        per_size.setdefault(todo[index].weight, []).append(spent_on)
+    mean_all = spent / len(seconds)
+    sizes: dict[int, int] = {}
+    for cube in todo:
+        sizes[cube.weight] = sizes.get(cube.weight, 0) + 1
+    cpu = sum(n * (sum(per_size[w]) / len(per_size[w]) if w in per_size else mean_all)
+              for w, n in sizes.items())
+    found = stratified_estimate(todo, counted)
+    message = None
+    if stopped:
+        message = f"{stopped}: estimated from {len(counted)} of {len(picked)} sampled cubes"
+    if found["interval_95"] is None:
+        message = (message + "; " if message else "") + "no interval: an orbit size has fewer " \
+            "than 2 counted cubes"
+    return {**base, "status": "estimated" if found["estimated_count"] is not None else "unknown",
+            "estimated_seconds": round(cpu / jobs, 1), "cpu_seconds_projected": round(cpu, 1),
+            **found, "message": message}

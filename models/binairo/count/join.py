@@ -1,0 +1,587 @@
+"""Joins that *count* the pairs of halves of a meet-in-the-middle cube instead of testing them.
+
+A cube fixes the middle rows ``a`` (row h-1) and ``b`` (row h); a top half is ``a`` and the h-1
+rows above it, a bottom half ``b`` and the h-1 rows below.  A top half T and a bottom half B make
+a grid exactly when
+
+1. their column counts add up to h in every column (same *key*: the bottom's key is stored
+   complemented),
+2. (takuzu) no column pair is equal in both: the partitions P_T, P_B of the columns into classes
+   of equal columns meet in the discrete partition (P_T & P_B == 0 on the equal-pair bitmasks),
+3. (takuzu) no row is used in both: U_T and U_B (the h-1 free rows of each) are disjoint.
+
+Unruly has only (1): the cube's count is a dot product of two key histograms (``unruly_cube``).
+
+Takuzu (``takuzu_cube``): within one key, (3) is expanded by inclusion-exclusion over the rows S
+the two halves share,  [U_T & U_B empty] = sum over S within U_T & U_B of (-1)^|S|,  so
+
+    pairs = sum_S (-1)^|S| * sum over partitions p, q with p & q discrete of N_T(S, p) * N_B(S, q)
+
+where N_T(S, p) is the number of top halves of the key that use every row of S and have the
+partition p.  Halves with the same partition are counted together: on 12x12 a cube's 2e10
+candidate pairs become about 2e8 tests between distinct partitions.  Key groups too small to pay
+for the bookkeeping are joined pair by pair (AND tests on bitmasks, as the ``mitm`` kernel does).
+
+The key of a half is a dense index: column counts of h rows without three equal cells in a line
+lie in [h // 3, h - h // 3], a digit each.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+from numba import njit
+
+
+def digit_range(h: int) -> tuple[int, int]:
+    """The fewest and most 1s a column of ``h`` cells without three equal in a line can hold."""
+    return h // 3, h - h // 3
+
+
+def key_tables(rows: int, cols: int, bits: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """Per valid row its contribution to a half's dense key; the offset to subtract (the
+    smallest count in every column) and the number of keys."""
+    lo, hi = digit_range(rows // 2)
+    base = hi - lo + 1
+    weights = [base**c for c in range(cols)]
+    digit = np.array([sum(w for c, w in enumerate(weights) if int(r) >> c & 1) for r in bits],
+                     dtype=np.int64)
+    return digit, lo * sum(weights), base**cols
+
+
+def subset_tables(free: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every k-subset of m positions, for m, k <= free: ``flat[start[m, k]:start[m, k + 1]]``
+    holds C(m, k) subsets of k positions each (k-tuples one after another)."""
+    start = np.zeros((free + 1, free + 2), np.int64)
+    flat: list[int] = []
+    for m in range(free + 1):
+        for k in range(free + 1):
+            start[m, k] = len(flat)
+            if k <= m:
+                for subset in combinations(range(m), k):
+                    flat.extend(subset)
+        start[m, free + 1] = len(flat)
+    return start, np.array(flat + [0], dtype=np.int64)
+
+
+@njit(cache=True)
+def successors(bits, mask):
+    """For each pair of rows (p, q), q under p, the rows that may follow q: no column with
+    three equal cells.  Rows ``flat[start[p * n + q]:start[p * n + q + 1]]``."""
+    n = bits.shape[0]
+    start = np.zeros(n * n + 1, np.int64)
+    for p in range(n):
+        for q in range(n):
+            same = ~(bits[p] ^ bits[q]) & mask
+            c = 0
+            for r in range(n):
+                if ((bits[r] ^ bits[q]) & same) == same:
+                    c += 1
+            start[p * n + q + 1] = c
+    for i in range(n * n):
+        start[i + 1] += start[i]
+    flat = np.empty(start[n * n], np.int64)
+    for p in range(n):
+        for q in range(n):
+            at = start[p * n + q]
+            same = ~(bits[p] ^ bits[q]) & mask
+            for r in range(n):
+                if ((bits[r] ^ bits[q]) & same) == same:
+                    flat[at] = r
+                    at += 1
+    return start, flat
+
+
+# -- unruly: histograms ----------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _half_keys(first, before, free, n, start, flat, last_digit, digit, offset, hist, lookup):
+    """Visit every half ``first, r1, .., r_free`` (``before`` on the other side) by its key index
+    i: add 1 to hist[i]; with ``lookup`` instead sum hist[len(hist) - 1 - i] (the top halves
+    that complete this bottom half) and return the sum.  ``last_digit`` is ``digit[flat]``."""
+    keys = hist.shape[0]
+    found = np.int64(0)
+    if free == 0:
+        i = digit[first] - offset
+        if lookup:
+            return hist[keys - 1 - i]
+        hist[i] += 1
+        return found
+    seq = np.empty(free + 2, np.int64)
+    pos = np.zeros(free + 2, np.int64)
+    end = np.zeros(free + 2, np.int64)
+    acc = np.zeros(free + 2, np.int64)
+    seq[0] = before
+    seq[1] = first
+    acc[1] = digit[first] - offset
+    last = free + 1  # the depth of the last row: its candidates are visited in one loop
+    depth = 2
+    s = seq[0] * n + seq[1]
+    pos[2] = start[s]
+    end[2] = start[s + 1]
+    while depth >= 2:
+        if depth == last:
+            s = seq[depth - 2] * n + seq[depth - 1]
+            base = acc[depth - 1]
+            if lookup:
+                base = keys - 1 - base
+                for x in range(start[s], start[s + 1]):
+                    found += hist[base - last_digit[x]]
+            else:
+                for x in range(start[s], start[s + 1]):
+                    hist[base + last_digit[x]] += 1
+            depth -= 1
+            continue
+        if pos[depth] == end[depth]:
+            depth -= 1
+            continue
+        k = flat[pos[depth]]
+        pos[depth] += 1
+        seq[depth] = k
+        acc[depth] = acc[depth - 1] + digit[k]
+        depth += 1
+        s = seq[depth - 2] * n + seq[depth - 1]
+        pos[depth] = start[s]
+        end[depth] = start[s + 1]
+    return found
+
+
+@njit(cache=True)
+def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
+    """Unruly grids whose middle rows are ``a`` (row h-1) and ``b`` (row h): the top halves go
+    into a key histogram (``hist``, any contents), each bottom half then adds the top halves
+    that complete it (a bottom key index i completes the top key index keys - 1 - i)."""
+    free = rows // 2 - 1
+    hist[:] = 0
+    _half_keys(a, b, free, n, start, flat, last_digit, digit, offset, hist, False)
+    return _half_keys(b, a, free, n, start, flat, last_digit, digit, offset, hist, True)
+
+
+# -- takuzu: halves with their partition and rows, then counting within each key ---------------
+
+
+@njit(cache=True)
+def _partition_code(p0, p1, cols, label):
+    """The partition of the columns into classes of equal columns, as a canonical number
+    (4 bits per column: the index of its class in order of first appearance); ``label`` is
+    scratch space of ``cols`` entries."""
+    code = np.int64(0)
+    classes = 0
+    for j in range(cols):
+        label[j] = -1
+        for i in range(j):
+            p = i * cols - i * (i + 1) // 2 + (j - i - 1)
+            w = p0 if p < 64 else p1
+            if (w >> (p & 63)) & 1:
+                label[j] = label[i]
+                break
+        if label[j] < 0:
+            label[j] = classes
+            classes += 1
+        code |= label[j] << (4 * j)
+    return code
+
+
+@njit(cache=True)
+def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                   store, keys, pairs, rows, parts, part, flip, nkeys):
+    """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
+    nor ``before`` again) whose key k (``flip``: nkeys - 1 - k) is ``part`` modulo ``parts``;
+    with ``store``, record each one's key, equal column pairs and rows (sorted).  Returns how
+    many there are."""
+    seq = np.empty(free + 2, np.int64)
+    pos = np.zeros(free + 2, np.int64)
+    end = np.zeros(free + 2, np.int64)
+    taken = np.zeros(words, np.int64)
+    taken[first >> 6] |= np.int64(1) << (first & 63)
+    taken[before >> 6] |= np.int64(1) << (before & 63)
+    seq[0] = before
+    seq[1] = first
+    count = 0
+    if free == 0:
+        if store:
+            keys[0] = digit[first] - offset
+            pairs[0, 0] = eqpairs[first, 0]
+            pairs[0, 1] = eqpairs[first, 1]
+        return 1
+    depth = 2
+    s = seq[0] * n + seq[1]
+    pos[2] = start[s]
+    end[2] = start[s + 1]
+    while depth >= 2:
+        if pos[depth] == end[depth]:
+            depth -= 1
+            if depth >= 2:
+                k = seq[depth]
+                taken[k >> 6] &= ~(np.int64(1) << (k & 63))
+            continue
+        k = flat[pos[depth]]
+        pos[depth] += 1
+        if (taken[k >> 6] >> (k & 63)) & 1:
+            continue
+        seq[depth] = k
+        if depth == free + 1:
+            if parts > 1:
+                key = digit[first] - offset
+                for d in range(2, free + 2):
+                    key += digit[seq[d]]
+                if ((nkeys - 1 - key) if flip else key) % parts != part:
+                    continue
+            if store:
+                key = digit[first] - offset
+                p0 = eqpairs[first, 0]
+                p1 = eqpairs[first, 1]
+                for d in range(2, free + 2):
+                    r = seq[d]
+                    key += digit[r]
+                    p0 &= eqpairs[r, 0]
+                    p1 &= eqpairs[r, 1]
+                    # insertion into the sorted list of rows
+                    i = d - 2
+                    while i > 0 and rows[count, i - 1] > r:
+                        rows[count, i] = rows[count, i - 1]
+                        i -= 1
+                    rows[count, i] = r
+                keys[count] = key
+                pairs[count, 0] = p0
+                pairs[count, 1] = p1
+            count += 1
+            continue
+        taken[k >> 6] |= np.int64(1) << (k & 63)
+        depth += 1
+        s = seq[depth - 2] * n + seq[depth - 1]
+        pos[depth] = start[s]
+        end[depth] = start[s + 1]
+    return count
+
+
+@njit(cache=True)
+def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                    parts, part, flip, nkeys):
+    """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
+    nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16)."""
+    e1 = np.empty(0, np.int64)
+    e2 = np.empty((0, 2), np.int64)
+    e4 = np.empty((0, max(free, 1)), np.int16)
+    m = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                       False, e1, e2, e4, parts, part, flip, nkeys)
+    keys = np.empty(m, np.int64)
+    pairs = np.empty((m, 2), np.int64)
+    rows = np.zeros((m, max(free, 1)), np.int16)
+    _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                   True, keys, pairs, rows, parts, part, flip, nkeys)
+    if flip:
+        for y in range(m):
+            keys[y] = nkeys - 1 - keys[y]
+    order = np.argsort(keys)
+    keys = keys[order]
+    pairs = pairs[order]
+    rows = rows[order]
+    return keys, pairs, rows
+
+
+@njit(cache=True)
+def _row_sets(rows, i, i2, free, words):
+    """The rows of halves i..i2 as bitsets."""
+    used = np.zeros((i2 - i, words), np.int64)
+    for x in range(i, i2):
+        for d in range(free):
+            r = np.int64(rows[x, d])
+            used[x - i, r >> 6] |= np.int64(1) << (r & 63)
+    return used
+
+
+@njit(cache=True)
+def _pairs_one_by_one(tp, trows, i, i2, bp, brows, j, j2, free, words):
+    """Pairs of one key group with no equal column pair and no row in common, tested one by one."""
+    tu = _row_sets(trows, i, i2, free, words)
+    bu = _row_sets(brows, j, j2, free, words)
+    found = 0
+    for x in range(i, i2):
+        for y in range(j, j2):
+            if (tp[x, 0] & bp[y, 0]) != 0 or (tp[x, 1] & bp[y, 1]) != 0:
+                continue
+            clash = 0
+            for w in range(words):
+                clash |= tu[x - i, w] & bu[y - j, w]
+            found += clash == 0
+    return found
+
+
+@njit(cache=True)
+def _shared_rows(rows, x, free, present, kept):
+    """The rows of half x that the other side uses too, into ``kept``; how many."""
+    m = 0
+    for d in range(free):
+        r = np.int64(rows[x, d])
+        if (present[r >> 6] >> (r & 63)) & 1:
+            kept[m] = r
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _together(kept, sub_flat, s, k, together):
+    """Whether every two rows of the subset at ``s`` are used together by some other-side half
+    (else no other-side half uses the whole subset: it cannot be shared)."""
+    for e in range(k):
+        for f in range(e + 1, k):
+            if not together[kept[sub_flat[s + e]], kept[sub_flat[s + f]]]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _side_codes(rows, i, i2, present, together, pid, pid_bits, row_bits, k, sub_start, sub_flat,
+                free):
+    """Sorted codes (subset S of the rows this side shares with the other, then partition id)
+    for every half of rows[i:i2] and every k-subset S of its shared rows that can be shared."""
+    kept = np.empty(free, np.int64)
+    total = 0
+    for x in range(i, i2):
+        m = _shared_rows(rows, x, free, present, kept)
+        if k == 0:
+            total += 1
+        elif k <= m:
+            for s in range(sub_start[m, k], sub_start[m, k + 1], k):
+                if k < 2 or _together(kept, sub_flat, s, k, together):
+                    total += 1
+    out = np.empty(total, np.int64)
+    at = 0
+    for x in range(i, i2):
+        if k == 0:
+            out[at] = pid[x - i]
+            at += 1
+            continue
+        m = _shared_rows(rows, x, free, present, kept)
+        if k > m:
+            continue
+        for s in range(sub_start[m, k], sub_start[m, k + 1], k):
+            if k >= 2 and not _together(kept, sub_flat, s, k, together):
+                continue
+            code = np.int64(0)
+            for e in range(k):
+                code = (code << row_bits) | kept[sub_flat[s + e]]
+            out[at] = (code << pid_bits) | pid[x - i]
+            at += 1
+    out.sort()
+    return out
+
+
+@njit(cache=True)
+def _mark_together(rows, i, i2, free, together, value):
+    """together[r, s] = value for every two rows some half of rows[i:i2] uses."""
+    for x in range(i, i2):
+        for d in range(free):
+            for e in range(d + 1, free):
+                r = rows[x, d]
+                q = rows[x, e]
+                together[r, q] = value
+                together[q, r] = value
+
+
+@njit(cache=True)
+def _runs(codes, pid_bits):
+    """Runs of equal codes: (subset part, partition id, multiplicity) per distinct code."""
+    m = codes.shape[0]
+    sub = np.empty(m, np.int64)
+    part = np.empty(m, np.int64)
+    mult = np.empty(m, np.int64)
+    low = (np.int64(1) << pid_bits) - 1
+    d = -1
+    for x in range(m):
+        if d >= 0 and codes[x] == codes[x - 1]:
+            mult[d] += 1
+        else:
+            d += 1
+            sub[d] = codes[x] >> pid_bits
+            part[d] = codes[x] & low
+            mult[d] = 1
+    return sub[:d + 1], part[:d + 1], mult[:d + 1]
+
+
+@njit(cache=True)
+def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols,
+                                  words, row_bits, sub_start, sub_flat, ttogether, btogether):
+    """Pairs of one key group without an equal column pair in both or a row in both, counted:
+    sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet)."""
+    nt = i2 - i
+    nb = j2 - j
+    both = np.empty(nt + nb, np.int64)
+    label = np.empty(cols, np.int64)
+    for x in range(nt):
+        both[x] = _partition_code(tp[i + x, 0], tp[i + x, 1], cols, label)
+    for y in range(nb):
+        both[nt + y] = _partition_code(bp[j + y, 0], bp[j + y, 1], cols, label)
+    distinct = np.unique(both)
+    tpid = np.searchsorted(distinct, both[:nt])
+    bpid = np.searchsorted(distinct, both[nt:])
+    w0 = np.zeros(distinct.shape[0], np.int64)
+    w1 = np.zeros(distinct.shape[0], np.int64)
+    for x in range(nt):
+        w0[tpid[x]] = tp[i + x, 0]
+        w1[tpid[x]] = tp[i + x, 1]
+    for y in range(nb):
+        w0[bpid[y]] = bp[j + y, 0]
+        w1[bpid[y]] = bp[j + y, 1]
+    pid_bits = 1
+    while (np.int64(1) << pid_bits) < distinct.shape[0]:
+        pid_bits += 1
+    # the rows each side uses: only rows used on the other side can be shared
+    tpresent = np.zeros(words, np.int64)
+    bpresent = np.zeros(words, np.int64)
+    for x in range(i, i2):
+        for d in range(free):
+            r = np.int64(trows[x, d])
+            tpresent[r >> 6] |= np.int64(1) << (r & 63)
+    for y in range(j, j2):
+        for d in range(free):
+            r = np.int64(brows[y, d])
+            bpresent[r >> 6] |= np.int64(1) << (r & 63)
+    # pairs of rows each side uses together: a set of rows is shared only if all its pairs are
+    _mark_together(trows, i, i2, free, ttogether, True)
+    _mark_together(brows, j, j2, free, btogether, True)
+    total = np.int64(0)
+    sign = 1
+    for k in range(free + 1):
+        tc = _side_codes(trows, i, i2, bpresent, btogether, tpid, pid_bits, row_bits, k, sub_start,
+                         sub_flat, free)
+        bc = _side_codes(brows, j, j2, tpresent, ttogether, bpid, pid_bits, row_bits, k, sub_start,
+                         sub_flat, free)
+        ts, tq, tm = _runs(tc, pid_bits)
+        bs, bq, bm = _runs(bc, pid_bits)
+        x = 0
+        y = 0
+        term = np.int64(0)
+        common = 0
+        while x < ts.shape[0] and y < bs.shape[0]:
+            if ts[x] < bs[y]:
+                x += 1
+            elif ts[x] > bs[y]:
+                y += 1
+            else:
+                x2 = x
+                while x2 < ts.shape[0] and ts[x2] == ts[x]:
+                    x2 += 1
+                y2 = y
+                while y2 < bs.shape[0] and bs[y2] == bs[y]:
+                    y2 += 1
+                common += 1
+                for u in range(x, x2):
+                    p0 = w0[tq[u]]
+                    p1 = w1[tq[u]]
+                    found = np.int64(0)
+                    for v in range(y, y2):
+                        if (p0 & w0[bq[v]]) == 0 and (p1 & w1[bq[v]]) == 0:
+                            found += bm[v]
+                    term += tm[u] * found
+                x = x2
+                y = y2
+        total += sign * term
+        sign = -sign
+        if common == 0:
+            break  # no shared k-set: no shared larger set either
+    _mark_together(trows, i, i2, free, ttogether, False)  # all False again for the next group
+    _mark_together(brows, j, j2, free, btogether, False)
+    return total
+
+
+# A key group is counted pair by pair while that costs less than this many tests per half.
+ONE_BY_ONE = 48
+# The most halves of a side held at once (about 60 bytes each while sorting: ~0.7 GB).
+MOST_HALVES = 12_000_000
+
+
+@njit(cache=True)
+def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words):
+    e1 = np.empty(0, np.int64)
+    e2 = np.empty((0, 2), np.int64)
+    e4 = np.empty((0, max(free, 1)), np.int16)
+    return _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                          False, e1, e2, e4, 1, 0, False, 0)
+
+
+@njit(cache=True)
+def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
+                sub_start, sub_flat, one_by_one, most):
+    """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
+    joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
+    split into parts (by key modulo the number of parts) so that no part holds more than
+    ``most`` halves of a side: a cube with many halves is enumerated once per part instead of
+    being held whole (12x12 cubes have 4e6 to 1e8 halves a side)."""
+    free = rows // 2 - 1
+    biggest = max(_count_halves(a, b, free, n, start, flat, digit, offset, eqpairs, words),
+                  _count_halves(b, a, free, n, start, flat, digit, offset, eqpairs, words))
+    parts = max(1, (biggest + most - 1) // most)
+    ttogether = np.zeros((n, n), np.bool_)
+    btogether = np.zeros((n, n), np.bool_)
+    total = np.int64(0)
+    for part in range(parts):
+        tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, False, keys)
+        # the bottom halves by the top key each completes
+        bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, True, keys)
+        i = 0
+        j = 0
+        nt = tk.shape[0]
+        nb = bk.shape[0]
+        while i < nt and j < nb:
+            if tk[i] < bk[j]:
+                i += 1
+            elif tk[i] > bk[j]:
+                j += 1
+            else:
+                i2 = i
+                while i2 < nt and tk[i2] == tk[i]:
+                    i2 += 1
+                j2 = j
+                while j2 < nb and bk[j2] == bk[j]:
+                    j2 += 1
+                if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
+                    total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
+                else:
+                    total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free,
+                                                           cols, words, row_bits, sub_start,
+                                                           sub_flat, ttogether, btogether)
+                i = i2
+                j = j2
+    return total
+
+
+# -- what the joins need beside the row tables -------------------------------------------------
+
+
+class JoinTables:
+    """Successor lists, dense key digits and subset lists of one counted shape."""
+
+    def __init__(self, rows: int, cols: int, bits: np.ndarray, words: int):
+        self.rows, self.cols, self.words = rows, cols, words
+        self.n = len(bits)
+        self.start, self.flat = successors(bits, np.int64((1 << cols) - 1))
+        self.digit, self.offset, self.keys = key_tables(rows, cols, bits)
+        self.row_bits = max(1, (self.n - 1).bit_length())
+        self.sub_start, self.sub_flat = subset_tables(rows // 2 - 1)
+        self.hist: np.ndarray | None = None  # unruly's key histogram, made when first needed
+
+    def unruly(self, a: int, b: int) -> int:
+        if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
+            self.hist = np.zeros(self.keys, np.int32)
+        return int(unruly_cube(a, b, self.rows, self.n, self.start, self.flat,
+                               self.digit[self.flat], self.digit, self.offset, self.hist))
+
+    def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
+               most: int = MOST_HALVES) -> int:
+        return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
+                               self.digit, self.offset, self.keys, eqpairs, self.words,
+                               self.row_bits, self.sub_start, self.sub_flat, one_by_one, most))
+
+
+def valid_digit_range(h: int) -> tuple[int, int]:
+    """``digit_range`` found the slow way: the 1s of every column of ``h`` cells without three
+    equal cells in a line (for tests)."""
+    ones = [bin(c).count("1") for c in range(1 << h)
+            if not any((c >> i & 7) in (0, 7) for i in range(h - 2))]
+    return min(ones), max(ones)

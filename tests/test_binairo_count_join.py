@@ -1,0 +1,135 @@
+"""The counting joins (unruly histograms, takuzu inclusion-exclusion) and the stratified estimate:
+per cube they agree with the pair-test kernel, in total with the known counts and the engines."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models import binairo
+from models.binairo import count as binairo_count
+from models.binairo.count import Cube, count_cube, cubes, tables
+from models.binairo.count.join import JoinTables, digit_range, subset_tables, valid_digit_range
+from models.runner import PuzzleSolver
+
+COUNTING = {"takuzu": "inclusion-exclusion", "unruly": "histogram"}
+SHAPES = [(2, 2), (2, 6), (4, 4), (4, 6), (6, 4), (6, 6), (8, 6), (6, 8), (8, 8), (10, 6), (6, 10),
+          (10, 10), (12, 6), (6, 12)]
+
+
+def sample_cubes(t, k: int = 40, seed: int = 0) -> list[Cube]:
+    every = cubes(t, "mitm")
+    return every if len(every) <= k else random.Random(seed).sample(every, k)
+
+
+@pytest.mark.parametrize("rows, cols", SHAPES)
+@pytest.mark.parametrize("rules", ["takuzu", "unruly"])
+def test_counting_joins_agree_with_pair_tests_per_cube(rows, cols, rules):
+    t = tables(rows, cols, rules)
+    for cube in sample_cubes(t):
+        assert count_cube(t, "mitm", cube, COUNTING[rules]) == \
+            count_cube(t, "mitm", cube, "pair tests"), cube
+
+
+@pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10), (10, 10)])
+def test_inclusion_exclusion_alone_agrees_per_cube(rows, cols):
+    # every key group through inclusion-exclusion (none joined pair by pair), and a mix
+    t = tables(rows, cols, "takuzu")
+    join = JoinTables(rows, cols, t.bits, t.words)
+    for cube in sample_cubes(t, 25, seed=1):
+        tested = count_cube(t, "mitm", cube, "pair tests")
+        for one_by_one in (0, 4):
+            assert join.takuzu(*cube.rows, t.eqpairs, one_by_one) == tested, cube
+
+
+def total(rows: int, cols: int, rules: str, join: str) -> int:
+    t = tables(rows, cols, rules)
+    return sum(c.weight * count_cube(t, "mitm", c, join) for c in cubes(t, "mitm"))
+
+
+@pytest.mark.parametrize("rules", ["takuzu", "unruly"])
+@pytest.mark.parametrize("orientation", ["rows", "columns"])
+def test_counting_joins_agree_with_the_sat_engine(rules, orientation):
+    solver = PuzzleSolver(binairo, "sat")
+    for rows, cols in [(4, 4), (4, 6), (6, 4), (2, 6), (6, 6)]:
+        r, c = (rows, cols) if orientation == "rows" else (cols, rows)
+        empty = binairo.Puzzle(tuple((None,) * cols for _ in range(rows)), rules)
+        assert total(r, c, rules, COUNTING[rules]) == solver.count(empty).count
+
+
+def test_counting_joins_give_the_known_totals():
+    assert total(8, 8, "takuzu", "inclusion-exclusion") == 4111116
+    assert total(8, 8, "unruly", "histogram") == 12413918
+    assert total(10, 6, "takuzu", "inclusion-exclusion") == total(6, 10, "takuzu", "pair tests") \
+        == 392208
+
+
+def test_twelve_by_twelve_takes_the_counting_joins():
+    assert binairo_count.cube_join(tables(12, 12, "takuzu"), "mitm") == "inclusion-exclusion"
+    assert binairo_count.cube_join(tables(12, 12, "unruly"), "mitm") == "histogram"
+    assert binairo_count.cube_join(tables(10, 10, "takuzu"), "mitm") == "pair tests"
+
+
+@given(st.integers(1, 14))
+def test_the_digit_range_is_what_columns_without_triples_hold(h):
+    lo, hi = digit_range(h)
+    assert valid_digit_range(h) == (lo, hi)
+
+
+def test_subset_tables_list_every_subset_once():
+    start, flat = subset_tables(5)
+    for m in range(6):
+        for k in range(1, m + 1):
+            chunk = flat[start[m, k]:start[m, k + 1]].reshape(-1, k)
+            assert len({tuple(s) for s in chunk.tolist()}) == len(chunk)
+            assert all(list(s) == sorted(s) and max(s) < m for s in chunk.tolist())
+
+
+# -- the stratified estimate ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows, rules, sample, exact", [
+    (8, "takuzu", 40, 4111116), (10, "takuzu", 60, 48183195384),
+    (8, "unruly", 40, 12413918), (10, "unruly", 60, 117925227108)])
+def test_a_seeded_estimate_interval_covers_the_exact_count(rows, rules, sample, exact):
+    guess = binairo_count.estimate(rows, rows, rules, "mitm", sample, seed=1)
+    low, high = guess["interval_95"]
+    assert guess["status"] == "estimated" and guess["sampled"] >= sample
+    assert low <= exact <= high
+    assert low <= guess["estimated_count"] <= high
+
+
+def test_a_sample_of_every_cube_is_the_exact_count():
+    t = tables(6, 6, "takuzu")
+    every = len(cubes(t, "mitm"))
+    guess = binairo_count.estimate(6, 6, "takuzu", "mitm", every, seed=0)
+    assert guess["estimated_count"] == 4140 and guess["interval_95"] == [4140, 4140]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(1, 60), st.integers(0, 10**6))
+def test_the_stratified_sample_takes_two_of_every_orbit_size(sample, seed):
+    todo = cubes(tables(8, 8, "takuzu"), "mitm")
+    picked = binairo_count.stratified_sample(todo, sample, random.Random(seed))
+    assert len(set(picked)) == len(picked)
+    for weight in {c.weight for c in todo}:
+        members = sum(1 for c in todo if c.weight == weight)
+        assert sum(1 for i in picked if todo[i].weight == weight) >= min(2, members)
+    # interleaved: the first picks cover every orbit size
+    sizes = {c.weight for c in todo}
+    assert {todo[i].weight for i in picked[:len(sizes)]} == sizes
+
+
+@pytest.mark.parametrize("rows, cols", [(2, 2), (2, 6), (4, 4), (6, 4), (4, 8), (8, 8), (8, 6), (6, 8)])
+@pytest.mark.parametrize("rules", ["takuzu", "unruly"])
+def test_small_grids_numpy_methods_agree_with_the_compiled_kernels(rows, cols, rules):
+    # the numpy methods spare small counts the numba import; per cube they are the same
+    t = tables(rows, cols, rules)
+    for cube in sample_cubes(t, 30, seed=2):
+        assert count_cube(t, "mitm", cube) == count_cube(t, "mitm", cube, "compiled pair tests")
+        assert binairo_count.dfs_check_mitm_cube(t, cube) == count_cube(t, "mitm", cube)
+    for cube in cubes(t, "dfs")[:6]:
+        assert count_cube(t, "dfs", cube) == count_cube(t, "dfs", cube, "compiled")
