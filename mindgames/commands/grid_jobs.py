@@ -24,7 +24,8 @@ import signal
 import socket
 import subprocess
 import sys
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any, Callable, Iterator
 
@@ -39,6 +40,9 @@ AUTO_JOBS_FROM = 500
 CHUNK_PUZZLES = 100
 #: chunks sent but not yet written, per worker (what bounds memory)
 CHUNKS_PER_WORKER = 3
+#: chunks a worker holds at once: the next one waits in its socket while it answers one,
+#: so it never idles for the round trip to the parent
+QUEUED_PER_WORKER = 2
 
 
 class WorkerDied(Exception):
@@ -121,11 +125,17 @@ def picklable(error: BaseException) -> bool:
 class Worker:
     process: subprocess.Popen
     conn: Connection
-    chunk: int | None = None  # the chunk it is answering
+    chunks: deque[int] = field(default_factory=deque)  # the chunks sent to it, in order
 
     @property
     def busy(self) -> bool:
-        return self.chunk is not None
+        """Whether it has a chunk to answer."""
+        return bool(self.chunks)
+
+    @property
+    def full(self) -> bool:
+        """Whether it holds as many chunks as it may."""
+        return len(self.chunks) >= QUEUED_PER_WORKER
 
 
 def start_worker(args: argparse.Namespace, color: bool) -> Worker:
@@ -180,8 +190,8 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
     done: dict[int, str] = {}  # answered chunks waiting for an earlier one
     ranges: dict[int, tuple[int, int]] = {}  # chunk -> its first puzzle and how many, until written
     while not done_reading or written_count < sent:
-        for worker in workers:  # hand out work, within the window
-            if worker.busy or done_reading or sent - written_count >= jobs * CHUNKS_PER_WORKER:
+        for worker in QUEUED_PER_WORKER * workers:  # hand out work by rounds, within the window
+            if worker.full or done_reading or sent - written_count >= jobs * CHUNKS_PER_WORKER:
                 continue
             try:
                 chunk = list(itertools.islice(numbered, size))
@@ -198,7 +208,7 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
                 code = worker.process.wait()
                 raise WorkerDied(f"a worker process died (exit code {code}) before answering "
                                  f"puzzles {number_range(ranges[sent])}") from None
-            worker.chunk = sent
+            worker.chunks.append(sent)
             sent += 1
         busy = [w.conn for w in workers if w.busy]
         for conn in wait(busy) if busy else ():
@@ -208,8 +218,8 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
             except (EOFError, OSError):
                 code = worker.process.wait()
                 raise WorkerDied(f"a worker process died (exit code {code}) while answering "
-                                 f"puzzles {number_range(ranges[worker.chunk])}") from None
-            worker.chunk = None
+                                 f"puzzles {number_range(ranges[worker.chunks[0]])}") from None
+            worker.chunks.popleft()
             if isinstance(output, Exception):
                 raise output
             done[number] = output
