@@ -81,7 +81,9 @@ def main(argv: Sequence[str] | None = None, cap_memory: bool = False) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
-        if cap_memory:
+        # Not with --ray: Ray maps its shared object store into this process (the cap made
+        # it abort), and the work runs in Ray's own worker processes, watched by Ray.
+        if cap_memory and not getattr(args, "ray", None):
             apply_memory_limit(getattr(args, "memory_limit", None))
         return int(args.func(args) or 0)
     except (UsageError, PuzzleError) as error:

@@ -109,3 +109,15 @@ def test_wide_rows_take_the_general_join():
     tall = count_grids(6, 12, orientation="columns")
     assert wide.orientation == "6x12" and tall.orientation == "12x6"
     assert wide.count == tall.count > 0
+
+
+def test_a_ray_cluster_that_cannot_be_reached_is_a_puzzle_error(monkeypatch):
+    ray = pytest.importorskip("ray")
+
+    def refuse(*args, **kwargs):
+        raise ConnectionError("Could not find any running Ray instance.\nMore text.")
+
+    monkeypatch.setattr(ray, "init", refuse)
+    with pytest.raises(PuzzleError, match=r"^--ray auto: could not start or reach a Ray cluster "
+                                          r"\(Could not find any running Ray instance\.\)$"):
+        count_grids(6, 6, ray_address="auto")

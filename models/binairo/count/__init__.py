@@ -521,8 +521,12 @@ def _run_ray(address, r, c, rules, method, pending, finished, deadline=None) -> 
         import ray
     except ImportError:
         raise PuzzleError("--ray needs Ray: pip install 'mindgames[ray]'") from None
-    ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
-             log_to_driver=False)
+    try:
+        ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
+                 log_to_driver=False)
+    except Exception as error:  # noqa: BLE001 - no cluster there, a refused connection, ...
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        raise PuzzleError(f"--ray {address}: could not start or reach a Ray cluster ({reason})") from None
     remote = ray.remote(_ray_task)
     futures = {remote.remote(r, c, rules, method, fixed, weight): index
                for index, fixed, weight in pending}
