@@ -223,19 +223,17 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
             continue
         seq[depth] = k
         if depth == free + 1:
-            if parts > 1:
+            if parts > 1 or store:  # the half's key, summed once for both uses
                 key = digit[first] - offset
                 for d in range(2, free + 2):
                     key += digit[seq[d]]
-                if ((nkeys - 1 - key) if flip else key) % parts != part:
+                if parts > 1 and ((nkeys - 1 - key) if flip else key) % parts != part:
                     continue
             if store:
-                key = digit[first] - offset
                 p0 = eqpairs[first, 0]
                 p1 = eqpairs[first, 1]
                 for d in range(2, free + 2):
                     r = seq[d]
-                    key += digit[r]
                     p0 &= eqpairs[r, 0]
                     p1 &= eqpairs[r, 1]
                     # insertion into the sorted list of rows
