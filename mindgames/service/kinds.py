@@ -256,10 +256,13 @@ def parse_one(kind: str, value: Any, task: dict) -> Any:
 # ---------------------------------------------------------------------------
 class Answerer:
     """Keeps one library solver per (kind, engine, rules), so a worker that answers many
-    same-shaped puzzles compiles their rules once (the library's own fast path)."""
+    same-shaped puzzles compiles their rules once (the library's own fast path); and the
+    last crossing models it confirmed a plan on (:class:`models.crossing.solve.WarmModels`),
+    so a crossing asked again is searched, confirmed and replayed without building its model."""
 
     def __init__(self) -> None:
         self._solvers: dict[tuple, Any] = {}
+        self._crossing_models: Any = None  # made at the first crossing solve
 
     MAX_SHAPES = 32  # compiled shapes kept per solver: a long-lived worker must not grow forever
 
@@ -336,13 +339,17 @@ class Answerer:
 
     def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
         from models.crossing import Options, solve
+        from models.crossing.solve import WarmModels
 
+        if self._crossing_models is None:
+            self._crossing_models = WarmModels()
         options = Options(
             engine=task.get("engine") or "sat", time_limit=time_limit,
             count_shortest=bool(task.get("count_shortest")),
             simple_paths=bool(task.get("simple_paths")),
             cross_check=task.get("cross_check", True) is not False,
             certify=bool(task.get("certify")),  # the plan's "none shorter" or "none at all", proved
+            warm_models=self._crossing_models,
         )
         outcome = solve(spec, options)
         record = outcome.as_json()
