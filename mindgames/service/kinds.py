@@ -57,7 +57,13 @@ def kind_names() -> tuple[str, ...]:
     """Every kind the service answers, by name (``/v1/{kind}/...``)."""
     from models.registry import KIND_NAMES
 
-    return tuple(dict.fromkeys((*KIND_NAMES, CROSSING)))  # crossing is in the registry too
+    names = _KIND_NAMES.get(KIND_NAMES)
+    if names is None:  # (asked by every request: worked out once per registry)
+        names = _KIND_NAMES[KIND_NAMES] = tuple(dict.fromkeys((*KIND_NAMES, CROSSING)))  # crossing is in it too
+    return names
+
+
+_KIND_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 #: "module:attribute" of a registry entry -> its kind object: the registry imports the kind's
@@ -83,16 +89,37 @@ def grid_kinds() -> list[GridKind]:
     return [kind for kind in map(grid_kind, kind_names()) if kind is not None]
 
 
+def foreign_options(name: str) -> list[tuple[str, str]]:
+    """The options of other grid kinds that kind ``name`` does not have, in the registry's
+    order, each with the message a request giving it gets (the same for every request:
+    worked out once per set of kinds)."""
+    from models.registry import KIND_NAMES
+
+    key = (KIND_NAMES, name)
+    if key not in _FOREIGN_OPTIONS:
+        kind = grid_kind(name)
+        own = {option.name for option in kind.options} if kind else set()
+        foreign = []
+        for other in grid_kinds():
+            for option in other.options:
+                if option.name not in own:
+                    having = [k.name for k in grid_kinds() if option in k.options]
+                    foreign.append((option.name, f"{option.name}: an option of {' and '.join(having)} "
+                                                 f"puzzles only"))
+        _FOREIGN_OPTIONS[key] = foreign
+    return _FOREIGN_OPTIONS[key]
+
+
+_FOREIGN_OPTIONS: dict[tuple, list[tuple[str, str]]] = {}
+
+
 def options_error(name: str, request: dict[str, Any]) -> str | None:
     """What is wrong with the kind options of a request for kind ``name``, else None: an
     option of other kinds only, or a value the kind cannot read (``"box": "3x"``)."""
+    for option, message in foreign_options(name):
+        if request.get(option) is not None:
+            return message
     kind = grid_kind(name)
-    own = {option.name: option for option in kind.options} if kind else {}
-    for other in grid_kinds():
-        for option in other.options:
-            if request.get(option.name) is not None and option.name not in own:
-                having = [k.name for k in grid_kinds() if option in k.options]
-                return f"{option.name}: an option of {' and '.join(having)} puzzles only"
     try:
         stated_options(kind, request) if kind else None
     except PuzzleError as error:
