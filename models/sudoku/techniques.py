@@ -124,10 +124,18 @@ class Board:
 
     def check(self) -> None:
         """Raise Contradiction when some unit has a value it needs nowhere to go."""
-        for unit in self.units:
-            for value in self.missing(unit):
-                if not self.places(unit, value):
-                    raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
+        values, candidates, everything = self.values, self.candidates, range(1, self.size + 1)
+        for unit in self.units:  # (the hot loop of probing: one pass over each unit)
+            covered = set()
+            for cell in unit.cells:
+                left = candidates.get(cell)
+                if left is None:
+                    covered.add(values[cell])
+                else:
+                    covered |= left
+            if len(covered) < self.size:
+                value = next(value for value in everything if value not in covered)
+                raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
 
 
 @dataclass(frozen=True)
@@ -174,14 +182,24 @@ def _blockers(board: Board, unit: Unit, cell: Cell, value: int) -> tuple[Cell, .
 
 def hidden_single(board: Board) -> Step | None:
     """A value the unit still needs has one place left in it."""
+    candidates = board.candidates
     for unit in board.units:
-        for value in board.missing(unit):
-            places = board.places(unit, value)
-            if len(places) == 1:
-                (cell,) = places
-                return Step("hidden single", _blockers(board, unit, cell, value),
-                            f"{symbol_char(value)} can go nowhere else in {unit.name}: "
-                            f"{cell_name(cell)} is {symbol_char(value)}", place=(cell, value))
+        # The values with one place in the unit, in one pass over it (a value placed in the
+        # unit is no candidate of its other cells: Board.place took it from them).
+        seen: set[int] = set()
+        repeated: set[int] = set()
+        for cell in unit.cells:
+            left = candidates.get(cell)
+            if left:
+                repeated |= seen & left
+                seen |= left
+        alone = seen - repeated
+        if alone:
+            value = min(alone)
+            cell = next(cell for cell in unit.cells if value in candidates.get(cell, ()))
+            return Step("hidden single", _blockers(board, unit, cell, value),
+                        f"{symbol_char(value)} can go nowhere else in {unit.name}: "
+                        f"{cell_name(cell)} is {symbol_char(value)}", place=(cell, value))
     return None
 
 
