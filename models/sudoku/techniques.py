@@ -169,14 +169,16 @@ def _eliminations(board: Board, cells: list[Cell], values: set[int] | frozenset[
 def _blockers(board: Board, unit: Unit, cell: Cell, value: int) -> tuple[Cell, ...]:
     """Why ``value`` fits nowhere else in ``unit``: each other cell is filled, or sees ``value``."""
     because = set()
+    holding = {other for other, placed in board.values.items() if placed == value}
     for other in unit.cells:
         if other == cell:
             continue
         if other in board.values:
             because.add(other)
         else:
-            seen = sorted(p for p in board.peers[other] if board.values.get(p) == value)
-            because.update(seen[:1])
+            seen = board.peers[other] & holding
+            if seen:
+                because.add(min(seen))  # the first peer holding it, in row-major order
     return tuple(sorted(because))
 
 
