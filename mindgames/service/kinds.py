@@ -16,6 +16,7 @@ import functools
 import time
 from typing import Any, Callable
 
+from models import registry
 from models.errors import PuzzleError, shorten
 from models.kind import GridKind
 
@@ -55,33 +56,33 @@ GRID_OPTIONS = {
 
 def kind_names() -> tuple[str, ...]:
     """Every kind the service answers, by name (``/v1/{kind}/...``)."""
-    from models.registry import KIND_NAMES
-
-    names = _KIND_NAMES.get(KIND_NAMES)
+    known = registry.KIND_NAMES
+    names = _KIND_NAMES.get(known)
     if names is None:  # (asked by every request: worked out once per registry)
-        names = _KIND_NAMES[KIND_NAMES] = tuple(dict.fromkeys((*KIND_NAMES, CROSSING)))  # crossing is in it too
+        names = _KIND_NAMES[known] = tuple(dict.fromkeys((*known, CROSSING)))  # crossing is in it too
     return names
 
 
 _KIND_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
-#: "module:attribute" of a registry entry -> its kind object: the registry imports the kind's
-#: module each time it is asked (importlib.import_module), which a request did eight times
-_KIND_OBJECTS: dict[str, Any] = {}
+#: (name, "module:attribute" of its registry entry) -> its grid kind object, or None (not a
+#: grid kind): the registry imports the kind's module each time it is asked
+#: (importlib.import_module), which a request did eight times
+_GRID_KINDS: dict[tuple[str, str], GridKind | None] = {}
 
 
 def grid_kind(name: str) -> GridKind | None:
     """The registry's grid kind called ``name`` (None for crossing, or an unknown name)."""
-    from models.registry import KIND_NAMES, KIND_PATHS, get_kind
-
-    if name not in KIND_NAMES:
+    if name not in registry.KIND_NAMES:
         return None
-    path = KIND_PATHS[name]
-    kind = _KIND_OBJECTS.get(path)
-    if kind is None:
-        kind = _KIND_OBJECTS[path] = get_kind(name)
-    return kind if isinstance(kind, GridKind) else None
+    key = (name, registry.KIND_PATHS[name])
+    try:
+        return _GRID_KINDS[key]
+    except KeyError:
+        kind = registry.get_kind(name)
+        found = _GRID_KINDS[key] = kind if isinstance(kind, GridKind) else None
+        return found
 
 
 def grid_kinds() -> list[GridKind]:
@@ -93,9 +94,7 @@ def foreign_options(name: str) -> list[tuple[str, str]]:
     """The options of other grid kinds that kind ``name`` does not have, in the registry's
     order, each with the message a request giving it gets (the same for every request:
     worked out once per set of kinds)."""
-    from models.registry import KIND_NAMES
-
-    key = (KIND_NAMES, name)
+    key = (registry.KIND_NAMES, name)
     if key not in _FOREIGN_OPTIONS:
         kind = grid_kind(name)
         own = {option.name for option in kind.options} if kind else set()
