@@ -26,6 +26,7 @@ level it needed (:data:`GRADE_NAMES` names them); it is deterministic.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Iterator
 
@@ -33,7 +34,7 @@ from solver.deadline import Deadline
 
 from ..errors import TimeLimitReached
 from ..grid import Unit, cell_name, symbol_char
-from .puzzle import Sudoku, shape
+from .puzzle import Shape, Sudoku, shape
 from .rules import units
 
 Cell = tuple[int, int]
@@ -46,6 +47,17 @@ class Contradiction(Exception):
 # ---------------------------------------------------------------------------
 # The board: values placed and the candidates of the open cells
 # ---------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def peers_of(grid_shape: Shape) -> dict[Cell, frozenset[Cell]]:
+    """Each cell's peers (the other cells of its units), once per shape: working them out
+    was most of a hint's time.  Shared by every board of the shape: never changed."""
+    peers: dict[Cell, set[Cell]] = {}
+    for unit in units(grid_shape):
+        for cell in unit.cells:
+            peers.setdefault(cell, set()).update(unit.cells)
+    return {cell: frozenset(others - {cell}) for cell, others in peers.items()}
+
+
 @dataclass
 class Board:
     """A position: ``values`` of the filled cells, ``candidates`` of the open ones."""
@@ -63,15 +75,9 @@ class Board:
         """The position of the givens, every open cell's candidates those no peer holds.
 
         Raises Contradiction when the givens already break a rule."""
-        all_units = units(shape(puzzle))
-        peers: dict[Cell, set[Cell]] = {}
-        for unit in all_units:
-            for cell in unit.cells:
-                peers.setdefault(cell, set()).update(unit.cells)
-        frozen = {cell: frozenset(others - {cell}) for cell, others in peers.items()}
-        board = cls(puzzle.size, all_units, frozen)
+        board = cls(puzzle.size, units(shape(puzzle)), peers_of(shape(puzzle)))
         symbols = range(1, puzzle.size + 1)
-        board.candidates = {cell: set(symbols) for cell in sorted(frozen)}
+        board.candidates = {cell: set(symbols) for cell in sorted(board.peers)}
         for (r, c), value in sorted(((r, c), v) for r, row in enumerate(puzzle.grid)
                                     for c, v in enumerate(row) if v):
             if value not in board.candidates.get((r, c), ()):
