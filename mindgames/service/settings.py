@@ -46,7 +46,7 @@ class Settings:
     max_queue_seconds: float = 30.0  # longest wait for a free solver process (503 max_queue_seconds)
     job_workers: int = 2  # jobs running at once, each in its own process
     max_job_seconds: float = 3600.0  # a job still running after this is stopped
-    solver_workers: int = field(default_factory=lambda: default_solver_workers())
+    solver_workers: int = field(default_factory=default_solver_workers)  # 2 per core, 2 to 8
     worker_memory_mb: int = 2048  # address-space cap of each solver process (0: none)
     job_memory_mb: int = 2048  # address-space cap of each job process (0: none)
     retention_days: float = 7.0  # finished jobs are deleted this long after they end (0: kept)
