@@ -66,9 +66,9 @@ class WarmModels:
     every solve still searches, asks the model its two questions and replays the plan.
     Only models of at most ``most_constraints`` (estimated) are kept, on engines whose
     sessions answer many questions (``shares_models``), so memory stays bounded (a kept
-    model of that size: up to ~6 MB, jealous husbands with 6 couples; 8 of them: ~50 MB).  A model is taken out while a solve uses it and put
-    back only when that solve ended normally (an error leaves it out).  Not thread-safe:
-    one per process (or thread)."""
+    model: up to ~6 MB, jealous husbands with 6 couples; 8 of them: ~50 MB).  A model is
+    taken out while a solve uses it and put back only when that solve ended normally (an
+    error leaves it out).  Not thread-safe: one per process (or thread)."""
 
     def __init__(self, size: int = 8, most_constraints: int = LAYERED_FROM):
         self.size, self.most_constraints = size, most_constraints
