@@ -13,6 +13,8 @@ One run measures, on the same machine and the same puzzles:
   keep-alive connection sending its next request as soon as the last is answered
   (requests per second, p50 / p99 latency as the client sees it, CPU of the server and its
   workers per request, and its ratio to the library's);
+* the ASGI app alone answering the same solves in this process (:func:`app_alone_cpu`: no
+  uvicorn, no sockets): the API's own CPU per request, which the machine's load hardly moves;
 * mixed small requests of every kind and action the API answers at once (:func:`mixed_requests`)
   at 20 clients, next to the library's CPU for the same work (each request's task run by
   :func:`mindgames.service.kinds.execute` in this process).
@@ -110,6 +112,70 @@ def library_speed(puzzles: list[str], count: int) -> dict:
     return {"per_second": count / elapsed, "p50": percentile(latencies, 0.5),
             "p99": percentile(latencies, 0.99), "with_parse_per_second": count / with_parse,
             "cpu_ms": 1000 * cpu / count, "with_parse_cpu_ms": 1000 * parse_cpu / count}
+
+
+def app_alone_cpu(puzzles: list[str], count: int) -> float:
+    """CPU ms per ``POST /v1/sudoku/solve`` of the ASGI app itself, called in this process (no
+    uvicorn, no sockets; solver processes replaced by :class:`InProcessPool`, which a 9x9 solve
+    never reaches: it is answered in the API process): the API's own cost next to the
+    library's, hardly moved by the machine's load, unlike the runs over sockets."""
+    from mindgames.service import app as app_module
+    from mindgames.service.settings import Settings
+    from mindgames.service.testing import InProcessPool
+
+    async def run() -> float:
+        real_pool, app_module.SolverPool = app_module.SolverPool, InProcessPool
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                app = app_module.create_app(Settings(db=str(Path(tmp) / "jobs.sqlite3"), host="127.0.0.1",
+                                                     port=8000))
+                startup: asyncio.Queue = asyncio.Queue()
+                started: list[dict] = []
+                await startup.put({"type": "lifespan.startup"})
+
+                async def lifespan_send(message: dict) -> None:
+                    started.append(message)
+
+                lifespan = asyncio.ensure_future(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}},
+                                                     startup.get, lifespan_send))
+                while not started:
+                    await asyncio.sleep(0.01)
+                bodies = [json.dumps({"puzzle": p}).encode() for p in puzzles]
+
+                async def solve(body: bytes) -> None:
+                    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                             "scheme": "http", "path": "/v1/sudoku/solve", "raw_path": b"/v1/sudoku/solve",
+                             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8000),
+                             "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
+                                         (b"content-length", str(len(body)).encode())], "state": {}}
+                    events = [{"type": "http.request", "body": body, "more_body": False}]
+                    sent: list[dict] = []
+
+                    async def receive() -> dict:
+                        if events:
+                            return events.pop()
+                        await asyncio.sleep(3600)  # (the client never hangs up)
+                        return {"type": "http.disconnect"}
+
+                    async def send(message: dict) -> None:
+                        sent.append(message)
+
+                    await app(scope, receive, send)
+                    assert sent[0]["status"] == 200 and b'"status":"solved"' in sent[1]["body"]
+
+                for body in bodies[:300]:  # the 9x9 rules compiled in the API process
+                    await solve(body)
+                cpu = time.process_time()
+                for body in itertools.islice(itertools.cycle(bodies), count):
+                    await solve(body)
+                cpu = time.process_time() - cpu
+                await startup.put({"type": "lifespan.shutdown"})
+                await lifespan
+                return 1000 * cpu / count
+        finally:
+            app_module.SolverPool = real_pool
+
+    return asyncio.run(run())
 
 
 def request_bytes(port: int, path: str, body: dict | None = None) -> bytes:
@@ -263,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     puzzles, source = load_puzzles(args.puzzles)
     library = library_speed(puzzles, min(args.requests, 3000))
+    app_alone = app_alone_cpu(puzzles, min(args.requests, 3000)) if args.clients.strip() else None
     mix = mixed_requests(puzzles)
     mixed_clients = [int(c) for c in args.mixed_clients.split(",") if c.strip()]
     library_mix = library_mix_cpu(mix) if mixed_clients else None
@@ -283,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     if not args.markdown:
         print(json.dumps({"puzzles": source, "machine": machine, "load": [load_before, load_after],
-                          "library": library, "api": rows, "library_mix": library_mix, "mixed": mixed_rows},
+                          "library": library, "app_alone_cpu_ms": app_alone, "api": rows,
+                          "library_mix": library_mix, "mixed": mixed_rows},
                          indent=2))
         return 0
     print(f"Puzzles: {source} ({len(puzzles)}); {machine}; "
@@ -295,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{library['p50'] * 1e3:.2f} | {library['p99'] * 1e3:.2f} | {library['cpu_ms']:.3f} | |")
     print(f"| library, in process (sat), parse + solve | 1 | {library['with_parse_per_second']:,.0f} | | | "
           f"{base:.3f} | 1x |")
+    if app_alone is not None:
+        print(f"| API app alone (ASGI in process, no sockets), solve | 1 | | | | {app_alone:.3f} | "
+              f"{app_alone / base:.1f}x |")
     for row in rows:
         print(api_row("API, POST /v1/sudoku/solve", row, base))
     if library_mix:

@@ -4,6 +4,7 @@ step agrees with the unique solution; grades are deterministic and order the sha
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from models.sudoku import SUDOKU, make_puzzle, solve
 from models.sudoku.techniques import (
@@ -175,3 +176,50 @@ def test_printable_puzzles_grade_below_the_forum_hardest():
     easy = [grade(p)[0] for p in puzzles(PRINTABLE, 10)]
     hard = [grade(p)[0] for p in puzzles("forum_hardest_1106.txt", 2)]
     assert max(easy) < NEEDS_SEARCH and min(hard) > sorted(easy)[len(easy) // 2]
+
+
+# -- the ladder's fast scans say what the rules' plain definitions say -------------------------------
+def first_hidden_single_by_definition(board: Board) -> tuple | None:
+    """The first unit, in order, with a value it still needs that has one place: (cell, value)."""
+    for unit in board.units:
+        placed = {board.values[cell] for cell in unit.cells if cell in board.values}
+        for value in range(1, board.size + 1):
+            places = [cell for cell in unit.cells if value in board.candidates.get(cell, ())]
+            if value not in placed and len(places) == 1:
+                return places[0], value
+    return None
+
+
+def first_gap_by_definition(board: Board) -> str | None:
+    """The first unit with a value it needs nowhere to go, as Contradiction's message."""
+    for unit in board.units:
+        placed = {board.values[cell] for cell in unit.cells if cell in board.values}
+        for value in range(1, board.size + 1):
+            if value not in placed and not any(value in board.candidates.get(cell, ())
+                                               for cell in unit.cells):
+                return f"{value} has no place in {unit.name}"
+    return None
+
+
+SOLVED = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+@settings(max_examples=60, deadline=None)
+@given(kept=st.lists(st.booleans(), min_size=81, max_size=81),
+       removed=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(1, 9)), max_size=40))
+def test_hidden_singles_and_gaps_are_found_as_their_definitions_say(kept, removed):
+    puzzle = SUDOKU.parse_value("".join(d if keep else "." for d, keep in zip(SOLVED, kept)))
+    board = Board.of(puzzle)
+    for r, c, value in removed:  # some candidates taken away, as eliminations do
+        left = board.candidates.get((r, c))
+        if left is not None and len(left) > 1:
+            left.discard(value)
+    step = hidden_single(board)
+    expected = first_hidden_single_by_definition(board)
+    assert (step.place if step else None) == expected
+    gap = first_gap_by_definition(board)
+    if gap is None:
+        board.check()
+    else:
+        with pytest.raises(Contradiction, match=f"^{gap}$"):
+            board.check()

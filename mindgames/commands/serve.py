@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--max-job-seconds", type=positive_float, default=3600.0, metavar="S",
                         help="a job running longer is stopped (default 3600)")
     parser.add_argument("--solver-workers", type=positive_int, metavar="N",
-                        help="processes answering requests (default: cores, at most 4)")
+                        help="processes answering requests (default: 2 per core, 2 to 8)")
     parser.add_argument("--worker-memory-mb", type=nonnegative_int, default=2048, metavar="MB",
                         help="address-space cap of each solver process, so a huge puzzle fails "
                              "alone (default 2048; 0: no cap)")

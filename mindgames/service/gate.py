@@ -50,14 +50,12 @@ class Gate:
                 shown = kind.decode("latin-1")[:60] or "none"
                 return await error(415, f"the API reads JSON only: send Content-Type: application/json "
                                         f"(this request's is {shown})")(scope, receive, send)
-        too_big = error(413, f"the request body is larger than max_body_bytes ({self.limit} bytes)",
-                        "max_body_bytes")
         try:
             declared = int(headers.get(b"content-length", b"0"))
         except ValueError:
             declared = 0
         if declared > self.limit:
-            return await too_big(scope, receive, send)
+            return await self.too_big()(scope, receive, send)
         chunks, seen = [], 0
         while True:
             event = await receive()
@@ -66,7 +64,7 @@ class Gate:
             chunk = event.get("body", b"")
             seen += len(chunk)
             if seen > self.limit:
-                return await too_big(scope, receive, send)
+                return await self.too_big()(scope, receive, send)
             chunks.append(chunk)
             if not event.get("more_body", False):
                 break
@@ -82,6 +80,10 @@ class Gate:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    def too_big(self) -> Any:
+        return error(413, f"the request body is larger than max_body_bytes ({self.limit} bytes)",
+                     "max_body_bytes")
 
 
 def allowed_hosts(settings: Settings) -> set[str] | None:

@@ -16,6 +16,7 @@ import functools
 import time
 from typing import Any, Callable
 
+from models import registry
 from models.errors import PuzzleError, shorten
 from models.kind import GridKind
 
@@ -55,27 +56,33 @@ GRID_OPTIONS = {
 
 def kind_names() -> tuple[str, ...]:
     """Every kind the service answers, by name (``/v1/{kind}/...``)."""
-    from models.registry import KIND_NAMES
+    known = registry.KIND_NAMES
+    names = _KIND_NAMES.get(known)
+    if names is None:  # (asked by every request: worked out once per registry)
+        names = _KIND_NAMES[known] = tuple(dict.fromkeys((*known, CROSSING)))  # crossing is in it too
+    return names
 
-    return tuple(dict.fromkeys((*KIND_NAMES, CROSSING)))  # crossing is in the registry too
+
+_KIND_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
-#: "module:attribute" of a registry entry -> its kind object: the registry imports the kind's
-#: module each time it is asked (importlib.import_module), which a request did eight times
-_KIND_OBJECTS: dict[str, Any] = {}
+#: (name, "module:attribute" of its registry entry) -> its grid kind object, or None (not a
+#: grid kind): the registry imports the kind's module each time it is asked
+#: (importlib.import_module), which a request did eight times
+_GRID_KINDS: dict[tuple[str, str], GridKind | None] = {}
 
 
 def grid_kind(name: str) -> GridKind | None:
     """The registry's grid kind called ``name`` (None for crossing, or an unknown name)."""
-    from models.registry import KIND_NAMES, KIND_PATHS, get_kind
-
-    if name not in KIND_NAMES:
+    if name not in registry.KIND_NAMES:
         return None
-    path = KIND_PATHS[name]
-    kind = _KIND_OBJECTS.get(path)
-    if kind is None:
-        kind = _KIND_OBJECTS[path] = get_kind(name)
-    return kind if isinstance(kind, GridKind) else None
+    key = (name, registry.KIND_PATHS[name])
+    try:
+        return _GRID_KINDS[key]
+    except KeyError:
+        kind = registry.get_kind(name)
+        found = _GRID_KINDS[key] = kind if isinstance(kind, GridKind) else None
+        return found
 
 
 def grid_kinds() -> list[GridKind]:
@@ -83,16 +90,35 @@ def grid_kinds() -> list[GridKind]:
     return [kind for kind in map(grid_kind, kind_names()) if kind is not None]
 
 
+def foreign_options(name: str) -> list[tuple[str, str]]:
+    """The options of other grid kinds that kind ``name`` does not have, in the registry's
+    order, each with the message a request giving it gets (the same for every request:
+    worked out once per set of kinds)."""
+    key = (registry.KIND_NAMES, name)
+    if key not in _FOREIGN_OPTIONS:
+        kind = grid_kind(name)
+        own = {option.name for option in kind.options} if kind else set()
+        foreign = []
+        for other in grid_kinds():
+            for option in other.options:
+                if option.name not in own:
+                    having = [k.name for k in grid_kinds() if option in k.options]
+                    foreign.append((option.name, f"{option.name}: an option of {' and '.join(having)} "
+                                                 f"puzzles only"))
+        _FOREIGN_OPTIONS[key] = foreign
+    return _FOREIGN_OPTIONS[key]
+
+
+_FOREIGN_OPTIONS: dict[tuple, list[tuple[str, str]]] = {}
+
+
 def options_error(name: str, request: dict[str, Any]) -> str | None:
     """What is wrong with the kind options of a request for kind ``name``, else None: an
     option of other kinds only, or a value the kind cannot read (``"box": "3x"``)."""
+    for option, message in foreign_options(name):
+        if request.get(option) is not None:
+            return message
     kind = grid_kind(name)
-    own = {option.name: option for option in kind.options} if kind else {}
-    for other in grid_kinds():
-        for option in other.options:
-            if request.get(option.name) is not None and option.name not in own:
-                having = [k.name for k in grid_kinds() if option in k.options]
-                return f"{option.name}: an option of {' and '.join(having)} puzzles only"
     try:
         stated_options(kind, request) if kind else None
     except PuzzleError as error:
@@ -256,10 +282,13 @@ def parse_one(kind: str, value: Any, task: dict) -> Any:
 # ---------------------------------------------------------------------------
 class Answerer:
     """Keeps one library solver per (kind, engine, rules), so a worker that answers many
-    same-shaped puzzles compiles their rules once (the library's own fast path)."""
+    same-shaped puzzles compiles their rules once (the library's own fast path); and the
+    last crossing models it confirmed a plan on (:class:`models.crossing.solve.WarmModels`),
+    so a crossing asked again is searched, confirmed and replayed without building its model."""
 
     def __init__(self) -> None:
         self._solvers: dict[tuple, Any] = {}
+        self._crossing_models: Any = None  # made at the first crossing solve
 
     MAX_SHAPES = 32  # compiled shapes kept per solver: a long-lived worker must not grow forever
 
@@ -336,13 +365,17 @@ class Answerer:
 
     def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
         from models.crossing import Options, solve
+        from models.crossing.solve import WarmModels
 
+        if self._crossing_models is None:
+            self._crossing_models = WarmModels()
         options = Options(
             engine=task.get("engine") or "sat", time_limit=time_limit,
             count_shortest=bool(task.get("count_shortest")),
             simple_paths=bool(task.get("simple_paths")),
             cross_check=task.get("cross_check", True) is not False,
             certify=bool(task.get("certify")),  # the plan's "none shorter" or "none at all", proved
+            warm_models=self._crossing_models,
         )
         outcome = solve(spec, options)
         record = outcome.as_json()

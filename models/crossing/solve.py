@@ -8,6 +8,7 @@ whose ``as_json()`` is the ``--json`` contract of ``mindgames crossing solve``.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -51,6 +52,40 @@ class Options:
     model_limit: int = MODEL_LIMIT
     certify: bool = False  # also a checked DRAT proof that no shorter plan (or none at all) exists
     proof_dir: str | None = None  # keep the certificate's CNF and proof there
+    # models kept warm between solves by a long-lived process (a service worker): see WarmModels
+    warm_models: WarmModels | None = None
+
+
+class WarmModels:
+    """Horizon models, each with its engine's prepared session, kept between solves.
+
+    Building and loading the time-expanded model is most of a small puzzle's solve
+    (wolf, goat and cabbage: ~4 of ~7 ms); a process that answers the same puzzles again
+    and again (a service worker asked for the built-in presets) keeps the last
+    ``size`` of them, least recently used first out.  It is a cache of *models* only:
+    every solve still searches, asks the model its two questions and replays the plan.
+    Only models of at most ``most_constraints`` (estimated) are kept, on engines whose
+    sessions answer many questions (``shares_models``), so memory stays bounded (a kept
+    model: up to ~6 MB, jealous husbands with 6 couples; 8 of them: ~50 MB).  A model is
+    taken out while a solve uses it and put back only when that solve ended normally (an
+    error leaves it out).  Not thread-safe: one per process (or thread)."""
+
+    def __init__(self, size: int = 8, most_constraints: int = LAYERED_FROM):
+        self.size, self.most_constraints = size, most_constraints
+        self._kept: OrderedDict[tuple, tuple[PlanModel, Session]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def take(self, key: tuple) -> tuple[PlanModel, Session] | None:
+        return self._kept.pop(key, None)
+
+    def keep(self, key: tuple, plans: PlanModel, session: Session, constraints: int) -> None:
+        if constraints > self.most_constraints or self.size <= 0:
+            return
+        self._kept[key] = (plans, session)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
 
 
 @dataclass
@@ -334,18 +369,39 @@ class Run:
                 outcome.confirmation += " (the shortest plans are counted on that model: not counted)"
 
         unary = self.options.engine != "cpsat"
-        if not self.options.count_shortest and estimated_size(self.layout, length, unary) > LAYERED_FROM:
+        size = estimated_size(self.layout, length, unary)
+        if not self.options.count_shortest and size > LAYERED_FROM:
             return self._confirm_layered(search, layers, length)
-        skip = self._affordable(length)
-        if skip:
-            return unconfirmed(skip)
-        self.report(f"confirming on {engine_name}: building the model of {crossings(length)}")
-        try:
-            plans = self._build(length)
-        except OutOfTime as error:
-            return unconfirmed(str(error))
-        session = get_engine(engine_name).prepare(plans.model)
-        if not solved:
+        warm, key = self._warm_models(), (self.spec, self.options.use_symmetry, engine_name, length)
+        kept = warm.take(key) if warm is not None else None
+        if kept is not None:
+            plans, session = kept
+        else:
+            skip = self._affordable(length)
+            if skip:
+                return unconfirmed(skip)
+            self.report(f"confirming on {engine_name}: building the model of {crossings(length)}")
+            try:
+                plans = self._build(length)
+            except OutOfTime as error:
+                return unconfirmed(str(error))
+            session = get_engine(engine_name).prepare(plans.model)
+        self._confirm_with_two_calls(plans, session, length, unconfirmed)
+        if warm is not None:  # (not reached when the model disagreed: that model is dropped)
+            warm.keep(key, plans, session, size)
+
+    def _warm_models(self) -> WarmModels | None:
+        """The options' kept models, when this run's engine can use them."""
+        warm = self.options.warm_models
+        if warm is None or not getattr(get_engine(self.options.engine), "shares_models", False):
+            return None
+        return warm
+
+    def _confirm_with_two_calls(self, plans: PlanModel, session: Session, length: int,
+                                unconfirmed: Callable[[str], None]) -> None:
+        """The questions of :meth:`_confirm_on_model` on the model of ``length`` steps."""
+        outcome, engine_name = self.outcome, self.options.engine
+        if outcome.status != "solved":
             self.report(f"confirming on {engine_name}: any plan of at most {crossings(length)}?")
             answer = self._ask(session, ())
             if answer.status == "sat":

@@ -26,6 +26,7 @@ level it needed (:data:`GRADE_NAMES` names them); it is deterministic.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations
 from typing import Callable, Iterator
 
@@ -33,7 +34,7 @@ from solver.deadline import Deadline
 
 from ..errors import TimeLimitReached
 from ..grid import Unit, cell_name, symbol_char
-from .puzzle import Sudoku, shape
+from .puzzle import Shape, Sudoku, shape
 from .rules import units
 
 Cell = tuple[int, int]
@@ -46,6 +47,17 @@ class Contradiction(Exception):
 # ---------------------------------------------------------------------------
 # The board: values placed and the candidates of the open cells
 # ---------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def peers_of(grid_shape: Shape) -> dict[Cell, frozenset[Cell]]:
+    """Each cell's peers (the other cells of its units), once per shape: working them out
+    was most of a hint's time.  Shared by every board of the shape: never changed."""
+    peers: dict[Cell, set[Cell]] = {}
+    for unit in units(grid_shape):
+        for cell in unit.cells:
+            peers.setdefault(cell, set()).update(unit.cells)
+    return {cell: frozenset(others - {cell}) for cell, others in peers.items()}
+
+
 @dataclass
 class Board:
     """A position: ``values`` of the filled cells, ``candidates`` of the open ones."""
@@ -63,15 +75,9 @@ class Board:
         """The position of the givens, every open cell's candidates those no peer holds.
 
         Raises Contradiction when the givens already break a rule."""
-        all_units = units(shape(puzzle))
-        peers: dict[Cell, set[Cell]] = {}
-        for unit in all_units:
-            for cell in unit.cells:
-                peers.setdefault(cell, set()).update(unit.cells)
-        frozen = {cell: frozenset(others - {cell}) for cell, others in peers.items()}
-        board = cls(puzzle.size, all_units, frozen)
+        board = cls(puzzle.size, units(shape(puzzle)), peers_of(shape(puzzle)))
         symbols = range(1, puzzle.size + 1)
-        board.candidates = {cell: set(symbols) for cell in sorted(frozen)}
+        board.candidates = {cell: set(symbols) for cell in sorted(board.peers)}
         for (r, c), value in sorted(((r, c), v) for r, row in enumerate(puzzle.grid)
                                     for c, v in enumerate(row) if v):
             if value not in board.candidates.get((r, c), ()):
@@ -124,10 +130,18 @@ class Board:
 
     def check(self) -> None:
         """Raise Contradiction when some unit has a value it needs nowhere to go."""
-        for unit in self.units:
-            for value in self.missing(unit):
-                if not self.places(unit, value):
-                    raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
+        values, candidates, everything = self.values, self.candidates, range(1, self.size + 1)
+        for unit in self.units:  # (the hot loop of probing: one pass over each unit)
+            covered = set()
+            for cell in unit.cells:
+                left = candidates.get(cell)
+                if left is None:
+                    covered.add(values[cell])
+                else:
+                    covered |= left
+            if len(covered) < self.size:
+                value = next(value for value in everything if value not in covered)
+                raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
 
 
 @dataclass(frozen=True)
@@ -161,27 +175,39 @@ def _eliminations(board: Board, cells: list[Cell], values: set[int] | frozenset[
 def _blockers(board: Board, unit: Unit, cell: Cell, value: int) -> tuple[Cell, ...]:
     """Why ``value`` fits nowhere else in ``unit``: each other cell is filled, or sees ``value``."""
     because = set()
+    holding = {other for other, placed in board.values.items() if placed == value}
     for other in unit.cells:
         if other == cell:
             continue
         if other in board.values:
             because.add(other)
         else:
-            seen = sorted(p for p in board.peers[other] if board.values.get(p) == value)
-            because.update(seen[:1])
+            seen = board.peers[other] & holding
+            if seen:
+                because.add(min(seen))  # the first peer holding it, in row-major order
     return tuple(sorted(because))
 
 
 def hidden_single(board: Board) -> Step | None:
     """A value the unit still needs has one place left in it."""
+    candidates = board.candidates
     for unit in board.units:
-        for value in board.missing(unit):
-            places = board.places(unit, value)
-            if len(places) == 1:
-                (cell,) = places
-                return Step("hidden single", _blockers(board, unit, cell, value),
-                            f"{symbol_char(value)} can go nowhere else in {unit.name}: "
-                            f"{cell_name(cell)} is {symbol_char(value)}", place=(cell, value))
+        # The values with one place in the unit, in one pass over it (a value placed in the
+        # unit is no candidate of its other cells: Board.place took it from them).
+        seen: set[int] = set()
+        repeated: set[int] = set()
+        for cell in unit.cells:
+            left = candidates.get(cell)
+            if left:
+                repeated |= seen & left
+                seen |= left
+        alone = seen - repeated
+        if alone:
+            value = min(alone)
+            cell = next(cell for cell in unit.cells if value in candidates.get(cell, ()))
+            return Step("hidden single", _blockers(board, unit, cell, value),
+                        f"{symbol_char(value)} can go nowhere else in {unit.name}: "
+                        f"{cell_name(cell)} is {symbol_char(value)}", place=(cell, value))
     return None
 
 
