@@ -16,7 +16,10 @@ supplies five things, and this module does the rest the same way for all:
     problems found (empty when the solution is right).
 
 and optionally ``explain_unsolvable(puzzle) -> str | None`` to say where givens
-clash.  Every solution an engine returns is verified before it is reported;
+clash, and ``compile_puzzle(puzzle) -> Encoding | None``: a model of that one puzzle
+(its givens built in, ``givens`` then gives none), for puzzles that share no model
+with the next one (a jigsaw's layout): it is asked of a fresh session, kept by no
+cache; None means the shape's model.  Every solution an engine returns is verified before it is reported;
 a failed verification raises :class:`~models.errors.VerificationError`.
 
 Certified answers (``certify=True`` on :meth:`PuzzleSolver.solve` and
@@ -192,6 +195,18 @@ class PuzzleSolver:
         fixed = getattr(encoding, "fixed", ())
         return encoding, (FixedSession(session, fixed) if fixed else session)
 
+    def _question(self, puzzle: Any, certify: bool = False) -> tuple[Encoding, Session]:
+        """The encoding and session a question about ``puzzle`` is asked of: the puzzle's
+        own model when the kind makes one (``compile_puzzle``), else :meth:`session`'s.
+        A certified answer always uses the shape's model: the proof is checked against the
+        rules as stated, not against a model that deductions made in Python shaped."""
+        compile_puzzle = getattr(self.kind, "compile_puzzle", None)
+        if compile_puzzle is not None and not certify:
+            encoding = compile_puzzle(puzzle)
+            if encoding is not None:
+                return encoding, self.engine.prepare(encoding.model)
+        return self.session(puzzle)
+
     def _compile(self, key: Hashable) -> Encoding:
         """The kind's model of a shape.  A model shared by several shapes (its ``fixed``
         literals tell them apart) pays only on an engine that keeps one warm solver for it;
@@ -276,7 +291,7 @@ class PuzzleSolver:
         ``proof_dir`` is given (see the module's doc)."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
-        encoding, session = self.session(puzzle)
+        encoding, session = self._question(puzzle, certify)
         givens = self.kind.givens(encoding, puzzle)
         answer = session.solve(givens, deadline.remaining())
         result = Result(engine=self.engine_name, stats=answer.stats)
@@ -307,7 +322,7 @@ class PuzzleSolver:
         ``certify``: a unique or unsolvable answer gets a checked proof (see :meth:`solve`)."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
-        encoding, session = self.session(puzzle)
+        encoding, session = self._question(puzzle, certify)
         givens = self.kind.givens(encoding, puzzle)
         answer = session.check_unique(givens, deadline.remaining())
         witnesses = [self._verified(puzzle, encoding, a) for a in answer.witnesses]
@@ -340,7 +355,7 @@ class PuzzleSolver:
         """Count (and verify) solutions up to ``limit``; ``complete`` says if that is all."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
-        encoding, session = self.session(puzzle)
+        encoding, session = self._question(puzzle)
         kept: list[Any] = []
 
         def verify_each(assignment: Assignment) -> None:

@@ -56,14 +56,15 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def to_cnf(model: Model) -> tuple[list[list[int]], int]:
-    """The model as CNF clauses, and the highest variable they use."""
+def to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
+    """The model as CNF clauses (the model's own clauses are shared, not copied: nobody
+    modifies a clause), and the highest variable they use."""
     with _gc_paused():
         return _to_cnf(model)
 
 
-def _to_cnf(model: Model) -> tuple[list[list[int]], int]:
-    clauses: list[list[int]] = [list(c) for c in model.clauses]
+def _to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
+    clauses: list[Sequence[int]] = list(model.clauses)
     top = model.num_vars
 
     def fresh() -> int:

@@ -13,10 +13,13 @@ against them directly, so a wrong encoding or a wrong engine cannot hide.
 
 from __future__ import annotations
 
+import functools
+import operator
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import combinations
 from operator import itemgetter
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from solver import Assignment, Choice, Model
 
@@ -157,8 +160,212 @@ def _any_layout(size: int, diagonals: bool) -> Layouts:
     return Layouts(_encoding(model, size, cells), region_of)
 
 
-def givens(encoding: Encoding, puzzle: Sudoku) -> list[int]:
-    """The givens as literals "cell holds value", for the engine's assumptions."""
+# ---------------------------------------------------------------------------
+# A jigsaw's own model: its givens, and what they force, built in
+# ---------------------------------------------------------------------------
+@dataclass
+class PuzzleEncoding:
+    """The model of one puzzle: its givens and what they force are built in, a choice of
+    candidate symbol is left for each cell still open.  It takes no assumptions."""
+
+    model: Model
+    size: int
+    known: tuple[int, ...]  # per cell, row-major: its symbol, or 0 where it is open
+    open_cells: tuple[tuple[int, Choice], ...]  # (cell number, its choice of candidates)
+
+
+def compile_puzzle(puzzle: Sudoku) -> PuzzleEncoding | None:
+    """A jigsaw's own model (None for a Sudoku of boxes, whose shape's model is kept warm).
+
+    Every jigsaw has a layout of its own, so no model is shared with the next puzzle: instead
+    of loading the whole rules (~25,000 clauses) into a solver, what the givens force is
+    deduced first (:func:`_deduce`: singles and locked candidates, each a consequence of
+    the rules), and only what remains open is encoded: each open cell takes one of its
+    candidates, and each unit holds each of its missing symbols in exactly one of its open
+    cells.  Most published jigsaws need no more: their model is empty.  The solutions are
+    exactly those of the puzzle, since every deduction is forced."""
+    if puzzle.regions is None:
+        return None
+    size, cells = puzzle.size, puzzle.size * puzzle.size
+    layout = _layout(shape(puzzle))
+    deduced = _deduce(layout, [value for row in puzzle.grid for value in row])
+    if deduced is None:  # the givens contradict the rules: a model with no solution
+        return PuzzleEncoding(Model(num_vars=1, clauses=[(1,), (-1,)]), size, (0,) * cells, ())
+    where, decided = deduced
+    known = [0] * cells
+    for value, board in enumerate(where, 1):
+        for cell in _bits(board & decided):
+            known[cell] = value
+    if decided == layout.every_cell:
+        return PuzzleEncoding(Model(), size, tuple(known), ())
+    # Written out as clauses directly (the Model's choice and cardinality helpers cost more
+    # than the solving here).  A cell of two candidates is one variable, a larger one a
+    # variable per candidate, at least one true: at most one follows, since a unit's open
+    # cells are as many as its missing symbols and each of those is in exactly one of them.
+    # (Without "at most one" per unit and symbol, solving was ~30x slower.)
+    symbols_of: dict[int, list[int]] = {}  # open cell -> its candidate symbols, in order
+    for value, board in enumerate(where, 1):
+        for cell in _bits(board & ~decided):
+            symbols_of.setdefault(cell, []).append(value)
+    literal_of: dict[tuple[int, int], int] = {}  # (open cell, candidate) -> literal
+    open_cells: list[tuple[int, Choice]] = []
+    clauses: list[tuple[int, ...]] = []
+    top = 0
+    for cell in sorted(symbols_of):
+        values = tuple(symbols_of[cell])
+        if len(values) == 2:
+            top += 1
+            literals: tuple[int, ...] = (-top, top)
+        else:
+            literals = tuple(range(top + 1, top + 1 + len(values)))
+            top += len(values)
+            clauses.append(literals)
+        open_cells.append((cell, Choice(values, literals)))
+        for value, literal in zip(values, literals):
+            literal_of[cell, value] = literal
+    for value, board in enumerate(where, 1):
+        for unit in layout.unit_masks:
+            missing = board & unit
+            if not missing & decided:  # the unit still misses the symbol: one of these cells
+                _exactly_one(clauses, [literal_of[cell, value] for cell in _bits(missing)])
+    model = Model(num_vars=top, clauses=clauses, primary=list(range(1, top + 1)),
+                  choices=[choice.literals for _, choice in open_cells])
+    return PuzzleEncoding(model, size, tuple(known), tuple(open_cells))
+
+
+def _exactly_one(clauses: list[tuple[int, ...]], literals: Sequence[int]) -> None:
+    """Exactly one of ``literals`` is true: one clause, and every pair not both."""
+    clauses.append(tuple(literals))
+    clauses.extend(combinations([-literal for literal in literals], 2))
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The numbers of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A jigsaw's units as bit masks over its cells (bit r*N+c for the cell (r, c))."""
+
+    size: int
+    every_cell: int
+    unit_masks: tuple[int, ...]
+    units_of: tuple[tuple[int, ...], ...]  # per cell: the masks of its units
+    peers: tuple[int, ...]  # per cell: every cell sharing a unit with it, itself included
+
+
+@lru_cache(maxsize=64)
+def _line_masks(size: int, diagonals: bool) -> tuple[int, ...]:
+    """The rows, columns (and diagonals) as bit masks over the cells."""
+    row = (1 << size) - 1
+    column = sum(1 << (r * size) for r in range(size))
+    found = [row << (r * size) for r in range(size)] + [column << c for c in range(size)]
+    if diagonals:
+        found += [sum(1 << (i * (size + 1)) for i in range(size)),
+                  sum(1 << ((i + 1) * (size - 1)) for i in range(size))]
+    return tuple(found)
+
+
+def _layout(shape: Shape) -> _Layout:
+    size = shape.size
+    lines = _line_masks(size, shape.diagonals)
+    region_of = [region for row in shape.regions for region in row]
+    regions = [0] * size
+    for cell, region in enumerate(region_of):
+        regions[region] |= 1 << cell
+    units_of = []
+    for cell, region in enumerate(region_of):
+        r, c = divmod(cell, size)
+        found = [lines[r], lines[size + c], regions[region]]
+        if shape.diagonals:
+            found += [d for d in lines[2 * size :] if d >> cell & 1]
+        units_of.append(tuple(found))
+    peers = tuple(functools.reduce(operator.or_, found) for found in units_of)
+    return _Layout(size, (1 << (size * size)) - 1, lines + tuple(regions), tuple(units_of), peers)
+
+
+def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | None:
+    """What the givens (row-major, 0 blank) force by the rules alone: for each symbol s, at
+    index s - 1, the cells where it may still be (a bit mask), and the cells decided.  None
+    when a cell is left without a symbol, or a unit without a cell for one of its symbols.
+
+    * naked single: a cell with one candidate left holds it;
+    * hidden single: a symbol with one cell left in a unit is there;
+    * locked candidates: when a symbol's cells left in one unit all lie in a second unit,
+      the symbol is in that part of the second unit, so nowhere else in it.
+
+    A placed symbol leaves its peers' cells at once, its cell's other candidates at the
+    next round (each round starts by clearing every decided cell from the other masks)."""
+    size, every_cell, peers = layout.size, layout.every_cell, layout.peers
+    where = [every_cell] * size
+    holds = [0] * size  # per symbol: the cells decided to hold it
+    decided = 0
+
+    def place(cell: int, value: int) -> None:
+        nonlocal decided
+        bit = 1 << cell
+        where[value] = where[value] & ~peers[cell] | bit
+        holds[value] |= bit
+        decided |= bit
+
+    for cell, value in enumerate(givens):
+        if value:
+            if not where[value - 1] >> cell & 1:  # a peer's given already rules it out
+                return None
+            place(cell, value - 1)
+    while True:
+        for value in range(size):
+            where[value] = where[value] & ~decided | holds[value]
+        once = twice = 0  # naked singles: the cells in exactly one symbol's mask
+        for board in where:
+            twice |= once & board
+            once |= board
+        if once != every_cell:
+            return None
+        placed = False
+        for cell in _bits(once & ~twice & ~decided):
+            value = next((v for v, board in enumerate(where) if board >> cell & 1), None)
+            if value is None:  # it lost its last candidate to a single placed just now
+                return None
+            place(cell, value)
+            placed = True
+        for value in range(size):  # hidden singles
+            board = where[value]
+            for unit in layout.unit_masks:
+                left = board & unit
+                if left & (left - 1) or left & decided:  # several cells, or placed already
+                    continue
+                if not left:
+                    return None
+                place(left.bit_length() - 1, value)
+                board = where[value]
+                placed = True
+        if placed:
+            continue
+        eliminated = False
+        for value, board in enumerate(where):  # locked candidates
+            for unit in layout.unit_masks:
+                left = board & unit
+                if left & decided or not left & (left - 1):
+                    continue
+                for other in layout.units_of[(left & -left).bit_length() - 1]:
+                    if other != unit and not left & ~other and board & other & ~unit:
+                        board &= ~(other & ~unit)
+                        eliminated = True
+            where[value] = board
+        if not eliminated:
+            return where, decided
+
+
+def givens(encoding: Encoding | PuzzleEncoding, puzzle: Sudoku) -> list[int]:
+    """The givens as literals "cell holds value", for the engine's assumptions (none for a
+    puzzle's own model: its givens are built in)."""
+    if isinstance(encoding, PuzzleEncoding):
+        return []
     return [
         cell.is_(value)
         for cells, values in zip(encoding.cells, puzzle.grid)
@@ -167,9 +374,14 @@ def givens(encoding: Encoding, puzzle: Sudoku) -> list[int]:
     ]
 
 
-def decode(encoding: Encoding, assignment: Assignment) -> list[list[int]]:
+def decode(encoding: Encoding | PuzzleEncoding, assignment: Assignment) -> list[list[int]]:
     """An engine's assignment as a grid of values (0 where no value is true)."""
     size = encoding.size
+    if isinstance(encoding, PuzzleEncoding):
+        flat = list(encoding.known)
+        for cell, choice in encoding.open_cells:
+            flat[cell] = choice.value(assignment) or 0
+        return [flat[i : i + size] for i in range(0, size * size, size)]
     cells = size * size
     # Hot path (run for every solution): the true primary variables, in order,
     # are one per cell when the assignment is well formed; check that they are.
