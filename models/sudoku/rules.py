@@ -259,33 +259,29 @@ class _Layout:
 
 
 @lru_cache(maxsize=64)
-def _line_masks(size: int, diagonals: bool) -> tuple[int, ...]:
-    """The rows, columns (and diagonals) as bit masks over the cells."""
+def _lines(size: int, diagonals: bool) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The rows, columns (and diagonals) as bit masks over the cells; and per cell, the
+    masks of its lines."""
     row = (1 << size) - 1
     column = sum(1 << (r * size) for r in range(size))
-    found = [row << (r * size) for r in range(size)] + [column << c for c in range(size)]
+    lines = [row << (r * size) for r in range(size)] + [column << c for c in range(size)]
     if diagonals:
-        found += [sum(1 << (i * (size + 1)) for i in range(size)),
+        lines += [sum(1 << (i * (size + 1)) for i in range(size)),
                   sum(1 << ((i + 1) * (size - 1)) for i in range(size))]
-    return tuple(found)
+    lines_of = tuple(tuple(line for line in lines if line >> cell & 1) for cell in range(size * size))
+    return tuple(lines), lines_of
 
 
 def _layout(shape: Shape) -> _Layout:
     size = shape.size
-    lines = _line_masks(size, shape.diagonals)
+    lines, lines_of = _lines(size, shape.diagonals)
     region_of = [region for row in shape.regions for region in row]
     regions = [0] * size
     for cell, region in enumerate(region_of):
         regions[region] |= 1 << cell
-    units_of = []
-    for cell, region in enumerate(region_of):
-        r, c = divmod(cell, size)
-        found = [lines[r], lines[size + c], regions[region]]
-        if shape.diagonals:
-            found += [d for d in lines[2 * size :] if d >> cell & 1]
-        units_of.append(tuple(found))
+    units_of = tuple(on + (regions[region],) for on, region in zip(lines_of, region_of))
     peers = tuple(functools.reduce(operator.or_, found) for found in units_of)
-    return _Layout(size, (1 << (size * size)) - 1, lines + tuple(regions), tuple(units_of), peers)
+    return _Layout(size, (1 << (size * size)) - 1, lines + tuple(regions), units_of, peers)
 
 
 def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | None:
@@ -318,22 +314,26 @@ def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | N
                 return None
             place(cell, value - 1)
     while True:
-        for value in range(size):
-            where[value] = where[value] & ~decided | holds[value]
-        once = twice = 0  # naked singles: the cells in exactly one symbol's mask
-        for board in where:
-            twice |= once & board
-            once |= board
-        if once != every_cell:
-            return None
-        placed = False
-        for cell in _bits(once & ~twice & ~decided):
-            value = next((v for v, board in enumerate(where) if board >> cell & 1), None)
-            if value is None:  # it lost its last candidate to a single placed just now
+        naked = True
+        while naked:  # naked singles, until none is left: each costs a few operations
+            for value in range(size):
+                where[value] = where[value] & ~decided | holds[value]
+            once = twice = 0  # the cells in exactly one symbol's mask
+            for board in where:
+                twice |= once & board
+                once |= board
+            if once != every_cell:
                 return None
-            place(cell, value)
-            placed = True
-        for value in range(size):  # hidden singles
+            naked = once & ~twice & ~decided
+            for cell in _bits(naked):
+                value = next((v for v, board in enumerate(where) if board >> cell & 1), None)
+                if value is None:  # it lost its last candidate to a single placed just now
+                    return None
+                place(cell, value)
+        placed = False
+        for value in range(size):  # hidden singles (a 81-cell pass: only once naked ones ran out)
+            if holds[value].bit_count() == size:
+                continue  # placed in every unit
             board = where[value]
             for unit in layout.unit_masks:
                 left = board & unit
@@ -346,8 +346,12 @@ def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | N
                 placed = True
         if placed:
             continue
+        if decided == every_cell:
+            return where, decided
         eliminated = False
         for value, board in enumerate(where):  # locked candidates
+            if holds[value].bit_count() == size:
+                continue
             for unit in layout.unit_masks:
                 left = board & unit
                 if left & decided or not left & (left - 1):
@@ -405,16 +409,23 @@ def _cell_numbers(cells: int) -> list[int]:
 # ---------------------------------------------------------------------------
 @lru_cache(maxsize=64)
 def _unit_getters(shape: Shape) -> tuple[Callable[[list[int]], tuple[int, ...]], ...]:
-    """For each unit, a function picking its cells' values out of a row-major flat grid."""
-    if not shape.regions:  # boxes, or the lines alone (``()``: any jigsaw layout)
-        return tuple(itemgetter(*(r * shape.size + c for r, c in unit.cells)) for unit in units(shape))
+    """For each unit of a shape of boxes (or of the lines alone: the regions ``()`` of any
+    jigsaw layout), a function picking its cells' values out of a row-major flat grid."""
+    return tuple(itemgetter(*(r * shape.size + c for r, c in unit.cells)) for unit in units(shape))
+
+
+def _units_hold_distinct_symbols(puzzle: Sudoku, flat: list[int]) -> bool:
+    """Whether every unit of the puzzle holds ``size`` distinct values (a row-major grid)."""
+    size = puzzle.size
+    if not puzzle.regions:
+        return all(len(set(cells(flat))) == size for cells in _unit_getters(shape(puzzle)))
     # A jigsaw: the lines' getters are shared by every layout of the size (a file of
-    # jigsaws has a layout per puzzle), the regions' come straight from the region grid.
-    cells_of: dict[int, list[int]] = {}
-    for number, region in enumerate(r for row in shape.regions for r in row):
-        cells_of.setdefault(region, []).append(number)
-    lines = _unit_getters(Shape(shape.size, None, (), shape.diagonals))
-    return lines + tuple(itemgetter(*cells) for cells in cells_of.values())
+    # jigsaws has a layout per puzzle); a region (of N cells) holds N distinct values when
+    # no (region, value) pair occurs twice.
+    lines = _unit_getters(Shape(size, None, (), puzzle.diagonals))
+    in_region = (region for row in puzzle.regions for region in row)
+    return (all(len(set(cells(flat))) == size for cells in lines)
+            and len(set(zip(in_region, flat))) == size * size)
 
 
 @lru_cache(maxsize=64)
@@ -439,7 +450,7 @@ def verify(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
         set(map(type, flat)) == {int}
         and _symbols(size).issuperset(flat)
         and all(v == g for v, g in zip(flat, given) if g)
-        and all(len(set(cells(flat))) == size for cells in _unit_getters(shape(puzzle)))
+        and _units_hold_distinct_symbols(puzzle, flat)
     ):
         return []
     return _problems(puzzle, solution)
