@@ -48,14 +48,16 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Hashable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol, Sequence
 
 from solver import Assignment, Model, Session, Uniqueness, get_engine
 from solver.engine import Enumeration, SolveResult
 from solver.deadline import Deadline
-from solver.proof import Certificate, CertificationError, ProofBase, certify_answer
 
 from .errors import VerificationError
+
+if TYPE_CHECKING:  # proofs are imported when one is asked for (--certify): ~3 ms otherwise
+    from solver.proof import ProofBase
 
 
 TIME_LIMIT_BEFORE = "time limit reached before the proof was made"
@@ -229,6 +231,8 @@ class PuzzleSolver:
 
     def _proof_base(self, model: Model) -> ProofBase:
         """The model's CNF and loaded checker, kept like the sessions (see :class:`ProofBase`)."""
+        from solver.proof import ProofBase
+
         key = id(model)
         if key in self._proof_bases:
             self._proof_bases.move_to_end(key)
@@ -249,6 +253,8 @@ class PuzzleSolver:
         name: str,
     ) -> None:
         """Set ``result.extra["certificate"]`` for the engine's ``answer`` (see the module's doc)."""
+        from solver.proof import Certificate, CertificationError, certify_answer
+
         if answer.status not in ("unique", "unsat"):
             _no_certificate(result, answer.status)
             return

@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from itertools import combinations
 from typing import Iterator, Sequence
 
-from pysat.card import CardEnc, EncType
 import pysolvers  # python-sat's extension module
 from pysat.solvers import Solver
 
@@ -91,6 +90,8 @@ def _to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
             elif k == n:
                 clauses.extend([lit] for lit in lits)
             else:
+                from pysat.card import CardEnc, EncType  # ~5 ms to import: only when needed
+
                 enc = CardEnc.atleast(lits, bound=k, top_id=top, encoding=EncType.seqcounter)
                 top = max(top, enc.nv)
                 clauses.extend(enc.clauses)
@@ -100,6 +101,8 @@ def _to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
             elif k == 1 and n <= PAIRWISE_LIMIT:
                 clauses.extend(map(list, combinations([-lit for lit in lits], 2)))
             else:
+                from pysat.card import CardEnc, EncType
+
                 enc = CardEnc.atmost(lits, bound=k, top_id=top, encoding=EncType.seqcounter)
                 top = max(top, enc.nv)
                 clauses.extend(enc.clauses)
