@@ -254,14 +254,19 @@ class _Layout:
     size: int
     every_cell: int
     unit_masks: tuple[int, ...]
-    units_of: tuple[tuple[int, ...], ...]  # per cell: the masks of its units
     peers: tuple[int, ...]  # per cell: every cell sharing a unit with it, itself included
+    lines_of: tuple[tuple[int, ...], ...]  # per cell: the masks of its lines
+    region_of: tuple[int, ...]  # per cell: the mask of its region
+
+    def units_of(self, cell: int) -> tuple[int, ...]:
+        """The masks of the units ``cell`` lies in."""
+        return (*self.lines_of[cell], self.region_of[cell])
 
 
 @lru_cache(maxsize=64)
-def _lines(size: int, diagonals: bool) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """The rows, columns (and diagonals) as bit masks over the cells; and per cell, the
-    masks of its lines."""
+def _lines(size: int, diagonals: bool) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """The rows, columns (and diagonals) as bit masks over the cells; per cell, the masks of
+    its lines, and the cells on them."""
     row = (1 << size) - 1
     column = sum(1 << (r * size) for r in range(size))
     lines = [row << (r * size) for r in range(size)] + [column << c for c in range(size)]
@@ -269,19 +274,20 @@ def _lines(size: int, diagonals: bool) -> tuple[tuple[int, ...], tuple[tuple[int
         lines += [sum(1 << (i * (size + 1)) for i in range(size)),
                   sum(1 << ((i + 1) * (size - 1)) for i in range(size))]
     lines_of = tuple(tuple(line for line in lines if line >> cell & 1) for cell in range(size * size))
-    return tuple(lines), lines_of
+    on_lines = tuple(functools.reduce(operator.or_, found) for found in lines_of)
+    return tuple(lines), lines_of, on_lines
 
 
 def _layout(shape: Shape) -> _Layout:
     size = shape.size
-    lines, lines_of = _lines(size, shape.diagonals)
-    region_of = [region for row in shape.regions for region in row]
+    lines, lines_of, on_lines = _lines(size, shape.diagonals)
+    numbers = [region for row in shape.regions for region in row]
     regions = [0] * size
-    for cell, region in enumerate(region_of):
+    for cell, region in enumerate(numbers):
         regions[region] |= 1 << cell
-    units_of = tuple(on + (regions[region],) for on, region in zip(lines_of, region_of))
-    peers = tuple(functools.reduce(operator.or_, found) for found in units_of)
-    return _Layout(size, (1 << (size * size)) - 1, lines + tuple(regions), units_of, peers)
+    region_of = tuple(regions[region] for region in numbers)
+    peers = tuple(map(operator.or_, on_lines, region_of))
+    return _Layout(size, (1 << (size * size)) - 1, lines + tuple(regions), peers, lines_of, region_of)
 
 
 def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | None:
@@ -325,11 +331,11 @@ def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | N
             if once != every_cell:
                 return None
             naked = once & ~twice & ~decided
-            for cell in _bits(naked):
-                value = next((v for v, board in enumerate(where) if board >> cell & 1), None)
-                if value is None:  # it lost its last candidate to a single placed just now
-                    return None
-                place(cell, value)
+            for value in range(size) if naked else ():
+                for cell in _bits(where[value] & naked):
+                    if not where[value] >> cell & 1:  # a peer took the symbol just now
+                        return None
+                    place(cell, value)
         placed = False
         for value in range(size):  # hidden singles (a 81-cell pass: only once naked ones ran out)
             if holds[value].bit_count() == size:
@@ -356,7 +362,7 @@ def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | N
                 left = board & unit
                 if left & decided or not left & (left - 1):
                     continue
-                for other in layout.units_of[(left & -left).bit_length() - 1]:
+                for other in layout.units_of((left & -left).bit_length() - 1):
                     if other != unit and not left & ~other and board & other & ~unit:
                         board &= ~(other & ~unit)
                         eliminated = True
