@@ -19,8 +19,9 @@ and optionally ``explain_unsolvable(puzzle) -> str | None`` to say where givens
 clash, and ``compile_puzzle(puzzle) -> Encoding | None``: a model of that one puzzle
 (its givens built in, ``givens`` then gives none), for puzzles that share no model
 with the next one (a jigsaw's layout): it is asked of a fresh session, kept by no
-cache; None means the shape's model.  Every solution an engine returns is verified before it is reported;
-a failed verification raises :class:`~models.errors.VerificationError`.
+cache; None means the shape's model.  Every solution an engine returns is verified
+before it is reported; a failed verification raises
+:class:`~models.errors.VerificationError`.
 
 Certified answers (``certify=True`` on :meth:`PuzzleSolver.solve` and
 :meth:`PuzzleSolver.check`): after the engine's answer, whichever engine gave

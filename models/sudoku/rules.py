@@ -7,7 +7,8 @@
 
 :func:`compile` states them as a :class:`solver.Model` (the complete
 encoding: one choice of symbol per cell, every unit all different, which
-lets unit propagation do most of the work); :func:`verify` checks a grid
+lets unit propagation do most of the work); :func:`compile_puzzle` states
+one jigsaw's, what its givens force built in; :func:`verify` checks a grid
 against them directly, so a wrong encoding or a wrong engine cannot hide.
 """
 
@@ -63,6 +64,7 @@ class Encoding:
 #: solver): the layout is a set of assumed literals (see :class:`Layouts`).  A model per
 #: layout costs ~25 ms to build and load at 9x9, the shared one about as much, once;
 #: larger grids keep a model per layout, where building weighs less beside solving.
+#: (The runner asks these only for certified answers: the others use :func:`compile_puzzle`.)
 SHARED_LAYOUT_MAX_SIZE = 9
 
 
