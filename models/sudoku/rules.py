@@ -23,6 +23,7 @@ from operator import itemgetter
 from typing import Callable, Iterator, Sequence
 
 from solver import Assignment, Choice, Model
+from solver.model import Cardinality
 
 from ..grid import Unit, boxes, cell_name, columns, diagonals, regions, rows, symbol_char
 from .puzzle import Grid, Shape, Sudoku, shape
@@ -225,20 +226,28 @@ def compile_puzzle(puzzle: Sudoku) -> PuzzleEncoding | None:
         open_cells.append((cell, Choice(values, literals)))
         for value, literal in zip(values, literals):
             literal_of[cell, value] = literal
+    longer: list[Cardinality] = []  # groups too long to write pairwise: each engine's own way
     for value, board in enumerate(where, 1):
         for unit in layout.unit_masks:
             missing = board & unit
             if not missing & decided:  # the unit still misses the symbol: one of these cells
-                _exactly_one(clauses, [literal_of[cell, value] for cell in _bits(missing)])
-    model = Model(num_vars=top, clauses=clauses, primary=list(range(1, top + 1)),
+                literals = tuple(literal_of[cell, value] for cell in _bits(missing))
+                if len(literals) <= PAIRWISE_AT_MOST:
+                    clauses.append(literals)
+                    clauses.extend(combinations([-literal for literal in literals], 2))
+                else:
+                    longer.append(Cardinality(literals, "==", 1))
+    model = Model(num_vars=top, clauses=clauses, cardinalities=longer,
+                  primary=list(range(1, top + 1)),
                   choices=[choice.literals for _, choice in open_cells])
     return PuzzleEncoding(model, size, tuple(known), tuple(open_cells))
 
 
-def _exactly_one(clauses: list[tuple[int, ...]], literals: Sequence[int]) -> None:
-    """Exactly one of ``literals`` is true: one clause, and every pair not both."""
-    clauses.append(tuple(literals))
-    clauses.extend(combinations([-literal for literal in literals], 2))
+#: "exactly one" over at most this many literals is written out as clauses, every pair "not
+#: both" (as the ``sat`` engine encodes a cardinality that short: solver.sat.PAIRWISE_LIMIT);
+#: a longer group, in a large jigsaw, is a cardinality constraint (n(n-1)/2 clauses would be
+#: 2 million for a blank 35x35).
+PAIRWISE_AT_MOST = 25
 
 
 def _bits(mask: int) -> Iterator[int]:
