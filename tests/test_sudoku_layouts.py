@@ -153,3 +153,13 @@ def test_only_the_incremental_engine_shares_the_layouts_model():
     assert PuzzleSolver(sudoku.SUDOKU, "sat").session(puzzle)[0].fixed != ()
     for engine in ("cpsat", "backtrack"):
         assert PuzzleSolver(sudoku.SUDOKU, engine).session(puzzle)[0].fixed == ()
+
+
+def test_a_large_blank_jigsaw_states_each_unit_symbol_once_as_a_cardinality():
+    """Pairwise, each of its 2,700 "exactly one of 30 cells" would be 436 clauses."""
+    _grid, regions = latin_layout(30, random.Random(5))
+    blank = sudoku.make_puzzle([[0] * 30 for _ in range(30)], region_labels=regions)
+    model = rules.compile_puzzle(blank).model
+    assert len(model.clauses) == 900  # each cell holds one of its 30 candidates
+    assert len(model.cardinalities) == 90 * 30  # each unit holds each symbol once
+    assert all(len(card.literals) == 30 for card in model.cardinalities)
