@@ -19,7 +19,7 @@ and optionally ``explain_unsolvable(puzzle) -> str | None`` to say where givens
 clash, and ``compile_puzzle(puzzle) -> Encoding | None``: a model of that one puzzle
 (its givens built in, ``givens`` then gives none), for puzzles that share no model
 with the next one (a jigsaw's layout): it is asked of a fresh session, kept by no
-cache; None means the shape's model.  Every solution an engine returns is verified
+cache, unless the shape's model is prepared already; None means the shape's model.  Every solution an engine returns is verified
 before it is reported; a failed verification raises
 :class:`~models.errors.VerificationError`.
 
@@ -201,10 +201,12 @@ class PuzzleSolver:
     def _question(self, puzzle: Any, certify: bool = False) -> tuple[Encoding, Session]:
         """The encoding and session a question about ``puzzle`` is asked of: the puzzle's
         own model when the kind makes one (``compile_puzzle``), else :meth:`session`'s.
-        A certified answer always uses the shape's model: the proof is checked against the
-        rules as stated, not against a model that deductions made in Python shaped."""
+        The shape's model is kept to when it is prepared already (a generator asks about
+        one jigsaw layout again and again: its warm solver answers faster), and for a
+        certified answer: the proof is checked against the rules as stated, not against a
+        model that deductions made in Python shaped."""
         compile_puzzle = getattr(self.kind, "compile_puzzle", None)
-        if compile_puzzle is not None and not certify:
+        if compile_puzzle is not None and not certify and self.kind.shape(puzzle) not in self._encodings:
             encoding = compile_puzzle(puzzle)
             if encoding is not None:
                 return encoding, self.engine.prepare(encoding.model)

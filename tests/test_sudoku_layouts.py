@@ -155,11 +155,24 @@ def test_only_the_incremental_engine_shares_the_layouts_model():
         assert PuzzleSolver(sudoku.SUDOKU, engine).session(puzzle)[0].fixed == ()
 
 
-def test_a_large_blank_jigsaw_states_each_unit_symbol_once_as_a_cardinality():
-    """Pairwise, each of its 2,700 "exactly one of 30 cells" would be 436 clauses."""
-    _grid, regions = latin_layout(30, random.Random(5))
-    blank = sudoku.make_puzzle([[0] * 30 for _ in range(30)], region_labels=regions)
-    model = rules.compile_puzzle(blank).model
-    assert len(model.clauses) == 900  # each cell holds one of its 30 candidates
-    assert len(model.cardinalities) == 90 * 30  # each unit holds each symbol once
-    assert all(len(card.literals) == 30 for card in model.cardinalities)
+def test_a_nearly_blank_jigsaw_is_left_to_its_layouts_model_which_then_answers_that_layout():
+    """As a generator asks: a blank layout first, then the same layout with givens."""
+    grid, regions = latin_layout(6, random.Random(6))
+    blank = sudoku.make_puzzle([[0] * 6 for _ in range(6)], region_labels=regions)
+    assert rules.compile_puzzle(blank) is None
+    solver = PuzzleSolver(sudoku.SUDOKU, "sat")
+    assert solver.solve(blank).status == "solved" and len(solver._encodings) == 1
+    clued = sudoku.make_puzzle(grid, region_labels=regions)
+    assert rules.compile_puzzle(clued) is not None
+    assert solver._question(clued)[0].fixed != ()  # the layout's warm model, not a new one
+    assert solver.solve(clued).solution == grid
+
+
+def test_a_large_jigsaws_long_groups_stay_cardinality_constraints():
+    """Pairwise, "exactly one of 30 cells" alone would be 436 clauses."""
+    grid, regions = latin_layout(35, random.Random(0))
+    rng = random.Random(0)
+    cut = [[v if rng.random() < 0.27 else 0 for v in row] for row in grid]
+    model = rules.compile_puzzle(sudoku.make_puzzle(cut, region_labels=regions)).model
+    assert model.cardinalities
+    assert all(len(card.literals) > rules.PAIRWISE_AT_MOST for card in model.cardinalities)

@@ -177,8 +177,15 @@ class PuzzleEncoding:
     open_cells: tuple[tuple[int, Choice], ...]  # (cell number, its choice of candidates)
 
 
+#: a jigsaw with more of its cells open than this, once its givens' consequences are placed,
+#: is left to its shape's model (one warm solver for its layout: a generator asks about a
+#: nearly blank layout again and again); published puzzles leave far fewer (Janko's: 3/4 at most)
+OPEN_AT_MOST = 0.75
+
+
 def compile_puzzle(puzzle: Sudoku) -> PuzzleEncoding | None:
-    """A jigsaw's own model (None for a Sudoku of boxes, whose shape's model is kept warm).
+    """A jigsaw's own model (None for a Sudoku of boxes, whose shape's model is kept warm, and
+    for a jigsaw with more than :data:`OPEN_AT_MOST` of its cells still open).
 
     Every jigsaw has a layout of its own, so no model is shared with the next puzzle: instead
     of loading the whole rules (~25,000 clauses) into a solver, what the givens force is
@@ -201,6 +208,8 @@ def compile_puzzle(puzzle: Sudoku) -> PuzzleEncoding | None:
             known[cell] = value
     if decided == layout.every_cell:
         return PuzzleEncoding(Model(), size, tuple(known), ())
+    if (layout.every_cell & ~decided).bit_count() > OPEN_AT_MOST * cells:
+        return None  # nearly blank: its own model would be about the whole rules, built anew
     # Written out as clauses directly (the Model's choice and cardinality helpers cost more
     # than the solving here).  A cell of two candidates is one variable, a larger one a
     # variable per candidate, at least one true: at most one follows, since a unit's open
