@@ -1,7 +1,7 @@
 """Whole process and in-library: ``mindgames sudoku solve --json`` against the Norvig-style
 solver (:mod:`benchmarks.norvig`), on every shared Sudoku set, in one run.
 
-    python3 -m benchmarks.sudoku_vs_norvig [--sets ...] [--sample 3000] [--runs 3]
+    python3 -m benchmarks.sudoku_vs_norvig [--sets ...] [--sample 3000] [--runs 3] [--library-only]
 
 Whole process: each side is a fresh ``python -m`` process given the same file (start-up,
 imports, reading, solving, writing the answers all count): ours is
@@ -15,7 +15,9 @@ shared set has one solution per puzzle, so both sides must print the same grids.
 In-library: in this process, every puzzle of the set solved one after the other by one
 :class:`models.runner.PuzzleSolver` (verification included) and by the Norvig-style solver,
 each starting cold (our first model and solver, its first units and peers, are on the clock;
-a jigsaw's per-layout work too, on both sides).  Parsing is not timed.
+a jigsaw's per-layout work too, on both sides).  Parsing is not timed.  ``--library-only``:
+only that, each set in ``--runs`` fresh processes (nothing warm from an earlier set), the
+fastest counting: steadier on a loaded machine than the one in-process run of the full table.
 
 Sets: the files of ../shared/data/sudoku/ (a jigsaw line there carries its solution as a
 third field, which the CLI does not read: it is cut off), a sample of the 17-clue set
@@ -142,14 +144,40 @@ def in_library(lines: list[str]) -> tuple[float, float]:
     return ours, time.process_time() - start
 
 
+def library_only(args: argparse.Namespace) -> None:
+    """The in-library figures alone, each set in fresh processes (see the module's doc)."""
+    print("| set | puzzles | in-library s ours / Norvig (fastest of fresh processes) | ratio |")
+    print("|---|---:|---:|---:|")
+    for name in args.sets:
+        command = [sys.executable, "-m", "benchmarks.sudoku_vs_norvig", "--in-library-of", name,
+                   "--sample", str(args.sample), "--seed", str(args.seed)]
+        runs = [subprocess.run(command, capture_output=True, text=True, check=True, cwd=REPO,
+                               env={**os.environ, "PYTHONPATH": str(REPO)}).stdout.split()
+                for _ in range(args.runs)]
+        count = int(runs[0][0])
+        ours, theirs = (min(float(run[i]) for run in runs) for i in (1, 2))
+        print(f"| {name} | {count:,} | {ours:.3f} / {theirs:.3f} | {theirs / ours:.1f}x |", flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS))
     parser.add_argument("--sample", type=int, default=3000, help="17-clue puzzles (default 3000)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each process; the fastest counts")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--library-only", action="store_true",
+                        help="only the in-library figures, each set in --runs fresh processes")
+    parser.add_argument("--in-library-of", choices=list(SETS), help=argparse.SUPPRESS)  # one such process
     args = parser.parse_args(argv)
+    if args.in_library_of:
+        lines = set_lines(args.in_library_of, args.sample, args.seed)
+        print(len(lines), *in_library(lines))
+        return 0
     print(f"Load average at start: {load_average()}\n")
+    if args.library_only:
+        library_only(args)
+        print(f"\nLoad average at end: {load_average()}")
+        return 0
     print("| set | puzzles | ours whole s (wall / CPU) | `--jobs 1` (wall / CPU) | Norvig whole s "
           "(wall / CPU) | whole-process ratio (wall / CPU; `--jobs 1` CPU) | in-library s ours / "
           "Norvig | in-library ratio |")

@@ -16,8 +16,12 @@ supplies five things, and this module does the rest the same way for all:
     problems found (empty when the solution is right).
 
 and optionally ``explain_unsolvable(puzzle) -> str | None`` to say where givens
-clash.  Every solution an engine returns is verified before it is reported;
-a failed verification raises :class:`~models.errors.VerificationError`.
+clash, and ``compile_puzzle(puzzle) -> Encoding | None``: a model of that one puzzle
+(its givens built in, ``givens`` then gives none), for puzzles that share no model
+with the next one (a jigsaw's layout): it is asked of a fresh session, kept by no
+cache, unless the shape's model is prepared already; None means the shape's model.  Every solution an engine returns is verified
+before it is reported; a failed verification raises
+:class:`~models.errors.VerificationError`.
 
 Certified answers (``certify=True`` on :meth:`PuzzleSolver.solve` and
 :meth:`PuzzleSolver.check`): after the engine's answer, whichever engine gave
@@ -45,14 +49,16 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Hashable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol, Sequence
 
 from solver import Assignment, Model, Session, Uniqueness, get_engine
 from solver.engine import Enumeration, SolveResult
 from solver.deadline import Deadline
-from solver.proof import Certificate, CertificationError, ProofBase, certify_answer
 
 from .errors import VerificationError
+
+if TYPE_CHECKING:  # proofs are imported when one is asked for (--certify): ~3 ms otherwise
+    from solver.proof import ProofBase
 
 
 TIME_LIMIT_BEFORE = "time limit reached before the proof was made"
@@ -192,6 +198,20 @@ class PuzzleSolver:
         fixed = getattr(encoding, "fixed", ())
         return encoding, (FixedSession(session, fixed) if fixed else session)
 
+    def _question(self, puzzle: Any, certify: bool = False) -> tuple[Encoding, Session]:
+        """The encoding and session a question about ``puzzle`` is asked of: the puzzle's
+        own model when the kind makes one (``compile_puzzle``), else :meth:`session`'s.
+        The shape's model is kept to when it is prepared already (a generator asks about
+        one jigsaw layout again and again: its warm solver answers faster), and for a
+        certified answer: the proof is checked against the rules as stated, not against a
+        model that deductions made in Python shaped."""
+        compile_puzzle = getattr(self.kind, "compile_puzzle", None)
+        if compile_puzzle is not None and not certify and self.kind.shape(puzzle) not in self._encodings:
+            encoding = compile_puzzle(puzzle)
+            if encoding is not None:
+                return encoding, self.engine.prepare(encoding.model)
+        return self.session(puzzle)
+
     def _compile(self, key: Hashable) -> Encoding:
         """The kind's model of a shape.  A model shared by several shapes (its ``fixed``
         literals tell them apart) pays only on an engine that keeps one warm solver for it;
@@ -214,6 +234,8 @@ class PuzzleSolver:
 
     def _proof_base(self, model: Model) -> ProofBase:
         """The model's CNF and loaded checker, kept like the sessions (see :class:`ProofBase`)."""
+        from solver.proof import ProofBase
+
         key = id(model)
         if key in self._proof_bases:
             self._proof_bases.move_to_end(key)
@@ -234,6 +256,8 @@ class PuzzleSolver:
         name: str,
     ) -> None:
         """Set ``result.extra["certificate"]`` for the engine's ``answer`` (see the module's doc)."""
+        from solver.proof import Certificate, CertificationError, certify_answer
+
         if answer.status not in ("unique", "unsat"):
             _no_certificate(result, answer.status)
             return
@@ -276,7 +300,7 @@ class PuzzleSolver:
         ``proof_dir`` is given (see the module's doc)."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
-        encoding, session = self.session(puzzle)
+        encoding, session = self._question(puzzle, certify)
         givens = self.kind.givens(encoding, puzzle)
         answer = session.solve(givens, deadline.remaining())
         result = Result(engine=self.engine_name, stats=answer.stats)
@@ -307,7 +331,7 @@ class PuzzleSolver:
         ``certify``: a unique or unsolvable answer gets a checked proof (see :meth:`solve`)."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
-        encoding, session = self.session(puzzle)
+        encoding, session = self._question(puzzle, certify)
         givens = self.kind.givens(encoding, puzzle)
         answer = session.check_unique(givens, deadline.remaining())
         witnesses = [self._verified(puzzle, encoding, a) for a in answer.witnesses]
@@ -340,7 +364,7 @@ class PuzzleSolver:
         """Count (and verify) solutions up to ``limit``; ``complete`` says if that is all."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
-        encoding, session = self.session(puzzle)
+        encoding, session = self._question(puzzle)
         kept: list[Any] = []
 
         def verify_each(assignment: Assignment) -> None:

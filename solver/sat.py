@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import gc
 import time
+from collections import deque
 from contextlib import contextmanager
+from functools import partial
 from itertools import combinations
 from typing import Iterator, Sequence
 
-from pysat.card import CardEnc, EncType
 import pysolvers  # python-sat's extension module
-from pysat.solvers import Solver
+from pysat.solvers import Cadical153, Solver
 
 from .engine import Deadline, Engine, Session, Solutions, SolveResult
 from .model import Model
@@ -56,14 +57,15 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def to_cnf(model: Model) -> tuple[list[list[int]], int]:
-    """The model as CNF clauses, and the highest variable they use."""
+def to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
+    """The model as CNF clauses (the model's own clauses are shared, not copied: nobody
+    modifies a clause), and the highest variable they use."""
     with _gc_paused():
         return _to_cnf(model)
 
 
-def _to_cnf(model: Model) -> tuple[list[list[int]], int]:
-    clauses: list[list[int]] = [list(c) for c in model.clauses]
+def _to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
+    clauses: list[Sequence[int]] = list(model.clauses)
     top = model.num_vars
 
     def fresh() -> int:
@@ -90,6 +92,8 @@ def _to_cnf(model: Model) -> tuple[list[list[int]], int]:
             elif k == n:
                 clauses.extend([lit] for lit in lits)
             else:
+                from pysat.card import CardEnc, EncType  # ~5 ms to import: only when needed
+
                 enc = CardEnc.atleast(lits, bound=k, top_id=top, encoding=EncType.seqcounter)
                 top = max(top, enc.nv)
                 clauses.extend(enc.clauses)
@@ -97,8 +101,10 @@ def _to_cnf(model: Model) -> tuple[list[list[int]], int]:
             if k == 0:
                 clauses.extend([-lit] for lit in lits)
             elif k == 1 and n <= PAIRWISE_LIMIT:
-                clauses.extend(map(list, combinations([-lit for lit in lits], 2)))
+                clauses.extend(combinations([-lit for lit in lits], 2))  # tuples: no copies
             else:
+                from pysat.card import CardEnc, EncType
+
                 enc = CardEnc.atmost(lits, bound=k, top_id=top, encoding=EncType.seqcounter)
                 top = max(top, enc.nv)
                 clauses.extend(enc.clauses)
@@ -131,6 +137,17 @@ def _encode_pb(clauses, lits, weights, op, bound, top, contradiction) -> int:
     return max(top, enc.nv)
 
 
+def _load(solver: Solver, clauses: list[Sequence[int]]) -> None:
+    """Every clause into ``solver``.  python-sat adds clauses one at a time through two Python
+    calls each; CaDiCaL 1.5.3's own C function called directly loads a 16x16 Sudoku's
+    124,000 clauses ~35 % faster (~62 ms against ~97 ms).  Other solvers: python-sat's way."""
+    handle = getattr(solver.solver, "cadical", None)
+    if isinstance(solver.solver, Cadical153) and handle is not None:
+        deque(map(partial(pysolvers.cadical153_add_cl, handle), clauses), 0)
+    else:
+        solver.append_formula(clauses)
+
+
 class SatSession(Session):
     #: CaDiCaL's own counters (python-sat's ``accum_stats()``), per question
     STATS = ("decisions", "conflicts", "propagations", "restarts")
@@ -156,7 +173,9 @@ class SatSession(Session):
     def _new_solver(self) -> tuple[Solver, int, int]:
         """A solver loaded with the model's CNF, the CNF's top variable and its size."""
         clauses, top = to_cnf(self.model)
-        return Solver(name=self.solver_name, bootstrap_with=clauses), top, len(clauses)
+        solver = Solver(name=self.solver_name)
+        _load(solver, clauses)
+        return solver, top, len(clauses)
 
     def new_activation(self) -> int:
         self.top += 1

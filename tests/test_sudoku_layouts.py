@@ -1,5 +1,6 @@
-"""Jigsaw layouts share one model per size: a solver reused across many layouts answers
-exactly as a fresh solver on the layout's own model does."""
+"""A jigsaw is answered on a model of its own puzzle (what its givens force built in), or,
+for a certified answer, on the model every layout of its size shares: either way a solver
+reused across many layouts answers exactly as a fresh solver on the layout's own model does."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class OwnModels:
         return getattr(sudoku.SUDOKU, name)
 
     compile = staticmethod(rules.compile_alone)
+    compile_puzzle = None  # no model of the puzzle alone: the layout's, givens assumed
 
 
 def janko_lines() -> list[tuple[str, str, str]]:
@@ -99,13 +101,35 @@ def test_a_solver_reused_across_random_layouts_answers_as_a_fresh_one(seed, size
 
 
 def test_every_layout_of_a_size_is_answered_by_one_session_and_the_shapes_kept_are_bounded():
+    """The shape's sessions (what certified answers use): one for every layout of a size."""
     solver = PuzzleSolver(sudoku.SUDOKU, "sat")
     rng = random.Random(7)
     for _ in range(SHAPES_KEPT + 20):
         grid, regions = latin_layout(6, rng)
-        assert solver.solve(sudoku.make_puzzle(grid, region_labels=regions)).status == "solved"
+        solver.session(sudoku.make_puzzle(grid, region_labels=regions))
     assert len(solver._sessions) == 1
     assert len(solver._encodings) == SHAPES_KEPT
+
+
+def test_a_jigsaw_is_solved_on_a_model_of_its_own_that_no_solver_keeps():
+    solver = PuzzleSolver(sudoku.SUDOKU, "sat")
+    rng = random.Random(8)
+    for _ in range(50):
+        grid, regions = latin_layout(6, rng)
+        cut = [[v if rng.random() < 0.4 else 0 for v in row] for row in grid]
+        puzzle = sudoku.make_puzzle(cut, region_labels=regions)
+        assert solver.solve(puzzle).status == "solved"
+        assert solver.check(puzzle).status == "solved"
+    assert len(solver._sessions) == len(solver._encodings) == 0
+
+
+def test_what_the_givens_force_is_built_into_a_jigsaws_own_model():
+    text, regions, solution = janko_lines()[0]  # singles and locked candidates solve it
+    encoding = rules.compile_puzzle(sudoku.parse_line(f"{text} {regions}"))
+    assert encoding.model.num_vars == 0 and sudoku.to_line(rules.decode(encoding, [])) == solution
+    clashing = sudoku.parse_line(f"11{text[2:]} {regions}")  # two 1s in row 1
+    assert rules.compile_puzzle(clashing).model.clauses == [(1,), (-1,)]  # no solution
+    assert rules.compile_puzzle(sudoku.parse_line("." * 81)) is None  # boxes: the shape's model
 
 
 def test_a_layout_is_assumed_not_built_into_the_model():
@@ -129,3 +153,26 @@ def test_only_the_incremental_engine_shares_the_layouts_model():
     assert PuzzleSolver(sudoku.SUDOKU, "sat").session(puzzle)[0].fixed != ()
     for engine in ("cpsat", "backtrack"):
         assert PuzzleSolver(sudoku.SUDOKU, engine).session(puzzle)[0].fixed == ()
+
+
+def test_a_nearly_blank_jigsaw_is_left_to_its_layouts_model_which_then_answers_that_layout():
+    """As a generator asks: a blank layout first, then the same layout with givens."""
+    grid, regions = latin_layout(6, random.Random(6))
+    blank = sudoku.make_puzzle([[0] * 6 for _ in range(6)], region_labels=regions)
+    assert rules.compile_puzzle(blank) is None
+    solver = PuzzleSolver(sudoku.SUDOKU, "sat")
+    assert solver.solve(blank).status == "solved" and len(solver._encodings) == 1
+    clued = sudoku.make_puzzle(grid, region_labels=regions)
+    assert rules.compile_puzzle(clued) is not None
+    assert solver._question(clued)[0].fixed != ()  # the layout's warm model, not a new one
+    assert solver.solve(clued).solution == grid
+
+
+def test_a_large_jigsaws_long_groups_stay_cardinality_constraints():
+    """Pairwise, "exactly one of 30 cells" alone would be 436 clauses."""
+    grid, regions = latin_layout(35, random.Random(0))
+    rng = random.Random(0)
+    cut = [[v if rng.random() < 0.27 else 0 for v in row] for row in grid]
+    model = rules.compile_puzzle(sudoku.make_puzzle(cut, region_labels=regions)).model
+    assert model.cardinalities
+    assert all(len(card.literals) > rules.PAIRWISE_AT_MOST for card in model.cardinalities)

@@ -20,19 +20,20 @@ import contextlib
 import io
 import itertools
 import os
-import signal
-import socket
-import subprocess
 import sys
 from collections import deque
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from models.kind import GridKind
 
 from ..io import json_line
-from ..service.settings import child_command, child_cwd, child_env
+
+# What starting and talking to workers takes (~10 ms of imports) is imported when a worker
+# is started: a command answered in one process (one puzzle, say) never needs it.
+if TYPE_CHECKING:
+    import subprocess
+    from multiprocessing.connection import Connection
 
 #: below this many puzzles the default is one process (starting workers costs ~0.5 s)
 AUTO_JOBS_FROM = 500
@@ -89,6 +90,8 @@ def chunk_output(solver: Any, kind: GridKind, first: int, units: list[Any],
 def worker_main(conn: Connection) -> None:
     """Read the command's settings, then answer chunks until told to stop (None) or the
     parent's end closes.  An exception is sent back for the parent to raise as its own."""
+    import signal
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     from models.registry import get_kind
     from models.runner import PuzzleSolver
@@ -139,6 +142,12 @@ class Worker:
 
 
 def start_worker(args: argparse.Namespace, color: bool) -> Worker:
+    import socket
+    import subprocess
+    from multiprocessing.connection import Connection
+
+    from ..service.settings import child_command, child_cwd, child_env
+
     here, there = socket.socketpair()
     process = subprocess.Popen(
         child_command("mindgames.commands.grid_jobs", str(there.fileno())),
@@ -180,6 +189,8 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
     taking them as they come; ``write(text)`` each chunk's output in input order, then tell
     ``written(puzzles)``.  Raises :class:`WorkerDied` if a worker dies, the worker's own
     exception if answering raised one."""
+    from multiprocessing.connection import wait
+
     jobs = len(workers)
     size = chunk_size(puzzles, jobs)
     numbered = enumerate(units)
@@ -239,6 +250,8 @@ def number_range(chunk: tuple[int, int]) -> str:
 
 def stop(workers: list[Worker]) -> None:
     """Every worker ended and reaped: none survives the command."""
+    import subprocess
+
     for worker in workers:
         worker.conn.close()
         if worker.process.poll() is None:
@@ -255,4 +268,6 @@ __all__ = ["AUTO_JOBS_FROM", "WorkerDied", "answer_in_workers", "job_count", "wo
 
 
 if __name__ == "__main__":
+    from multiprocessing.connection import Connection
+
     worker_main(Connection(int(sys.argv[1])))

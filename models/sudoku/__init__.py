@@ -33,15 +33,15 @@ from .generate import generate
 from .kind import BOX, DIAGONALS, REGIONS, SUDOKU, SudokuKind, check, count, solve, solver
 from .puzzle import MAX_SIZE, MIN_SIZE, Grid, Shape, Sudoku, make_puzzle, shape
 from .rules import (
-    Encoding, clashing_cells, compile, compile_alone, decode, explain_unsolvable, givens, units, verify,
+    Encoding, PuzzleEncoding, clashing_cells, compile, compile_alone, compile_puzzle, decode, explain_unsolvable, givens, units, verify,
 )
 
 name = "sudoku"
 
 __all__ = [
-    "BOX", "DIAGONALS", "Encoding", "Grid", "MAX_SIZE", "MIN_SIZE", "PuzzleError", "REGIONS",
+    "BOX", "DIAGONALS", "Encoding", "Grid", "MAX_SIZE", "MIN_SIZE", "PuzzleEncoding", "PuzzleError", "REGIONS",
     "SUDOKU", "Shape", "Sudoku", "SudokuKind", "Variant", "check", "checked_box", "clashing_cells",
-    "combine", "compile", "compile_alone", "count", "decode", "explain_unsolvable", "generate", "givens",
+    "combine", "compile", "compile_alone", "compile_puzzle", "count", "decode", "explain_unsolvable", "generate", "givens",
     "header", "make_puzzle", "name", "parse", "parse_box", "parse_grid_lines", "parse_header",
     "parse_json_value", "parse_line", "read", "region_labels", "shape", "solve",
     "solver", "symbol_value", "to_json", "to_line", "to_text", "units", "verify", "write",

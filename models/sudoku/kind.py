@@ -69,6 +69,7 @@ class SudokuKind(GridKind[Sudoku]):
     shape = staticmethod(rules.shape)
     compile = staticmethod(rules.compile)
     compile_alone = staticmethod(rules.compile_alone)
+    compile_puzzle = staticmethod(rules.compile_puzzle)
     givens = staticmethod(rules.givens)
     decode = staticmethod(rules.decode)
     verify = staticmethod(rules.verify)
