@@ -169,9 +169,11 @@ def cubes(t: Tables, method: str) -> list[Cube]:
 
 def cube_join(t: Tables, method: str) -> str:
     """How a cube's halves are joined: ``histogram`` (unruly: key histograms, a dot product),
-    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``), ``pair tests``
-    (the ``mitm_cube`` kernel: every pair with matching keys tested; the fastest below 12x12,
-    where key groups are small), or ``dfs``."""
+    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``), ``bucketed pair
+    tests`` (takuzu below 12x12, where key groups are small: every pair with matching keys
+    tested, the top halves bucketed by key and each bottom half looked up as it is enumerated),
+    ``pair tests`` (the first kernel, ``mitm_cube``: both sides sorted by key, then tested; small
+    shapes in numpy, and what the others are checked against), or ``dfs``."""
     if method != "mitm":
         return "dfs"
     if small_grids.handles(t.rows, t.cols):
@@ -179,7 +181,9 @@ def cube_join(t: Tables, method: str) -> str:
     if not t.takuzu:
         return "histogram" if histogram_fits(t.rows, t.cols) else "pair tests"
     big = t.rows * t.cols >= 144 and t.rows >= 6
-    return "inclusion-exclusion" if big and counting_fits(t.rows, t.cols, len(t.bits)) else "pair tests"
+    if big and counting_fits(t.rows, t.cols, len(t.bits)):
+        return "inclusion-exclusion"
+    return "bucketed pair tests" if histogram_fits(t.rows, t.cols) else "pair tests"
 
 
 def histogram_fits(rows: int, cols: int) -> bool:
@@ -208,12 +212,16 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
     if method == "mitm":
         a, b = cube.rows
         join = join or cube_join(t, method)
-        if join in ("histogram", "inclusion-exclusion"):
+        if join in ("histogram", "inclusion-exclusion", "bucketed pair tests"):
             if t.counting is None:
                 from .join import JoinTables
 
                 t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
-            return t.counting.unruly(a, b) if join == "histogram" else t.counting.takuzu(a, b, t.eqpairs)
+            if join == "histogram":
+                return t.counting.unruly(a, b)
+            if join == "bucketed pair tests":
+                return t.counting.lookup(a, b, t.eqpairs)
+            return t.counting.takuzu(a, b, t.eqpairs)
         if small_grids.handles(t.rows, t.cols) and join != "compiled pair tests":
             return _small(t).mitm_cube(a, b)
         from .kernels import mitm_cube

@@ -549,6 +549,233 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     return total
 
 
+# -- takuzu: pair tests with the bottom halves looked up, never stored --------------------------
+#
+# Up to 10x10 a cube's key groups are small (a few hundred halves): testing every pair with a few
+# AND instructions, vectorized over a group, is cheaper than counting.  What costs there is the
+# rest: enumerating, sorting and gathering the halves.  So the top halves are bucketed by their
+# dense key (a counting sort: one pass to count them per key, one to place them), and each bottom
+# half, as it is enumerated, is tested against the top halves of the key it completes.
+#
+# A half is W words, packed: the column pairs it has equal (bits 0 .. pairs-1), then the rows it
+# uses (one bit per row other than the middle rows a and b, which no half uses): two halves make
+# a grid exactly when their words AND to 0.  10x10: 45 + 82 bits, two words.
+
+
+def packed_pairs(eqpairs: np.ndarray, cols: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's equal column pairs in the packed layout, with 1s in the used-row bits (so that
+    AND over a half's rows keeps them), and the mask of the pair bits."""
+    pairs = cols * (cols - 1) // 2
+    width = (pairs + n - 2 + 63) // 64
+    bits = [0] * width
+    for p in range(pairs):
+        bits[p >> 6] |= 1 << (p & 63)
+    mask = np.array([w - (1 << 64) if w >= 1 << 63 else w for w in bits], np.int64)  # signed
+    eq = np.empty((n, width), np.int64)
+    for w in range(width):
+        eq[:, w] = (eqpairs[:, w] if w < 2 else 0) | ~mask[w]
+    return eq, mask
+
+
+@njit(cache=True)
+def _row_bits(a, b, n, pairs):
+    """Word and bit of each row's "used" bit in the packed layout (rows a and b have none)."""
+    word = np.zeros(n, np.int64)
+    bit = np.zeros(n, np.int64)
+    for k in range(n):
+        p = pairs + k - (k > a) - (k > b)
+        word[k] = p >> 6
+        bit[k] = np.int64(1) << (p & 63)
+    return word, bit
+
+
+@njit(cache=True)
+def _clash_free(G, g0, g1, leaf, W):
+    """Top halves g0..g1 (columns of ``G``) whose words AND with ``leaf`` to 0.  Written out for
+    the common widths (10x10: 2, 12x12: 5) so that LLVM vectorizes over the group."""
+    found = 0
+    m = g1 - g0
+    if W == 2:
+        l0, l1 = leaf[0], leaf[1]
+        c0, c1 = G[0, g0:g1], G[1, g0:g1]
+        for x in range(m):
+            found += ((c0[x] & l0) | (c1[x] & l1)) == 0
+        return found
+    if W == 5:
+        l0, l1, l2, l3, l4 = leaf[0], leaf[1], leaf[2], leaf[3], leaf[4]
+        c0, c1, c2 = G[0, g0:g1], G[1, g0:g1], G[2, g0:g1]
+        c3, c4 = G[3, g0:g1], G[4, g0:g1]
+        for x in range(m):
+            found += ((c0[x] & l0) | (c1[x] & l1) | (c2[x] & l2) | (c3[x] & l3)
+                      | (c4[x] & l4)) == 0
+        return found
+    for x in range(g0, g1):
+        clash = np.int64(0)
+        for w in range(W):
+            clash |= G[w, x] & leaf[w]
+        found += clash == 0
+    return found
+
+
+@njit(cache=True)
+def _visit_takuzu(first, before, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
+                  words, nkeys, mode, slot_of, part_of, part, fill, G, slot_start):
+    """Visit every takuzu half ``first, r1, .., r_free`` (no row twice, neither ``first`` nor
+    ``before`` again) with its key k (row ``first`` included) and its packed words (``eq``: each
+    row's equal pairs, 1s beyond them, so that AND keeps the used-row bits; ``pair_mask``: the
+pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a set of rows):
+
+    mode 0 (count): slot_of[k] gets a slot (in order of first appearance; ``slot_start`` holds
+      the keys of the slots, ``fill`` the halves per slot); returns the number of slots.
+    mode 1 (place): halves whose key's slot is in part ``part`` (``part_of``) go into the
+      columns of ``G`` at ``fill[slot]`` (then advanced).
+    mode 2 (look up, a bottom half): the top halves of slot_of[nkeys - 1 - k], if that slot is
+      in part ``part``, tested against it; returns the grids found."""
+    W = eq.shape[1]
+    seq = np.empty(free + 2, np.int64)
+    pos = np.zeros(free + 2, np.int64)
+    end = np.zeros(free + 2, np.int64)
+    kacc = np.zeros(free + 2, np.int64)
+    acc = np.zeros((free + 2, W), np.int64)  # equal pairs (AND) | used rows (OR), so far
+    leaf = np.zeros(W, np.int64)
+    taken = np.zeros(words, np.int64)
+    taken[first >> 6] |= np.int64(1) << (first & 63)
+    taken[before >> 6] |= np.int64(1) << (before & 63)
+    seq[0] = before
+    seq[1] = first
+    kacc[1] = digit[first] - offset
+    for w in range(W):
+        acc[1, w] = eq[first, w] & pair_mask[w]
+    result = np.int64(0)
+    last = free + 1  # the depth of the last row: its candidates are visited in one loop
+    depth = 1 if free == 0 else 2
+    if free > 0:
+        s = seq[0] * n + seq[1]
+        pos[2] = start[s]
+        end[2] = start[s + 1]
+    while depth >= 1:
+        if depth == last:
+            if free == 0:
+                lo, hi = 0, 1
+            else:
+                s = seq[depth - 2] * n + seq[depth - 1]
+                lo, hi = start[s], start[s + 1]
+            for x in range(lo, hi):
+                if free == 0:
+                    key = kacc[1]
+                    for w in range(W):
+                        leaf[w] = acc[1, w]
+                else:
+                    k = flat[x]
+                    if (taken[k >> 6] >> (k & 63)) & 1:
+                        continue
+                    key = kacc[depth - 1] + digit[k]
+                    for w in range(W):
+                        leaf[w] = acc[depth - 1, w] & eq[k, w]
+                    leaf[rword[k]] |= rbit[k]
+                if mode == 0:
+                    slot = slot_of[key]
+                    if slot < 0:
+                        slot = result
+                        slot_of[key] = slot
+                        slot_start[slot] = key
+                        fill[slot] = 0
+                        result += 1
+                    fill[slot] += 1
+                elif mode == 1:
+                    slot = slot_of[key]
+                    if part_of[slot] == part:
+                        at = fill[slot]
+                        fill[slot] = at + 1
+                        for w in range(W):
+                            G[w, at] = leaf[w]
+                else:
+                    slot = slot_of[nkeys - 1 - key]
+                    if slot >= 0 and part_of[slot] == part:
+                        result += _clash_free(G, slot_start[slot], slot_start[slot + 1], leaf, W)
+            if free == 0:
+                break
+            depth -= 1
+            if depth >= 2:
+                k = seq[depth]
+                taken[k >> 6] &= ~(np.int64(1) << (k & 63))
+            continue
+        if pos[depth] == end[depth]:
+            depth -= 1
+            if depth >= 2:
+                k = seq[depth]
+                taken[k >> 6] &= ~(np.int64(1) << (k & 63))
+            continue
+        k = flat[pos[depth]]
+        pos[depth] += 1
+        if (taken[k >> 6] >> (k & 63)) & 1:
+            continue
+        seq[depth] = k
+        taken[k >> 6] |= np.int64(1) << (k & 63)
+        kacc[depth] = kacc[depth - 1] + digit[k]
+        for w in range(W):
+            acc[depth, w] = acc[depth - 1, w] & eq[k, w]
+        acc[depth, rword[k]] |= rbit[k]
+        depth += 1
+        if depth < last:
+            s = seq[depth - 2] * n + seq[depth - 1]
+            pos[depth] = start[s]
+            end[depth] = start[s + 1]
+    return result
+
+
+@njit(cache=True)
+def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words, slot_of,
+                most):
+    """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h), by pair tests: the
+    top halves bucketed by key, each bottom half tested against the bucket it completes.  The
+    keys are dealt into parts of at most about ``most`` top halves (whole keys, in order of
+    appearance), and the halves are enumerated again per part.  ``slot_of`` (one entry per
+    key) is -1 everywhere on entry and on return."""
+    free = rows // 2 - 1
+    W = eq.shape[1]
+    pairs = 0
+    for w in range(W):
+        for i in range(64):
+            pairs += (pair_mask[w] >> i) & 1
+    rword, rbit = _row_bits(a, b, n, pairs)
+    empty = np.zeros((W, 0), np.int64)
+    none = np.zeros(0, np.int64)
+    slot_keys = np.empty(nkeys, np.int64)  # np.empty: only the slots used are touched
+    size = np.empty(nkeys, np.int64)
+    slots = _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
+                          words, nkeys, 0, slot_of, none, 0, size, empty, slot_keys)
+    part_of = np.empty(slots, np.int64)
+    parts = 0
+    held = 0
+    for slot in range(slots):
+        if held > 0 and held + size[slot] > most:
+            parts += 1
+            held = 0
+        part_of[slot] = parts
+        held += size[slot]
+    parts += 1
+    total = np.int64(0)
+    bounds = np.empty(slots + 1, np.int64)
+    fill = np.empty(slots, np.int64)
+    for part in range(parts):
+        at = 0
+        for slot in range(slots):
+            bounds[slot] = at
+            fill[slot] = at
+            if part_of[slot] == part:
+                at += size[slot]
+        bounds[slots] = at
+        G = np.empty((W, at), np.int64)
+        _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
+                      words, nkeys, 1, slot_of, part_of, part, fill, G, bounds)
+        total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask, rword,
+                               rbit, words, nkeys, 2, slot_of, part_of, part, fill, G, bounds)
+    for slot in range(slots):
+        slot_of[slot_keys[slot]] = -1
+    return total
+
+
 # -- what the joins need beside the row tables -------------------------------------------------
 
 
@@ -563,6 +790,7 @@ class JoinTables:
         self.row_bits = max(1, (self.n - 1).bit_length())
         self.sub_start, self.sub_flat = subset_tables(rows // 2 - 1)
         self.hist: np.ndarray | None = None  # unruly's key histogram, made when first needed
+        self.slot_of: np.ndarray | None = None  # the lookup join's key -> bucket, all -1
 
     def unruly(self, a: int, b: int) -> int:
         if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
@@ -575,6 +803,15 @@ class JoinTables:
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
                                self.row_bits, self.sub_start, self.sub_flat, one_by_one, most))
+
+
+    def lookup(self, a: int, b: int, eqpairs: np.ndarray, most: int = MOST_HALVES) -> int:
+        if self.slot_of is None:
+            self.slot_of = np.full(self.keys, -1, np.int32)
+            self.eq, self.pair_mask = packed_pairs(eqpairs, self.cols, self.n)
+        return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
+                               self.offset, self.keys, self.eq, self.pair_mask, self.words,
+                               self.slot_of, most))
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
