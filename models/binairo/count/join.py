@@ -257,7 +257,7 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 @njit(cache=True)
 def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                    parts, part, flip, nkeys):
+                    parts, part, flip, nkeys, slot_of):
     """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
     nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16)."""
     e1 = np.empty(0, np.int64)
@@ -273,11 +273,48 @@ def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs,
     if flip:
         for y in range(m):
             keys[y] = nkeys - 1 - keys[y]
-    order = np.argsort(keys)
-    keys = keys[order]
-    pairs = pairs[order]
-    rows = rows[order]
-    return keys, pairs, rows
+    return _sort_by_key(keys, pairs, rows, slot_of)
+
+
+@njit(cache=True)
+def _sort_by_key(keys, pairs, rows, slot_of):
+    """The halves in order of key, by a counting sort over the keys that occur (dense keys:
+    ``slot_of`` maps a key to its bucket, -1 everywhere on entry and on return); a half's
+    order within its key is kept.  Linear, where a comparison sort of 1e7 halves is not."""
+    m = keys.shape[0]
+    seen = np.empty(m, np.int64)  # the distinct keys, in order of first appearance
+    size = np.zeros(m, np.int64)
+    slots = 0
+    for x in range(m):
+        slot = slot_of[keys[x]]
+        if slot < 0:
+            slot = slots
+            slot_of[keys[x]] = slot
+            seen[slot] = keys[x]
+            slots += 1
+        size[slot] += 1
+    distinct = np.sort(seen[:slots])
+    at = np.empty(slots, np.int64)
+    filled = 0
+    for key in distinct:
+        slot = slot_of[key]
+        at[slot] = filled
+        filled += size[slot]
+    out_keys = np.empty_like(keys)
+    out_pairs = np.empty_like(pairs)
+    out_rows = np.empty_like(rows)
+    for x in range(m):
+        slot = slot_of[keys[x]]
+        y = at[slot]
+        at[slot] = y + 1
+        out_keys[y] = keys[x]
+        out_pairs[y, 0] = pairs[x, 0]
+        out_pairs[y, 1] = pairs[x, 1]
+        for d in range(rows.shape[1]):
+            out_rows[y, d] = rows[x, d]
+    for key in distinct:
+        slot_of[key] = -1
+    return out_keys, out_pairs, out_rows
 
 
 @njit(cache=True)
@@ -503,7 +540,7 @@ def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, w
 
 @njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one, most):
+                sub_start, sub_flat, one_by_one, most, slot_of):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
     split into parts (by key modulo the number of parts) so that no part holds more than
@@ -518,10 +555,10 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     total = np.int64(0)
     for part in range(parts):
         tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, False, keys)
+                                     parts, part, False, keys, slot_of)
         # the bottom halves by the top key each completes
         bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, True, keys)
+                                     parts, part, True, keys, slot_of)
         i = 0
         j = 0
         nt = tk.shape[0]
@@ -790,7 +827,8 @@ class JoinTables:
         self.row_bits = max(1, (self.n - 1).bit_length())
         self.sub_start, self.sub_flat = subset_tables(rows // 2 - 1)
         self.hist: np.ndarray | None = None  # unruly's key histogram, made when first needed
-        self.slot_of: np.ndarray | None = None  # the lookup join's key -> bucket, all -1
+        self.slot_of: np.ndarray | None = None  # key -> bucket of the counting sorts (all -1)
+        self.packed: tuple[np.ndarray, np.ndarray] | None = None  # packed_pairs, for lookup
 
     def unruly(self, a: int, b: int) -> int:
         if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
@@ -802,16 +840,23 @@ class JoinTables:
                most: int = MOST_HALVES) -> int:
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
-                               self.row_bits, self.sub_start, self.sub_flat, one_by_one, most))
+                               self.row_bits, self.sub_start, self.sub_flat, one_by_one, most,
+                               self._slots()))
+
+    def _slots(self) -> np.ndarray:
+        """Key -> bucket for the counting sorts, -1 everywhere between uses."""
+        if self.slot_of is None:
+            self.slot_of = np.full(self.keys, -1, np.int32)
+        return self.slot_of
 
 
     def lookup(self, a: int, b: int, eqpairs: np.ndarray, most: int = MOST_HALVES) -> int:
-        if self.slot_of is None:
-            self.slot_of = np.full(self.keys, -1, np.int32)
-            self.eq, self.pair_mask = packed_pairs(eqpairs, self.cols, self.n)
+        if self.packed is None:
+            self.packed = packed_pairs(eqpairs, self.cols, self.n)
+        eq, pair_mask = self.packed
         return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
-                               self.offset, self.keys, self.eq, self.pair_mask, self.words,
-                               self.slot_of, most))
+                               self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
+                               most))
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
