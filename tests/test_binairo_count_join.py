@@ -46,6 +46,16 @@ def test_inclusion_exclusion_alone_agrees_per_cube(rows, cols):
             assert join.takuzu(*cube.rows, t.eqpairs, one_by_one) == tested, cube
 
 
+@pytest.mark.parametrize("rows, cols", [(8, 8), (10, 10)])
+def test_inclusion_exclusion_numbering_partitions_per_key_group_agrees(rows, cols):
+    # a cube with more distinct partitions than a code has bits for numbers them per key group
+    t = tables(rows, cols, "takuzu")
+    join = JoinTables(rows, cols, t.bits, t.words)
+    for cube in sample_cubes(t, 8, seed=4):
+        assert join.takuzu(*cube.rows, t.eqpairs, 0, code_bits=0) == \
+            count_cube(t, "mitm", cube, "pair tests"), cube
+
+
 @pytest.mark.parametrize("rows, cols", SHAPES)
 def test_bucketed_pair_tests_agree_with_the_first_kernel_per_cube(rows, cols):
     t = tables(rows, cols, "takuzu")

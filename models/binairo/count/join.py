@@ -163,28 +163,6 @@ def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
 
 
 @njit(cache=True)
-def _partition_code(p0, p1, cols, label):
-    """The partition of the columns into classes of equal columns, as a canonical number
-    (4 bits per column: the index of its class in order of first appearance); ``label`` is
-    scratch space of ``cols`` entries."""
-    code = np.int64(0)
-    classes = 0
-    for j in range(cols):
-        label[j] = -1
-        for i in range(j):
-            p = i * cols - i * (i + 1) // 2 + (j - i - 1)
-            w = p0 if p < 64 else p1
-            if (w >> (p & 63)) & 1:
-                label[j] = label[i]
-                break
-        if label[j] < 0:
-            label[j] = classes
-            classes += 1
-        code |= label[j] << (4 * j)
-    return code
-
-
-@njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
                    store, keys, pairs, rows, parts, part, flip, nkeys):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
@@ -369,43 +347,6 @@ def _together(kept, sub_flat, s, k, together):
 
 
 @njit(cache=True)
-def _side_codes(rows, i, i2, present, together, pid, pid_bits, row_bits, k, sub_start, sub_flat,
-                free):
-    """Sorted codes (subset S of the rows this side shares with the other, then partition id)
-    for every half of rows[i:i2] and every k-subset S of its shared rows that can be shared."""
-    kept = np.empty(free, np.int64)
-    total = 0
-    for x in range(i, i2):
-        m = _shared_rows(rows, x, free, present, kept)
-        if k == 0:
-            total += 1
-        elif k <= m:
-            for s in range(sub_start[m, k], sub_start[m, k + 1], k):
-                if k < 2 or _together(kept, sub_flat, s, k, together):
-                    total += 1
-    out = np.empty(total, np.int64)
-    at = 0
-    for x in range(i, i2):
-        if k == 0:
-            out[at] = pid[x - i]
-            at += 1
-            continue
-        m = _shared_rows(rows, x, free, present, kept)
-        if k > m:
-            continue
-        for s in range(sub_start[m, k], sub_start[m, k + 1], k):
-            if k >= 2 and not _together(kept, sub_flat, s, k, together):
-                continue
-            code = np.int64(0)
-            for e in range(k):
-                code = (code << row_bits) | kept[sub_flat[s + e]]
-            out[at] = (code << pid_bits) | pid[x - i]
-            at += 1
-    out.sort()
-    return out
-
-
-@njit(cache=True)
 def _mark_together(rows, i, i2, free, together, value):
     """together[r, s] = value for every two rows some half of rows[i:i2] uses."""
     for x in range(i, i2):
@@ -438,32 +379,140 @@ def _runs(codes, pid_bits):
 
 
 @njit(cache=True)
-def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols,
-                                  words, row_bits, sub_start, sub_flat, ttogether, btogether):
+def _insert_partition(table, count, p0, p1):
+    """The number of the partition with equal-pair words (p0, p1) in the open-addressing
+    ``table`` (rows: p0, p1, number + 1; 0 free); a new one gets number ``count``.  Returns the
+    number and whether it is new."""
+    mask = table.shape[0] - 1
+    h = p0 * np.int64(-7046029254386353131) ^ p1 * np.int64(-4658895280553007687)
+    x = (h ^ (h >> 31)) & mask
+    while True:
+        v = table[x, 2]
+        if v == 0:
+            table[x, 0] = p0
+            table[x, 1] = p1
+            table[x, 2] = count + 1
+            return count, True
+        if table[x, 0] == p0 and table[x, 1] == p1:
+            return v - 1, False
+        x = (x + 1) & mask
+
+
+@njit(cache=True)
+def _intern_partitions(tp, bp):
+    """One number per distinct partition of the columns (its equal-pair words) over both sides
+    of a cube, by hashing: each half's number, and each number's words."""
+    table = np.zeros((1 << 16, 3), np.int64)
+    count = 0
+    tpid = np.empty(tp.shape[0], np.int64)
+    bpid = np.empty(bp.shape[0], np.int64)
+    for side in range(2):
+        p = tp if side == 0 else bp
+        out = tpid if side == 0 else bpid
+        for x in range(p.shape[0]):
+            if 2 * (count + 1) > table.shape[0]:  # half full: twice the room, numbers kept
+                old = table
+                table = np.zeros((2 * old.shape[0], 3), np.int64)
+                for y in range(old.shape[0]):
+                    if old[y, 2]:
+                        _insert_partition(table, old[y, 2] - 1, old[y, 0], old[y, 1])
+            number, new = _insert_partition(table, count, p[x, 0], p[x, 1])
+            count += new
+            out[x] = number
+    w0 = np.empty(count, np.int64)
+    w1 = np.empty(count, np.int64)
+    for y in range(table.shape[0]):
+        if table[y, 2]:
+            w0[table[y, 2] - 1] = table[y, 0]
+            w1[table[y, 2] - 1] = table[y, 1]
+    return tpid, bpid, w0, w1
+
+
+@njit(cache=True)
+def _subset_codes(rows, i, i2, present, together, pid, pid_from, pid_bits, row_bits, free,
+                  sub_start, sub_flat, binom):
+    """For every half of rows[i:i2] and every set S of its rows that the other side uses (all
+    pairs of S used together by some other-side half, else no other-side half holds S), the
+    code (S, partition number pid[x - pid_from]): codes with |S| = k at
+    out[base[k]:base[k] + size[k]], sorted."""
+    m = i2 - i
+    base = np.zeros(free + 2, np.int64)
+    for k in range(free + 1):
+        base[k + 1] = base[k] + m * binom[k]
+    out = np.empty(base[free + 1], np.int64)
+    size = np.zeros(free + 1, np.int64)
+    kept = np.empty(max(free, 1), np.int64)
+    for x in range(i, i2):
+        shared = _shared_rows(rows, x, free, present, kept)
+        number = pid[x - pid_from]
+        out[base[0] + size[0]] = number
+        size[0] += 1
+        for k in range(1, shared + 1):
+            for s in range(sub_start[shared, k], sub_start[shared, k + 1], k):
+                if k >= 2 and not _together(kept, sub_flat, s, k, together):
+                    continue
+                code = np.int64(0)
+                for e in range(k):
+                    code = (code << row_bits) | kept[sub_flat[s + e]]
+                out[base[k] + size[k]] = (code << pid_bits) | number
+                size[k] += 1
+    for k in range(free + 1):
+        _sort_codes(out[base[k]:base[k] + size[k]], k * row_bits + pid_bits)
+    return out, base, size
+
+
+RADIX_BITS = 11
+
+
+@njit(cache=True)
+def _sort_codes(codes, bits):
+    """Sort non-negative ``codes`` below 2^bits in place: a least-significant-digit radix sort
+    (11 bits a pass) where there are many, a comparison sort where there are few."""
+    m = codes.shape[0]
+    if m < 4096:
+        codes.sort()
+        return
+    digits = 1 << RADIX_BITS
+    other = np.empty(m, np.int64)
+    src = codes
+    dst = other
+    count = np.empty(digits + 1, np.int64)
+    shift = 0
+    while shift < bits:
+        count[:] = 0
+        for x in range(m):
+            count[((src[x] >> shift) & (digits - 1)) + 1] += 1
+        for d in range(digits):
+            count[d + 1] += count[d]
+        for x in range(m):
+            d = (src[x] >> shift) & (digits - 1)
+            dst[count[d]] = src[x]
+            count[d] += 1
+        src, dst = dst, src
+        shift += RADIX_BITS
+    if src is not codes:  # an odd number of passes: the sorted codes are in the other array
+        codes[:] = src
+
+
+@njit(cache=True)
+def _group_by_inclusion_exclusion(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, pid_bits,
+                                  free, words, row_bits, sub_start, sub_flat, binom, ttogether,
+                                  btogether, code_bits):
     """Pairs of one key group without an equal column pair in both or a row in both, counted:
-    sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet)."""
-    nt = i2 - i
-    nb = j2 - j
-    both = np.empty(nt + nb, np.int64)
-    label = np.empty(cols, np.int64)
-    for x in range(nt):
-        both[x] = _partition_code(tp[i + x, 0], tp[i + x, 1], cols, label)
-    for y in range(nb):
-        both[nt + y] = _partition_code(bp[j + y, 0], bp[j + y, 1], cols, label)
-    distinct = np.unique(both)
-    tpid = np.searchsorted(distinct, both[:nt])
-    bpid = np.searchsorted(distinct, both[nt:])
-    w0 = np.zeros(distinct.shape[0], np.int64)
-    w1 = np.zeros(distinct.shape[0], np.int64)
-    for x in range(nt):
-        w0[tpid[x]] = tp[i + x, 0]
-        w1[tpid[x]] = tp[i + x, 1]
-    for y in range(nb):
-        w0[bpid[y]] = bp[j + y, 0]
-        w1[bpid[y]] = bp[j + y, 1]
-    pid_bits = 1
-    while (np.int64(1) << pid_bits) < distinct.shape[0]:
-        pid_bits += 1
+    sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet).
+    ``tpid``/``bpid``: each half's partition number, ``w0``/``w1`` each number's words; a code
+    (a set of rows, a partition number) has ``code_bits`` bits at most."""
+    tfrom, bfrom = 0, 0  # tpid[x - tfrom] is half x's number
+    if free * row_bits + pid_bits > code_bits:  # too many partitions in the cube: number anew
+        numbers = np.unique(np.concatenate((tpid[i:i2], bpid[j:j2])))  # the group's
+        tpid = np.searchsorted(numbers, tpid[i:i2])
+        bpid = np.searchsorted(numbers, bpid[j:j2])
+        tfrom, bfrom = i, j
+        w0 = w0[numbers]
+        w1 = w1[numbers]
+        pid_bits = 1
+        while (np.int64(1) << pid_bits) < numbers.shape[0]:
+            pid_bits += 1
     # the rows each side uses: only rows used on the other side can be shared
     tpresent = np.zeros(words, np.int64)
     bpresent = np.zeros(words, np.int64)
@@ -478,15 +527,15 @@ def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols
     # pairs of rows each side uses together: a set of rows is shared only if all its pairs are
     _mark_together(trows, i, i2, free, ttogether, True)
     _mark_together(brows, j, j2, free, btogether, True)
+    tcodes, tbase, tsize = _subset_codes(trows, i, i2, bpresent, btogether, tpid, tfrom,
+                                         pid_bits, row_bits, free, sub_start, sub_flat, binom)
+    bcodes, bbase, bsize = _subset_codes(brows, j, j2, tpresent, ttogether, bpid, bfrom,
+                                         pid_bits, row_bits, free, sub_start, sub_flat, binom)
     total = np.int64(0)
     sign = 1
     for k in range(free + 1):
-        tc = _side_codes(trows, i, i2, bpresent, btogether, tpid, pid_bits, row_bits, k, sub_start,
-                         sub_flat, free)
-        bc = _side_codes(brows, j, j2, tpresent, ttogether, bpid, pid_bits, row_bits, k, sub_start,
-                         sub_flat, free)
-        ts, tq, tm = _runs(tc, pid_bits)
-        bs, bq, bm = _runs(bc, pid_bits)
+        ts, tq, tm = _runs(tcodes[tbase[k]:tbase[k] + tsize[k]], pid_bits)
+        bs, bq, bm = _runs(bcodes[bbase[k]:bbase[k] + bsize[k]], pid_bits)
         x = 0
         y = 0
         term = np.int64(0)
@@ -540,7 +589,7 @@ def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, w
 
 @njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one, most, slot_of):
+                sub_start, sub_flat, one_by_one, most, slot_of, code_bits):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
     split into parts (by key modulo the number of parts) so that no part holds more than
@@ -552,6 +601,10 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     parts = max(1, (biggest + most - 1) // most)
     ttogether = np.zeros((n, n), np.bool_)
     btogether = np.zeros((n, n), np.bool_)
+    binom = np.empty(free + 1, np.int64)  # C(free, k): the most k-sets of rows a half has
+    binom[0] = 1
+    for k in range(1, free + 1):
+        binom[k] = binom[k - 1] * (free - k + 1) // k
     total = np.int64(0)
     for part in range(parts):
         tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
@@ -559,6 +612,10 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
         # the bottom halves by the top key each completes
         bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
                                      parts, part, True, keys, slot_of)
+        tpid, bpid, w0, w1 = _intern_partitions(tp, bp)
+        pid_bits = 1
+        while (np.int64(1) << pid_bits) < w0.shape[0]:
+            pid_bits += 1
         i = 0
         j = 0
         nt = tk.shape[0]
@@ -578,9 +635,10 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                 if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
                     total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
                 else:
-                    total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free,
-                                                           cols, words, row_bits, sub_start,
-                                                           sub_flat, ttogether, btogether)
+                    total += _group_by_inclusion_exclusion(tpid, tr, i, i2, bpid, br, j, j2,
+                                                           w0, w1, pid_bits, free, words,
+                                                           row_bits, sub_start, sub_flat, binom,
+                                                           ttogether, btogether, code_bits)
                 i = i2
                 j = j2
     return total
@@ -837,11 +895,11 @@ class JoinTables:
                                self.digit[self.flat], self.digit, self.offset, self.hist))
 
     def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
-               most: int = MOST_HALVES) -> int:
+               most: int = MOST_HALVES, code_bits: int = 63) -> int:
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
                                self.row_bits, self.sub_start, self.sub_flat, one_by_one, most,
-                               self._slots()))
+                               self._slots(), code_bits))
 
     def _slots(self) -> np.ndarray:
         """Key -> bucket for the counting sorts, -1 everywhere between uses."""
