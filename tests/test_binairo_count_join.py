@@ -74,6 +74,20 @@ def test_bucketed_pair_tests_in_parts_agree_per_cube(rows, cols):
             count_cube(t, "mitm", cube, "pair tests"), cube
 
 
+@pytest.mark.parametrize("rows, cols", [(8, 8), (10, 6), (6, 10), (10, 10)])
+def test_bucketed_pair_tests_on_threads_agree_per_cube(rows, cols):
+    t = tables(rows, cols, "takuzu")
+    join = JoinTables(rows, cols, t.bits, t.words)
+    sample = sample_cubes(t, 20, seed=5)
+    assert join.lookup_many([c.rows for c in sample], t.eqpairs, 2) == \
+        [count_cube(t, "mitm", c, "pair tests") for c in sample]
+
+
+def test_ten_by_ten_counted_on_threads_in_this_process():
+    result = binairo_count.count_grids(10, 10)
+    assert result.backend.endswith(" threads") and result.count == 48183195384
+
+
 def total(rows: int, cols: int, rules: str, join: str) -> int:
     t = tables(rows, cols, rules)
     return sum(c.weight * count_cube(t, "mitm", c, join) for c in cubes(t, "mitm"))

@@ -31,7 +31,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 def digit_range(h: int) -> tuple[int, int]:
@@ -871,6 +871,21 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
     return total
 
 
+@njit(cache=True, parallel=True)
+def lookup_cubes(first, second, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words,
+                 most, chunks):
+    """``lookup_cube`` for the cubes (first[x], second[x]), on the threads at once: the cubes are
+    dealt into ``chunks`` (cube x to chunk x mod chunks), each with its own key table."""
+    m = first.shape[0]
+    found = np.zeros(m, np.int64)
+    for chunk in prange(chunks):
+        slot_of = np.full(nkeys, -1, np.int32)
+        for x in range(chunk, m, chunks):
+            found[x] = lookup_cube(first[x], second[x], rows, n, start, flat, digit, offset, nkeys,
+                                   eq, pair_mask, words, slot_of, most)
+    return found
+
+
 # -- what the joins need beside the row tables -------------------------------------------------
 
 
@@ -915,6 +930,18 @@ class JoinTables:
         return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
                                self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
                                most))
+
+    def lookup_many(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
+                    most: int = MOST_HALVES) -> list[int]:
+        """``lookup`` for many cubes (their middle rows), on ``threads`` threads."""
+        if self.packed is None:
+            self.packed = packed_pairs(eqpairs, self.cols, self.n)
+        eq, pair_mask = self.packed
+        first = np.array([a for a, _ in middle], np.int64)
+        second = np.array([b for _, b in middle], np.int64)
+        return lookup_cubes(first, second, self.rows, self.n, self.start, self.flat, self.digit,
+                            self.offset, self.keys, eq, pair_mask, self.words, most,
+                            max(1, min(threads, len(middle)))).tolist()
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
