@@ -1,5 +1,6 @@
-"""The counting joins (unruly histograms, takuzu inclusion-exclusion) and the stratified estimate:
-per cube they agree with the pair-test kernel, in total with the known counts and the engines."""
+"""The counting joins (unruly histograms, takuzu inclusion-exclusion, takuzu bucketed pair tests)
+and the stratified estimate: per cube they agree with the first pair-test kernel, in total with
+the known counts and the engines."""
 
 from __future__ import annotations
 
@@ -45,6 +46,48 @@ def test_inclusion_exclusion_alone_agrees_per_cube(rows, cols):
             assert join.takuzu(*cube.rows, t.eqpairs, one_by_one) == tested, cube
 
 
+@pytest.mark.parametrize("rows, cols", [(8, 8), (10, 10)])
+def test_inclusion_exclusion_numbering_partitions_per_key_group_agrees(rows, cols):
+    # a cube with more distinct partitions than a code has bits for numbers them per key group
+    t = tables(rows, cols, "takuzu")
+    join = JoinTables(rows, cols, t.bits, t.words)
+    for cube in sample_cubes(t, 8, seed=4):
+        assert join.takuzu(*cube.rows, t.eqpairs, 0, code_bits=0) == \
+            count_cube(t, "mitm", cube, "pair tests"), cube
+
+
+@pytest.mark.parametrize("rows, cols", SHAPES)
+def test_bucketed_pair_tests_agree_with_the_first_kernel_per_cube(rows, cols):
+    t = tables(rows, cols, "takuzu")
+    for cube in sample_cubes(t):
+        assert count_cube(t, "mitm", cube, "bucketed pair tests") == \
+            count_cube(t, "mitm", cube, "compiled pair tests"), cube
+
+
+@pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10), (10, 10)])
+def test_bucketed_pair_tests_in_parts_agree_per_cube(rows, cols):
+    # the keys dealt into parts of a few hundred top halves: each part enumerated again
+    t = tables(rows, cols, "takuzu")
+    join = JoinTables(rows, cols, t.bits, t.words)
+    for cube in sample_cubes(t, 12, seed=3):
+        assert join.lookup(*cube.rows, t.eqpairs, most=300) == \
+            count_cube(t, "mitm", cube, "pair tests"), cube
+
+
+@pytest.mark.parametrize("rows, cols", [(8, 8), (10, 6), (6, 10), (10, 10)])
+def test_bucketed_pair_tests_on_threads_agree_per_cube(rows, cols):
+    t = tables(rows, cols, "takuzu")
+    join = JoinTables(rows, cols, t.bits, t.words)
+    sample = sample_cubes(t, 20, seed=5)
+    assert join.lookup_many([c.rows for c in sample], t.eqpairs, 2) == \
+        [count_cube(t, "mitm", c, "pair tests") for c in sample]
+
+
+def test_ten_by_ten_counted_on_threads_in_this_process():
+    result = binairo_count.count_grids(10, 10)
+    assert result.backend.endswith(" threads") and result.count == 48183195384
+
+
 def total(rows: int, cols: int, rules: str, join: str) -> int:
     t = tables(rows, cols, rules)
     return sum(c.weight * count_cube(t, "mitm", c, join) for c in cubes(t, "mitm"))
@@ -58,11 +101,16 @@ def test_counting_joins_agree_with_the_sat_engine(rules, orientation):
         r, c = (rows, cols) if orientation == "rows" else (cols, rows)
         empty = binairo.Puzzle(tuple((None,) * cols for _ in range(rows)), rules)
         assert total(r, c, rules, COUNTING[rules]) == solver.count(empty).count
+        if rules == "takuzu":
+            assert total(r, c, rules, "bucketed pair tests") == solver.count(empty).count
 
 
 def test_counting_joins_give_the_known_totals():
     assert total(8, 8, "takuzu", "inclusion-exclusion") == 4111116
     assert total(8, 8, "unruly", "histogram") == 12413918
+    assert total(8, 8, "takuzu", "bucketed pair tests") == 4111116
+    assert total(10, 6, "takuzu", "bucketed pair tests") == \
+        total(6, 10, "takuzu", "bucketed pair tests") == 392208
     assert total(10, 6, "takuzu", "inclusion-exclusion") == total(6, 10, "takuzu", "pair tests") \
         == 392208
 
@@ -70,7 +118,7 @@ def test_counting_joins_give_the_known_totals():
 def test_twelve_by_twelve_takes_the_counting_joins():
     assert binairo_count.cube_join(tables(12, 12, "takuzu"), "mitm") == "inclusion-exclusion"
     assert binairo_count.cube_join(tables(12, 12, "unruly"), "mitm") == "histogram"
-    assert binairo_count.cube_join(tables(10, 10, "takuzu"), "mitm") == "pair tests"
+    assert binairo_count.cube_join(tables(10, 10, "takuzu"), "mitm") == "bucketed pair tests"
 
 
 @given(st.integers(1, 14))

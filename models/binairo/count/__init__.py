@@ -169,9 +169,11 @@ def cubes(t: Tables, method: str) -> list[Cube]:
 
 def cube_join(t: Tables, method: str) -> str:
     """How a cube's halves are joined: ``histogram`` (unruly: key histograms, a dot product),
-    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``), ``pair tests``
-    (the ``mitm_cube`` kernel: every pair with matching keys tested; the fastest below 12x12,
-    where key groups are small), or ``dfs``."""
+    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``), ``bucketed pair
+    tests`` (takuzu below 12x12, where key groups are small: every pair with matching keys
+    tested, the top halves bucketed by key and each bottom half looked up as it is enumerated),
+    ``pair tests`` (the first kernel, ``mitm_cube``: both sides sorted by key, then tested; small
+    shapes in numpy, and what the others are checked against), or ``dfs``."""
     if method != "mitm":
         return "dfs"
     if small_grids.handles(t.rows, t.cols):
@@ -179,7 +181,9 @@ def cube_join(t: Tables, method: str) -> str:
     if not t.takuzu:
         return "histogram" if histogram_fits(t.rows, t.cols) else "pair tests"
     big = t.rows * t.cols >= 144 and t.rows >= 6
-    return "inclusion-exclusion" if big and counting_fits(t.rows, t.cols, len(t.bits)) else "pair tests"
+    if big and counting_fits(t.rows, t.cols, len(t.bits)):
+        return "inclusion-exclusion"
+    return "bucketed pair tests" if histogram_fits(t.rows, t.cols) else "pair tests"
 
 
 def histogram_fits(rows: int, cols: int) -> bool:
@@ -208,12 +212,16 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
     if method == "mitm":
         a, b = cube.rows
         join = join or cube_join(t, method)
-        if join in ("histogram", "inclusion-exclusion"):
+        if join in ("histogram", "inclusion-exclusion", "bucketed pair tests"):
             if t.counting is None:
                 from .join import JoinTables
 
                 t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
-            return t.counting.unruly(a, b) if join == "histogram" else t.counting.takuzu(a, b, t.eqpairs)
+            if join == "histogram":
+                return t.counting.unruly(a, b)
+            if join == "bucketed pair tests":
+                return t.counting.lookup(a, b, t.eqpairs)
+            return t.counting.takuzu(a, b, t.eqpairs)
         if small_grids.handles(t.rows, t.cols) and join != "compiled pair tests":
             return _small(t).mitm_cube(a, b)
         from .kernels import mitm_cube
@@ -381,9 +389,11 @@ def count_grids(
     header = {"rows": r, "cols": c, "rules": rules, "method": method, "cubes": len(todo)}
     store = Checkpoint(checkpoint, header)
     pending = [(i, cube.rows, cube.weight) for i, cube in enumerate(todo) if i not in store.done]
-    in_process = in_this_process(r, c, jobs, isolate)
-    jobs = 1 if in_process else (jobs or os.cpu_count() or 1)
-    backend = "ray" if ray_address else ("local" if in_process else f"{jobs} processes")
+    threads = 0 if ray_address else threads_for(t, method, jobs)
+    in_process = threads > 0 or in_this_process(r, c, jobs, isolate)
+    jobs = threads or (1 if in_process else (jobs or os.cpu_count() or 1))
+    backend = "ray" if ray_address else \
+        (f"{threads} threads" if threads else "local" if in_process else f"{jobs} processes")
     result = CountResult(rows, cols, rules, method, None, False, len(todo), len(store.done),
                          0.0, f"{r}x{c}", jobs, backend, checkpoint=checkpoint)
     if on_progress:
@@ -402,6 +412,8 @@ def count_grids(
 
     if ray_address:
         _run_ray(ray_address, r, c, rules, method, pending, finished, deadline)
+    elif threads:
+        _run_threads(t, pending, finished, threads, deadline)
     else:
         run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
     result.cubes_done = len(store.done)
@@ -413,6 +425,37 @@ def count_grids(
         result.message = f"time limit reached after {result.cubes_done} of {len(todo)} cubes"
     result.seconds = time.perf_counter() - start
     return result
+
+
+def threads_for(t: Tables, method: str, jobs: int | None) -> int:
+    """Threads of this process that count the cubes, 0 for none.  Cubes joined by bucketed pair
+    tests (10x10: 931 cubes of a few ms each) run on every core in this process, several at a
+    time in one compiled call, when no number of processes is asked for: starting worker
+    processes, each loading the kernels, costs more than such a count takes.  A batch of them
+    runs for well under a second, so a deadline or Ctrl-C still stops the count at once."""
+    if jobs is not None or t.rows * t.cols < 100 or cube_join(t, method) != "bucketed pair tests":
+        return 0
+    return os.cpu_count() or 1
+
+
+def _run_threads(t: Tables, pending: list, finished: Callable[[int, int, float], bool],
+                 threads: int, deadline: float | None) -> None:
+    """The ``pending`` cubes in batches, each batch on ``threads`` threads (see threads_for)."""
+    if t.counting is None:
+        from .join import JoinTables
+
+        t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
+    batch = 16 * threads
+    for at in range(0, len(pending), batch):
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        chunk = pending[at:at + batch]
+        began = time.process_time()
+        found = t.counting.lookup_many([fixed for _, fixed, _ in chunk], t.eqpairs, threads)
+        spent = (time.process_time() - began) / len(chunk)
+        for (index, _, _), count in zip(chunk, found):
+            if finished(index, count, spent):
+                return
 
 
 def in_this_process(rows: int, cols: int, jobs: int | None, isolate: bool = False) -> bool:

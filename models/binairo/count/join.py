@@ -31,7 +31,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
 def digit_range(h: int) -> tuple[int, int]:
@@ -163,28 +163,6 @@ def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
 
 
 @njit(cache=True)
-def _partition_code(p0, p1, cols, label):
-    """The partition of the columns into classes of equal columns, as a canonical number
-    (4 bits per column: the index of its class in order of first appearance); ``label`` is
-    scratch space of ``cols`` entries."""
-    code = np.int64(0)
-    classes = 0
-    for j in range(cols):
-        label[j] = -1
-        for i in range(j):
-            p = i * cols - i * (i + 1) // 2 + (j - i - 1)
-            w = p0 if p < 64 else p1
-            if (w >> (p & 63)) & 1:
-                label[j] = label[i]
-                break
-        if label[j] < 0:
-            label[j] = classes
-            classes += 1
-        code |= label[j] << (4 * j)
-    return code
-
-
-@njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
                    store, keys, pairs, rows, parts, part, flip, nkeys):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
@@ -257,7 +235,7 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 @njit(cache=True)
 def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                    parts, part, flip, nkeys):
+                    parts, part, flip, nkeys, slot_of):
     """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
     nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16)."""
     e1 = np.empty(0, np.int64)
@@ -273,11 +251,48 @@ def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs,
     if flip:
         for y in range(m):
             keys[y] = nkeys - 1 - keys[y]
-    order = np.argsort(keys)
-    keys = keys[order]
-    pairs = pairs[order]
-    rows = rows[order]
-    return keys, pairs, rows
+    return _sort_by_key(keys, pairs, rows, slot_of)
+
+
+@njit(cache=True)
+def _sort_by_key(keys, pairs, rows, slot_of):
+    """The halves in order of key, by a counting sort over the keys that occur (dense keys:
+    ``slot_of`` maps a key to its bucket, -1 everywhere on entry and on return); a half's
+    order within its key is kept.  Linear, where a comparison sort of 1e7 halves is not."""
+    m = keys.shape[0]
+    seen = np.empty(m, np.int64)  # the distinct keys, in order of first appearance
+    size = np.zeros(m, np.int64)
+    slots = 0
+    for x in range(m):
+        slot = slot_of[keys[x]]
+        if slot < 0:
+            slot = slots
+            slot_of[keys[x]] = slot
+            seen[slot] = keys[x]
+            slots += 1
+        size[slot] += 1
+    distinct = np.sort(seen[:slots])
+    at = np.empty(slots, np.int64)
+    filled = 0
+    for key in distinct:
+        slot = slot_of[key]
+        at[slot] = filled
+        filled += size[slot]
+    out_keys = np.empty_like(keys)
+    out_pairs = np.empty_like(pairs)
+    out_rows = np.empty_like(rows)
+    for x in range(m):
+        slot = slot_of[keys[x]]
+        y = at[slot]
+        at[slot] = y + 1
+        out_keys[y] = keys[x]
+        out_pairs[y, 0] = pairs[x, 0]
+        out_pairs[y, 1] = pairs[x, 1]
+        for d in range(rows.shape[1]):
+            out_rows[y, d] = rows[x, d]
+    for key in distinct:
+        slot_of[key] = -1
+    return out_keys, out_pairs, out_rows
 
 
 @njit(cache=True)
@@ -332,43 +347,6 @@ def _together(kept, sub_flat, s, k, together):
 
 
 @njit(cache=True)
-def _side_codes(rows, i, i2, present, together, pid, pid_bits, row_bits, k, sub_start, sub_flat,
-                free):
-    """Sorted codes (subset S of the rows this side shares with the other, then partition id)
-    for every half of rows[i:i2] and every k-subset S of its shared rows that can be shared."""
-    kept = np.empty(free, np.int64)
-    total = 0
-    for x in range(i, i2):
-        m = _shared_rows(rows, x, free, present, kept)
-        if k == 0:
-            total += 1
-        elif k <= m:
-            for s in range(sub_start[m, k], sub_start[m, k + 1], k):
-                if k < 2 or _together(kept, sub_flat, s, k, together):
-                    total += 1
-    out = np.empty(total, np.int64)
-    at = 0
-    for x in range(i, i2):
-        if k == 0:
-            out[at] = pid[x - i]
-            at += 1
-            continue
-        m = _shared_rows(rows, x, free, present, kept)
-        if k > m:
-            continue
-        for s in range(sub_start[m, k], sub_start[m, k + 1], k):
-            if k >= 2 and not _together(kept, sub_flat, s, k, together):
-                continue
-            code = np.int64(0)
-            for e in range(k):
-                code = (code << row_bits) | kept[sub_flat[s + e]]
-            out[at] = (code << pid_bits) | pid[x - i]
-            at += 1
-    out.sort()
-    return out
-
-
-@njit(cache=True)
 def _mark_together(rows, i, i2, free, together, value):
     """together[r, s] = value for every two rows some half of rows[i:i2] uses."""
     for x in range(i, i2):
@@ -401,32 +379,140 @@ def _runs(codes, pid_bits):
 
 
 @njit(cache=True)
-def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols,
-                                  words, row_bits, sub_start, sub_flat, ttogether, btogether):
+def _insert_partition(table, count, p0, p1):
+    """The number of the partition with equal-pair words (p0, p1) in the open-addressing
+    ``table`` (rows: p0, p1, number + 1; 0 free); a new one gets number ``count``.  Returns the
+    number and whether it is new."""
+    mask = table.shape[0] - 1
+    h = p0 * np.int64(-7046029254386353131) ^ p1 * np.int64(-4658895280553007687)
+    x = (h ^ (h >> 31)) & mask
+    while True:
+        v = table[x, 2]
+        if v == 0:
+            table[x, 0] = p0
+            table[x, 1] = p1
+            table[x, 2] = count + 1
+            return count, True
+        if table[x, 0] == p0 and table[x, 1] == p1:
+            return v - 1, False
+        x = (x + 1) & mask
+
+
+@njit(cache=True)
+def _intern_partitions(tp, bp):
+    """One number per distinct partition of the columns (its equal-pair words) over both sides
+    of a cube, by hashing: each half's number, and each number's words."""
+    table = np.zeros((1 << 16, 3), np.int64)
+    count = 0
+    tpid = np.empty(tp.shape[0], np.int64)
+    bpid = np.empty(bp.shape[0], np.int64)
+    for side in range(2):
+        p = tp if side == 0 else bp
+        out = tpid if side == 0 else bpid
+        for x in range(p.shape[0]):
+            if 2 * (count + 1) > table.shape[0]:  # half full: twice the room, numbers kept
+                old = table
+                table = np.zeros((2 * old.shape[0], 3), np.int64)
+                for y in range(old.shape[0]):
+                    if old[y, 2]:
+                        _insert_partition(table, old[y, 2] - 1, old[y, 0], old[y, 1])
+            number, new = _insert_partition(table, count, p[x, 0], p[x, 1])
+            count += new
+            out[x] = number
+    w0 = np.empty(count, np.int64)
+    w1 = np.empty(count, np.int64)
+    for y in range(table.shape[0]):
+        if table[y, 2]:
+            w0[table[y, 2] - 1] = table[y, 0]
+            w1[table[y, 2] - 1] = table[y, 1]
+    return tpid, bpid, w0, w1
+
+
+@njit(cache=True)
+def _subset_codes(rows, i, i2, present, together, pid, pid_from, pid_bits, row_bits, free,
+                  sub_start, sub_flat, binom):
+    """For every half of rows[i:i2] and every set S of its rows that the other side uses (all
+    pairs of S used together by some other-side half, else no other-side half holds S), the
+    code (S, partition number pid[x - pid_from]): codes with |S| = k at
+    out[base[k]:base[k] + size[k]], sorted."""
+    m = i2 - i
+    base = np.zeros(free + 2, np.int64)
+    for k in range(free + 1):
+        base[k + 1] = base[k] + m * binom[k]
+    out = np.empty(base[free + 1], np.int64)
+    size = np.zeros(free + 1, np.int64)
+    kept = np.empty(max(free, 1), np.int64)
+    for x in range(i, i2):
+        shared = _shared_rows(rows, x, free, present, kept)
+        number = pid[x - pid_from]
+        out[base[0] + size[0]] = number
+        size[0] += 1
+        for k in range(1, shared + 1):
+            for s in range(sub_start[shared, k], sub_start[shared, k + 1], k):
+                if k >= 2 and not _together(kept, sub_flat, s, k, together):
+                    continue
+                code = np.int64(0)
+                for e in range(k):
+                    code = (code << row_bits) | kept[sub_flat[s + e]]
+                out[base[k] + size[k]] = (code << pid_bits) | number
+                size[k] += 1
+    for k in range(free + 1):
+        _sort_codes(out[base[k]:base[k] + size[k]], k * row_bits + pid_bits)
+    return out, base, size
+
+
+RADIX_BITS = 11
+
+
+@njit(cache=True)
+def _sort_codes(codes, bits):
+    """Sort non-negative ``codes`` below 2^bits in place: a least-significant-digit radix sort
+    (11 bits a pass) where there are many, a comparison sort where there are few."""
+    m = codes.shape[0]
+    if m < 4096:
+        codes.sort()
+        return
+    digits = 1 << RADIX_BITS
+    other = np.empty(m, np.int64)
+    src = codes
+    dst = other
+    count = np.empty(digits + 1, np.int64)
+    shift = 0
+    while shift < bits:
+        count[:] = 0
+        for x in range(m):
+            count[((src[x] >> shift) & (digits - 1)) + 1] += 1
+        for d in range(digits):
+            count[d + 1] += count[d]
+        for x in range(m):
+            d = (src[x] >> shift) & (digits - 1)
+            dst[count[d]] = src[x]
+            count[d] += 1
+        src, dst = dst, src
+        shift += RADIX_BITS
+    if src is not codes:  # an odd number of passes: the sorted codes are in the other array
+        codes[:] = src
+
+
+@njit(cache=True)
+def _group_by_inclusion_exclusion(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, pid_bits,
+                                  free, words, row_bits, sub_start, sub_flat, binom, ttogether,
+                                  btogether, code_bits):
     """Pairs of one key group without an equal column pair in both or a row in both, counted:
-    sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet)."""
-    nt = i2 - i
-    nb = j2 - j
-    both = np.empty(nt + nb, np.int64)
-    label = np.empty(cols, np.int64)
-    for x in range(nt):
-        both[x] = _partition_code(tp[i + x, 0], tp[i + x, 1], cols, label)
-    for y in range(nb):
-        both[nt + y] = _partition_code(bp[j + y, 0], bp[j + y, 1], cols, label)
-    distinct = np.unique(both)
-    tpid = np.searchsorted(distinct, both[:nt])
-    bpid = np.searchsorted(distinct, both[nt:])
-    w0 = np.zeros(distinct.shape[0], np.int64)
-    w1 = np.zeros(distinct.shape[0], np.int64)
-    for x in range(nt):
-        w0[tpid[x]] = tp[i + x, 0]
-        w1[tpid[x]] = tp[i + x, 1]
-    for y in range(nb):
-        w0[bpid[y]] = bp[j + y, 0]
-        w1[bpid[y]] = bp[j + y, 1]
-    pid_bits = 1
-    while (np.int64(1) << pid_bits) < distinct.shape[0]:
-        pid_bits += 1
+    sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet).
+    ``tpid``/``bpid``: each half's partition number, ``w0``/``w1`` each number's words; a code
+    (a set of rows, a partition number) has ``code_bits`` bits at most."""
+    tfrom, bfrom = 0, 0  # tpid[x - tfrom] is half x's number
+    if free * row_bits + pid_bits > code_bits:  # too many partitions in the cube: number anew
+        numbers = np.unique(np.concatenate((tpid[i:i2], bpid[j:j2])))  # the group's
+        tpid = np.searchsorted(numbers, tpid[i:i2])
+        bpid = np.searchsorted(numbers, bpid[j:j2])
+        tfrom, bfrom = i, j
+        w0 = w0[numbers]
+        w1 = w1[numbers]
+        pid_bits = 1
+        while (np.int64(1) << pid_bits) < numbers.shape[0]:
+            pid_bits += 1
     # the rows each side uses: only rows used on the other side can be shared
     tpresent = np.zeros(words, np.int64)
     bpresent = np.zeros(words, np.int64)
@@ -441,15 +527,15 @@ def _group_by_inclusion_exclusion(tp, trows, i, i2, bp, brows, j, j2, free, cols
     # pairs of rows each side uses together: a set of rows is shared only if all its pairs are
     _mark_together(trows, i, i2, free, ttogether, True)
     _mark_together(brows, j, j2, free, btogether, True)
+    tcodes, tbase, tsize = _subset_codes(trows, i, i2, bpresent, btogether, tpid, tfrom,
+                                         pid_bits, row_bits, free, sub_start, sub_flat, binom)
+    bcodes, bbase, bsize = _subset_codes(brows, j, j2, tpresent, ttogether, bpid, bfrom,
+                                         pid_bits, row_bits, free, sub_start, sub_flat, binom)
     total = np.int64(0)
     sign = 1
     for k in range(free + 1):
-        tc = _side_codes(trows, i, i2, bpresent, btogether, tpid, pid_bits, row_bits, k, sub_start,
-                         sub_flat, free)
-        bc = _side_codes(brows, j, j2, tpresent, ttogether, bpid, pid_bits, row_bits, k, sub_start,
-                         sub_flat, free)
-        ts, tq, tm = _runs(tc, pid_bits)
-        bs, bq, bm = _runs(bc, pid_bits)
+        ts, tq, tm = _runs(tcodes[tbase[k]:tbase[k] + tsize[k]], pid_bits)
+        bs, bq, bm = _runs(bcodes[bbase[k]:bbase[k] + bsize[k]], pid_bits)
         x = 0
         y = 0
         term = np.int64(0)
@@ -503,7 +589,7 @@ def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, w
 
 @njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one, most):
+                sub_start, sub_flat, one_by_one, most, slot_of, code_bits):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
     split into parts (by key modulo the number of parts) so that no part holds more than
@@ -515,13 +601,21 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     parts = max(1, (biggest + most - 1) // most)
     ttogether = np.zeros((n, n), np.bool_)
     btogether = np.zeros((n, n), np.bool_)
+    binom = np.empty(free + 1, np.int64)  # C(free, k): the most k-sets of rows a half has
+    binom[0] = 1
+    for k in range(1, free + 1):
+        binom[k] = binom[k - 1] * (free - k + 1) // k
     total = np.int64(0)
     for part in range(parts):
         tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, False, keys)
+                                     parts, part, False, keys, slot_of)
         # the bottom halves by the top key each completes
         bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, True, keys)
+                                     parts, part, True, keys, slot_of)
+        tpid, bpid, w0, w1 = _intern_partitions(tp, bp)
+        pid_bits = 1
+        while (np.int64(1) << pid_bits) < w0.shape[0]:
+            pid_bits += 1
         i = 0
         j = 0
         nt = tk.shape[0]
@@ -541,12 +635,255 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                 if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
                     total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
                 else:
-                    total += _group_by_inclusion_exclusion(tp, tr, i, i2, bp, br, j, j2, free,
-                                                           cols, words, row_bits, sub_start,
-                                                           sub_flat, ttogether, btogether)
+                    total += _group_by_inclusion_exclusion(tpid, tr, i, i2, bpid, br, j, j2,
+                                                           w0, w1, pid_bits, free, words,
+                                                           row_bits, sub_start, sub_flat, binom,
+                                                           ttogether, btogether, code_bits)
                 i = i2
                 j = j2
     return total
+
+
+# -- takuzu: pair tests with the bottom halves looked up, never stored --------------------------
+#
+# Up to 10x10 a cube's key groups are small (a few hundred halves): testing every pair with a few
+# AND instructions, vectorized over a group, is cheaper than counting.  What costs there is the
+# rest: enumerating, sorting and gathering the halves.  So the top halves are bucketed by their
+# dense key (a counting sort: one pass to count them per key, one to place them), and each bottom
+# half, as it is enumerated, is tested against the top halves of the key it completes.
+#
+# A half is W words, packed: the column pairs it has equal (bits 0 .. pairs-1), then the rows it
+# uses (one bit per row other than the middle rows a and b, which no half uses): two halves make
+# a grid exactly when their words AND to 0.  10x10: 45 + 82 bits, two words.
+
+
+def packed_pairs(eqpairs: np.ndarray, cols: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's equal column pairs in the packed layout, with 1s in the used-row bits (so that
+    AND over a half's rows keeps them), and the mask of the pair bits."""
+    pairs = cols * (cols - 1) // 2
+    width = (pairs + n - 2 + 63) // 64
+    bits = [0] * width
+    for p in range(pairs):
+        bits[p >> 6] |= 1 << (p & 63)
+    mask = np.array([w - (1 << 64) if w >= 1 << 63 else w for w in bits], np.int64)  # signed
+    eq = np.empty((n, width), np.int64)
+    for w in range(width):
+        eq[:, w] = (eqpairs[:, w] if w < 2 else 0) | ~mask[w]
+    return eq, mask
+
+
+@njit(cache=True)
+def _row_bits(a, b, n, pairs):
+    """Word and bit of each row's "used" bit in the packed layout (rows a and b have none)."""
+    word = np.zeros(n, np.int64)
+    bit = np.zeros(n, np.int64)
+    for k in range(n):
+        p = pairs + k - (k > a) - (k > b)
+        word[k] = p >> 6
+        bit[k] = np.int64(1) << (p & 63)
+    return word, bit
+
+
+@njit(cache=True)
+def _clash_free(G, g0, g1, leaf, W):
+    """Top halves g0..g1 (columns of ``G``) whose words AND with ``leaf`` to 0.  Written out for
+    the common widths (10x10: 2, 12x12: 5) so that LLVM vectorizes over the group."""
+    found = 0
+    m = g1 - g0
+    if W == 2:
+        l0, l1 = leaf[0], leaf[1]
+        c0, c1 = G[0, g0:g1], G[1, g0:g1]
+        for x in range(m):
+            found += ((c0[x] & l0) | (c1[x] & l1)) == 0
+        return found
+    if W == 5:
+        l0, l1, l2, l3, l4 = leaf[0], leaf[1], leaf[2], leaf[3], leaf[4]
+        c0, c1, c2 = G[0, g0:g1], G[1, g0:g1], G[2, g0:g1]
+        c3, c4 = G[3, g0:g1], G[4, g0:g1]
+        for x in range(m):
+            found += ((c0[x] & l0) | (c1[x] & l1) | (c2[x] & l2) | (c3[x] & l3)
+                      | (c4[x] & l4)) == 0
+        return found
+    for x in range(g0, g1):
+        clash = np.int64(0)
+        for w in range(W):
+            clash |= G[w, x] & leaf[w]
+        found += clash == 0
+    return found
+
+
+@njit(cache=True)
+def _visit_takuzu(first, before, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
+                  words, nkeys, mode, slot_of, part_of, part, fill, G, slot_start):
+    """Visit every takuzu half ``first, r1, .., r_free`` (no row twice, neither ``first`` nor
+    ``before`` again) with its key k (row ``first`` included) and its packed words (``eq``: each
+    row's equal pairs, 1s beyond them, so that AND keeps the used-row bits; ``pair_mask``: the
+pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a set of rows):
+
+    mode 0 (count): slot_of[k] gets a slot (in order of first appearance; ``slot_start`` holds
+      the keys of the slots, ``fill`` the halves per slot); returns the number of slots.
+    mode 1 (place): halves whose key's slot is in part ``part`` (``part_of``) go into the
+      columns of ``G`` at ``fill[slot]`` (then advanced).
+    mode 2 (look up, a bottom half): the top halves of slot_of[nkeys - 1 - k], if that slot is
+      in part ``part``, tested against it; returns the grids found."""
+    W = eq.shape[1]
+    seq = np.empty(free + 2, np.int64)
+    pos = np.zeros(free + 2, np.int64)
+    end = np.zeros(free + 2, np.int64)
+    kacc = np.zeros(free + 2, np.int64)
+    acc = np.zeros((free + 2, W), np.int64)  # equal pairs (AND) | used rows (OR), so far
+    leaf = np.zeros(W, np.int64)
+    taken = np.zeros(words, np.int64)
+    taken[first >> 6] |= np.int64(1) << (first & 63)
+    taken[before >> 6] |= np.int64(1) << (before & 63)
+    seq[0] = before
+    seq[1] = first
+    kacc[1] = digit[first] - offset
+    for w in range(W):
+        acc[1, w] = eq[first, w] & pair_mask[w]
+    result = np.int64(0)
+    last = free + 1  # the depth of the last row: its candidates are visited in one loop
+    depth = 1 if free == 0 else 2
+    if free > 0:
+        s = seq[0] * n + seq[1]
+        pos[2] = start[s]
+        end[2] = start[s + 1]
+    while depth >= 1:
+        if depth == last:
+            if free == 0:
+                lo, hi = 0, 1
+            else:
+                s = seq[depth - 2] * n + seq[depth - 1]
+                lo, hi = start[s], start[s + 1]
+            for x in range(lo, hi):
+                if free == 0:
+                    key = kacc[1]
+                    for w in range(W):
+                        leaf[w] = acc[1, w]
+                else:
+                    k = flat[x]
+                    if (taken[k >> 6] >> (k & 63)) & 1:
+                        continue
+                    key = kacc[depth - 1] + digit[k]
+                    for w in range(W):
+                        leaf[w] = acc[depth - 1, w] & eq[k, w]
+                    leaf[rword[k]] |= rbit[k]
+                if mode == 0:
+                    slot = slot_of[key]
+                    if slot < 0:
+                        slot = result
+                        slot_of[key] = slot
+                        slot_start[slot] = key
+                        fill[slot] = 0
+                        result += 1
+                    fill[slot] += 1
+                elif mode == 1:
+                    slot = slot_of[key]
+                    if part_of[slot] == part:
+                        at = fill[slot]
+                        fill[slot] = at + 1
+                        for w in range(W):
+                            G[w, at] = leaf[w]
+                else:
+                    slot = slot_of[nkeys - 1 - key]
+                    if slot >= 0 and part_of[slot] == part:
+                        result += _clash_free(G, slot_start[slot], slot_start[slot + 1], leaf, W)
+            if free == 0:
+                break
+            depth -= 1
+            if depth >= 2:
+                k = seq[depth]
+                taken[k >> 6] &= ~(np.int64(1) << (k & 63))
+            continue
+        if pos[depth] == end[depth]:
+            depth -= 1
+            if depth >= 2:
+                k = seq[depth]
+                taken[k >> 6] &= ~(np.int64(1) << (k & 63))
+            continue
+        k = flat[pos[depth]]
+        pos[depth] += 1
+        if (taken[k >> 6] >> (k & 63)) & 1:
+            continue
+        seq[depth] = k
+        taken[k >> 6] |= np.int64(1) << (k & 63)
+        kacc[depth] = kacc[depth - 1] + digit[k]
+        for w in range(W):
+            acc[depth, w] = acc[depth - 1, w] & eq[k, w]
+        acc[depth, rword[k]] |= rbit[k]
+        depth += 1
+        if depth < last:
+            s = seq[depth - 2] * n + seq[depth - 1]
+            pos[depth] = start[s]
+            end[depth] = start[s + 1]
+    return result
+
+
+@njit(cache=True)
+def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words, slot_of,
+                most):
+    """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h), by pair tests: the
+    top halves bucketed by key, each bottom half tested against the bucket it completes.  The
+    keys are dealt into parts of at most about ``most`` top halves (whole keys, in order of
+    appearance), and the halves are enumerated again per part.  ``slot_of`` (one entry per
+    key) is -1 everywhere on entry and on return."""
+    free = rows // 2 - 1
+    W = eq.shape[1]
+    pairs = 0
+    for w in range(W):
+        for i in range(64):
+            pairs += (pair_mask[w] >> i) & 1
+    rword, rbit = _row_bits(a, b, n, pairs)
+    empty = np.zeros((W, 0), np.int64)
+    none = np.zeros(0, np.int64)
+    slot_keys = np.empty(nkeys, np.int64)  # np.empty: only the slots used are touched
+    size = np.empty(nkeys, np.int64)
+    slots = _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
+                          words, nkeys, 0, slot_of, none, 0, size, empty, slot_keys)
+    part_of = np.empty(slots, np.int64)
+    parts = 0
+    held = 0
+    for slot in range(slots):
+        if held > 0 and held + size[slot] > most:
+            parts += 1
+            held = 0
+        part_of[slot] = parts
+        held += size[slot]
+    parts += 1
+    total = np.int64(0)
+    bounds = np.empty(slots + 1, np.int64)
+    fill = np.empty(slots, np.int64)
+    for part in range(parts):
+        at = 0
+        for slot in range(slots):
+            bounds[slot] = at
+            fill[slot] = at
+            if part_of[slot] == part:
+                at += size[slot]
+        bounds[slots] = at
+        G = np.empty((W, at), np.int64)
+        _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
+                      words, nkeys, 1, slot_of, part_of, part, fill, G, bounds)
+        total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask, rword,
+                               rbit, words, nkeys, 2, slot_of, part_of, part, fill, G, bounds)
+    for slot in range(slots):
+        slot_of[slot_keys[slot]] = -1
+    return total
+
+
+@njit(cache=True, parallel=True)
+def lookup_cubes(first, second, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words,
+                 most, chunks):
+    """``lookup_cube`` for the cubes (first[x], second[x]), on the threads at once: the cubes are
+    dealt into ``chunks`` (cube x to chunk x mod chunks), each with its own key table."""
+    m = first.shape[0]
+    found = np.zeros(m, np.int64)
+    for chunk in prange(chunks):
+        slot_of = np.full(nkeys, -1, np.int32)
+        for x in range(chunk, m, chunks):
+            found[x] = lookup_cube(first[x], second[x], rows, n, start, flat, digit, offset, nkeys,
+                                   eq, pair_mask, words, slot_of, most)
+    return found
 
 
 # -- what the joins need beside the row tables -------------------------------------------------
@@ -563,6 +900,8 @@ class JoinTables:
         self.row_bits = max(1, (self.n - 1).bit_length())
         self.sub_start, self.sub_flat = subset_tables(rows // 2 - 1)
         self.hist: np.ndarray | None = None  # unruly's key histogram, made when first needed
+        self.slot_of: np.ndarray | None = None  # key -> bucket of the counting sorts (all -1)
+        self.packed: tuple[np.ndarray, np.ndarray] | None = None  # packed_pairs, for lookup
 
     def unruly(self, a: int, b: int) -> int:
         if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
@@ -571,10 +910,38 @@ class JoinTables:
                                self.digit[self.flat], self.digit, self.offset, self.hist))
 
     def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
-               most: int = MOST_HALVES) -> int:
+               most: int = MOST_HALVES, code_bits: int = 63) -> int:
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
-                               self.row_bits, self.sub_start, self.sub_flat, one_by_one, most))
+                               self.row_bits, self.sub_start, self.sub_flat, one_by_one, most,
+                               self._slots(), code_bits))
+
+    def _slots(self) -> np.ndarray:
+        """Key -> bucket for the counting sorts, -1 everywhere between uses."""
+        if self.slot_of is None:
+            self.slot_of = np.full(self.keys, -1, np.int32)
+        return self.slot_of
+
+
+    def lookup(self, a: int, b: int, eqpairs: np.ndarray, most: int = MOST_HALVES) -> int:
+        if self.packed is None:
+            self.packed = packed_pairs(eqpairs, self.cols, self.n)
+        eq, pair_mask = self.packed
+        return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
+                               self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
+                               most))
+
+    def lookup_many(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
+                    most: int = MOST_HALVES) -> list[int]:
+        """``lookup`` for many cubes (their middle rows), on ``threads`` threads."""
+        if self.packed is None:
+            self.packed = packed_pairs(eqpairs, self.cols, self.n)
+        eq, pair_mask = self.packed
+        first = np.array([a for a, _ in middle], np.int64)
+        second = np.array([b for _, b in middle], np.int64)
+        return lookup_cubes(first, second, self.rows, self.n, self.start, self.flat, self.digit,
+                            self.offset, self.keys, eq, pair_mask, self.words, most,
+                            max(1, min(threads, len(middle)))).tolist()
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
