@@ -445,11 +445,14 @@ def _run_threads(t: Tables, pending: list, finished: Callable[[int, int, float],
         from .join import JoinTables
 
         t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
-    batch = 16 * threads
-    for at in range(0, len(pending), batch):
+    # Batches of about equal cost (the cubes by cost estimate, dealt round robin): few of them,
+    # so that threads seldom wait at a batch's end, each still well under a second (10x10: 8).
+    by_cost = sorted(pending, key=lambda item: -t.counting.cost(*item[1]))
+    batches = max(1, len(pending) // (64 * threads))
+    for at in range(batches):
         if deadline is not None and time.monotonic() >= deadline:
             return
-        chunk = pending[at:at + batch]
+        chunk = by_cost[at::batches]
         began = time.process_time()
         found = t.counting.lookup_many([fixed for _, fixed, _ in chunk], t.eqpairs, threads)
         spent = (time.process_time() - began) / len(chunk)

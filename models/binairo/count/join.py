@@ -873,17 +873,30 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
 
 @njit(cache=True, parallel=True)
 def lookup_cubes(first, second, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words,
-                 most, chunks):
-    """``lookup_cube`` for the cubes (first[x], second[x]), on the threads at once: the cubes are
-    dealt into ``chunks`` (cube x to chunk x mod chunks), each with its own key table."""
+                 most, bounds):
+    """``lookup_cube`` for the cubes (first[x], second[x]), on the threads at once: thread
+    chunk counts the cubes bounds[chunk] .. bounds[chunk + 1] - 1, with its own key table."""
     m = first.shape[0]
     found = np.zeros(m, np.int64)
-    for chunk in prange(chunks):
+    for chunk in prange(bounds.shape[0] - 1):
         slot_of = np.full(nkeys, -1, np.int32)
-        for x in range(chunk, m, chunks):
+        for x in range(bounds[chunk], bounds[chunk + 1]):
             found[x] = lookup_cube(first[x], second[x], rows, n, start, flat, digit, offset, nkeys,
                                    eq, pair_mask, words, slot_of, most)
     return found
+
+
+def deal(costs: list[int], chunks: int) -> list[list[int]]:
+    """The items (by index) dealt into ``chunks`` of about equal total cost: largest first, each
+    to the chunk with the least so far (greedy; within 4/3 of the best); a chunk's items in
+    order of cost, largest first."""
+    held = [0] * chunks
+    dealt: list[list[int]] = [[] for _ in range(chunks)]
+    for x in sorted(range(len(costs)), key=lambda x: -costs[x]):
+        least = held.index(min(held))
+        dealt[least].append(x)
+        held[least] += costs[x]
+    return dealt
 
 
 # -- what the joins need beside the row tables -------------------------------------------------
@@ -931,17 +944,31 @@ class JoinTables:
                                self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
                                most))
 
+    def cost(self, a: int, b: int) -> int:
+        """A cube's cost estimate, for dealing cubes to threads: the candidate first rows of its
+        two halves, multiplied (10x10: correlation 0.96 with the time a cube takes)."""
+        n, start = self.n, self.start
+        return int(start[b * n + a + 1] - start[b * n + a]) * \
+            int(start[a * n + b + 1] - start[a * n + b])
+
     def lookup_many(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
                     most: int = MOST_HALVES) -> list[int]:
-        """``lookup`` for many cubes (their middle rows), on ``threads`` threads."""
+        """``lookup`` for many cubes (their middle rows), on ``threads`` threads: the cubes dealt
+        to the threads by their cost estimate, so that no thread waits long for the others."""
         if self.packed is None:
             self.packed = packed_pairs(eqpairs, self.cols, self.n)
         eq, pair_mask = self.packed
-        first = np.array([a for a, _ in middle], np.int64)
-        second = np.array([b for _, b in middle], np.int64)
-        return lookup_cubes(first, second, self.rows, self.n, self.start, self.flat, self.digit,
-                            self.offset, self.keys, eq, pair_mask, self.words, most,
-                            max(1, min(threads, len(middle)))).tolist()
+        dealt = deal([self.cost(a, b) for a, b in middle], max(1, min(threads, len(middle))))
+        order = [x for chunk in dealt for x in chunk]
+        bounds = np.cumsum([0] + [len(chunk) for chunk in dealt]).astype(np.int64)
+        first = np.array([middle[x][0] for x in order], np.int64)
+        second = np.array([middle[x][1] for x in order], np.int64)
+        found = lookup_cubes(first, second, self.rows, self.n, self.start, self.flat, self.digit,
+                             self.offset, self.keys, eq, pair_mask, self.words, most, bounds)
+        counts = [0] * len(middle)
+        for x, count in zip(order, found.tolist()):
+            counts[x] = count
+        return counts
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
