@@ -829,13 +829,14 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
 
 @njit(cache=True)
 def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words, slot_of,
-                most, kept, kept_slot):
+                most, kept, kept_slot, placed, slot_keys, size):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h), by pair tests: the
     top halves bucketed by key, each bottom half tested against the bucket it completes.
 
     The top halves are enumerated once, kept in ``kept`` (W x capacity; ``kept_slot`` their
-    buckets) and sorted into their buckets from there, when they fit in it and number at most
-    ``most``.  Otherwise the keys are dealt into parts of at most about ``most`` top halves
+    buckets) and sorted into their buckets in ``placed`` (as big) from there, when they fit and
+    number at most ``most``.  ``slot_keys`` and ``size`` (one entry per key) are scratch: the
+    buffers belong to the caller, so that a cube allocates nothing big.  Otherwise the keys are dealt into parts of at most about ``most`` top halves
     (whole keys, in order of appearance), and the halves are enumerated again per part.
     ``slot_of`` (one entry per key) is -1 everywhere on entry and on return."""
     free = rows // 2 - 1
@@ -845,8 +846,6 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
         for i in range(64):
             pairs += (pair_mask[w] >> i) & 1
     rword, rbit = _row_bits(a, b, n, pairs)
-    slot_keys = np.empty(nkeys, np.int64)  # np.empty: only the slots used are touched
-    size = np.empty(nkeys, np.int64)
     slots = _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
                           words, nkeys, 3, slot_of, kept_slot, 0, size, kept, slot_keys)
     halves = 0
@@ -863,15 +862,14 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
             fill[slot] = at
             at += size[slot]
         bounds[slots] = at
-        G = np.empty((W, halves), np.int64)
         for x in range(halves):  # a counting sort of the kept halves by bucket
             slot = kept_slot[x]
             y = fill[slot]
             fill[slot] = y + 1
             for w in range(W):
-                G[w, y] = kept[w, x]
+                placed[w, y] = kept[w, x]
         total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask, rword,
-                               rbit, words, nkeys, 2, slot_of, part_of, 0, fill, G, bounds)
+                               rbit, words, nkeys, 2, slot_of, part_of, 0, fill, placed, bounds)
     else:
         part_of = np.empty(slots, np.int64)
         parts = 0
@@ -918,9 +916,13 @@ def lookup_cubes(first, second, rows, n, start, flat, digit, offset, nkeys, eq, 
         slot_of = np.full(nkeys, -1, np.int32)
         kept = np.empty((eq.shape[1], capacity), np.int64)
         kept_slot = np.empty(capacity, np.int64)
+        placed = np.empty((eq.shape[1], capacity), np.int64)
+        slot_keys = np.empty(nkeys, np.int64)
+        size = np.empty(nkeys, np.int64)
         for x in range(bounds[chunk], bounds[chunk + 1]):
             found[x] = lookup_cube(first[x], second[x], rows, n, start, flat, digit, offset, nkeys,
-                                   eq, pair_mask, words, slot_of, most, kept, kept_slot)
+                                   eq, pair_mask, words, slot_of, most, kept, kept_slot, placed,
+                                   slot_keys, size)
     return found
 
 
@@ -953,7 +955,7 @@ class JoinTables:
         self.hist: np.ndarray | None = None  # unruly's key histogram, made when first needed
         self.slot_of: np.ndarray | None = None  # key -> bucket of the counting sorts (all -1)
         self.packed: tuple[np.ndarray, np.ndarray] | None = None  # packed_pairs, for lookup
-        self.kept: tuple[np.ndarray, np.ndarray] | None = None  # lookup's kept top halves
+        self.kept: tuple[np.ndarray, ...] | None = None  # lookup's buffers (see lookup_cube)
 
     def unruly(self, a: int, b: int) -> int:
         if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
@@ -981,7 +983,9 @@ class JoinTables:
         eq, pair_mask = self.packed
         if self.kept is None:
             self.kept = (np.empty((eq.shape[1], KEPT_HALVES), np.int64),
-                         np.empty(KEPT_HALVES, np.int64))
+                         np.empty(KEPT_HALVES, np.int64),
+                         np.empty((eq.shape[1], KEPT_HALVES), np.int64),
+                         np.empty(self.keys, np.int64), np.empty(self.keys, np.int64))
         return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
                                self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
                                most, *self.kept))
