@@ -42,6 +42,7 @@ RECORDED = ROOT / "benchmarks" / "binairo-12x12-takuzu-sample.jsonl"
 def load_baseline(path: str):
     spec = importlib.util.spec_from_file_location("join_baseline", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache, when loaded again, imports it by name
     spec.loader.exec_module(module)
     return module
 
