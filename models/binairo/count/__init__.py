@@ -447,8 +447,8 @@ def _run_threads(t: Tables, pending: list, finished: Callable[[int, int, float],
         t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
     # Batches of about equal cost (the cubes by cost estimate, dealt round robin): few of them,
     # as threads wait for each other at a batch's end (simulated with measured cube times on
-    # 10x10, 2 threads: 16 batches keep 1.69 cores busy, 8: 1.82, 4: 1.96), each about a
-    # second on 10x10 (4 batches).
+    # 10x10, 2 threads, benchmarks/binairo_threads.py: 16 batches keep 1.70 cores busy, 8: 1.84,
+    # 4: 1.97), each about a second on 10x10 (4 batches).
     by_cost = sorted(pending, key=lambda item: -t.counting.cost(*item[1]))
     batches = -(-len(pending) // (128 * threads))
     for at in range(batches):
