@@ -3,6 +3,8 @@
     git show f0eae43:models/binairo/count/join.py > /tmp/join_before.py
     nice -n 10 python benchmarks/binairo_joins.py --size 12 --sample 10 --baseline /tmp/join_before.py
     nice -n 10 python benchmarks/binairo_joins.py --size 10 --sample 931
+    git show bdf4bc0:models/binairo/count/join.py > /tmp/join_main.py
+    nice -n 10 python benchmarks/binairo_joins.py --size 10 --sample 931 --baseline /tmp/join_main.py
 
 12x12: a stratified random sample of the cubes other than the 18 symmetric ones (the same
 ``stratified_sample`` and seed as ``binairo_count12.py``), each counted by this tree's join
@@ -12,7 +14,8 @@ counts must agree (and agree with benchmarks/binairo-12x12-takuzu-sample.jsonl w
 cube).  The projection is the mean CPU seconds per cube times the 5,609 cubes, as the earlier one.
 
 10x10: the cubes counted by this tree's join (bucketed pair tests) and by the first kernel
-(``mitm_cube``, both sides sorted and tested); CPU seconds of each over the sample, counts equal.
+(``mitm_cube``, both sides sorted and tested), or by the bucketed pair tests of ``--baseline``;
+CPU seconds of each over the sample, counts equal.
 One JSON line per cube, then a summary line with the load average.
 """
 
@@ -39,6 +42,7 @@ RECORDED = ROOT / "benchmarks" / "binairo-12x12-takuzu-sample.jsonl"
 def load_baseline(path: str):
     spec = importlib.util.spec_from_file_location("join_baseline", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache, when loaded again, imports it by name
     spec.loader.exec_module(module)
     return module
 
@@ -54,7 +58,8 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=12)
     parser.add_argument("--sample", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--baseline", help="12x12: an older join.py to time against")
+    parser.add_argument("--baseline", help="an older join.py to time against (10x10: its "
+                        "bucketed pair tests, instead of the first kernel)")
     args = parser.parse_args()
     n = args.size
     t = tables(n, n, "takuzu")
@@ -76,6 +81,12 @@ def main() -> None:
     else:
         picked = todo if args.sample >= len(todo) else random.Random(args.seed).sample(todo, args.sample)
         baseline_name = "first kernel (mitm_cube)"
+        baseline = None
+        if args.baseline:
+            module = load_baseline(args.baseline)
+            baseline = module.JoinTables(n, n, t.bits, t.words)
+            module.JoinTables(8, 8, small.bits, small.words).lookup(*first_small.rows, small.eqpairs)
+            baseline_name = "baseline bucketed pair tests"
     recorded = {}
     if n == 12 and RECORDED.exists():
         recorded = {tuple(e["middle_rows"]): e["count"] for e in map(json.loads, RECORDED.open())}
@@ -86,6 +97,8 @@ def main() -> None:
             before, old = None, None
         elif n >= 12:
             before, old = timed(baseline.takuzu, *cube.rows, t.eqpairs)
+        elif baseline is not None:
+            before, old = timed(baseline.lookup, *cube.rows, t.eqpairs)
         else:
             before, old = timed(count_cube, t, "mitm", cube, "compiled pair tests")
         agree = before is None or before == found

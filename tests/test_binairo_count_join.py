@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from models import binairo
 from models.binairo import count as binairo_count
 from models.binairo.count import Cube, count_cube, cubes, tables
-from models.binairo.count.join import JoinTables, digit_range, subset_tables, valid_digit_range
+from models.binairo.count.join import (JoinTables, deal, digit_range, subset_tables,
+                                       valid_digit_range)
 from models.runner import PuzzleSolver
 
 COUNTING = {"takuzu": "inclusion-exclusion", "unruly": "histogram"}
@@ -81,6 +82,18 @@ def test_bucketed_pair_tests_on_threads_agree_per_cube(rows, cols):
     sample = sample_cubes(t, 20, seed=5)
     assert join.lookup_many([c.rows for c in sample], t.eqpairs, 2) == \
         [count_cube(t, "mitm", c, "pair tests") for c in sample]
+
+
+@given(st.lists(st.integers(0, 10**6), max_size=60), st.integers(1, 8))
+def test_cubes_are_dealt_to_threads_once_each_and_evenly(costs, chunks):
+    dealt = deal(costs, chunks)
+    assert len(dealt) == chunks
+    assert sorted(x for chunk in dealt for x in chunk) == list(range(len(costs)))
+    # greedy, largest first: no chunk holds more than the mean plus one item
+    loads = [sum(costs[x] for x in chunk) for chunk in dealt]
+    assert max(loads) <= sum(costs) / chunks + max(costs, default=0)
+    assert all([costs[x] for x in chunk] == sorted((costs[x] for x in chunk), reverse=True)
+               for chunk in dealt)
 
 
 def test_ten_by_ten_counted_on_threads_in_this_process():

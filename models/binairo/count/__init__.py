@@ -432,7 +432,7 @@ def threads_for(t: Tables, method: str, jobs: int | None) -> int:
     tests (10x10: 931 cubes of a few ms each) run on every core in this process, several at a
     time in one compiled call, when no number of processes is asked for: starting worker
     processes, each loading the kernels, costs more than such a count takes.  A batch of them
-    runs for well under a second, so a deadline or Ctrl-C still stops the count at once."""
+    runs for about a second, so a deadline or Ctrl-C still stops the count soon."""
     if jobs is not None or t.rows * t.cols < 100 or cube_join(t, method) != "bucketed pair tests":
         return 0
     return os.cpu_count() or 1
@@ -445,11 +445,16 @@ def _run_threads(t: Tables, pending: list, finished: Callable[[int, int, float],
         from .join import JoinTables
 
         t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
-    batch = 16 * threads
-    for at in range(0, len(pending), batch):
+    # Batches of about equal cost (the cubes by cost estimate, dealt round robin): few of them,
+    # as threads wait for each other at a batch's end (simulated with measured cube times on
+    # 10x10, 2 threads, benchmarks/binairo_threads.py: 16 batches keep 1.70 cores busy, 8: 1.84,
+    # 4: 1.97), each about a second on 10x10 (4 batches).
+    by_cost = sorted(pending, key=lambda item: -t.counting.cost(*item[1]))
+    batches = -(-len(pending) // (128 * threads))
+    for at in range(batches):
         if deadline is not None and time.monotonic() >= deadline:
             return
-        chunk = pending[at:at + batch]
+        chunk = by_cost[at::batches]
         began = time.process_time()
         found = t.counting.lookup_many([fixed for _, fixed, _ in chunk], t.eqpairs, threads)
         spent = (time.process_time() - began) / len(chunk)

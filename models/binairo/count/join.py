@@ -725,7 +725,9 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
     mode 1 (place): halves whose key's slot is in part ``part`` (``part_of``) go into the
       columns of ``G`` at ``fill[slot]`` (then advanced).
     mode 2 (look up, a bottom half): the top halves of slot_of[nkeys - 1 - k], if that slot is
-      in part ``part``, tested against it; returns the grids found."""
+      in part ``part``, tested against it; returns the grids found.
+    mode 3 (count and keep): as mode 0, and the first G.shape[1] halves' words go into the
+      columns of ``G`` in order of enumeration, their slots into ``part_of``."""
     W = eq.shape[1]
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
@@ -742,6 +744,7 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
     for w in range(W):
         acc[1, w] = eq[first, w] & pair_mask[w]
     result = np.int64(0)
+    kept = 0  # mode 3: the halves kept in G so far
     last = free + 1  # the depth of the last row: its candidates are visited in one loop
     depth = 1 if free == 0 else 2
     if free > 0:
@@ -768,7 +771,7 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
                     for w in range(W):
                         leaf[w] = acc[depth - 1, w] & eq[k, w]
                     leaf[rword[k]] |= rbit[k]
-                if mode == 0:
+                if mode == 0 or mode == 3:
                     slot = slot_of[key]
                     if slot < 0:
                         slot = result
@@ -777,6 +780,11 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
                         fill[slot] = 0
                         result += 1
                     fill[slot] += 1
+                    if mode == 3 and kept < G.shape[1]:
+                        for w in range(W):
+                            G[w, kept] = leaf[w]
+                        part_of[kept] = slot
+                        kept += 1
                 elif mode == 1:
                     slot = slot_of[key]
                     if part_of[slot] == part:
@@ -821,12 +829,16 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
 
 @njit(cache=True)
 def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words, slot_of,
-                most):
+                most, kept, kept_slot, placed, slot_keys, size):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h), by pair tests: the
-    top halves bucketed by key, each bottom half tested against the bucket it completes.  The
-    keys are dealt into parts of at most about ``most`` top halves (whole keys, in order of
-    appearance), and the halves are enumerated again per part.  ``slot_of`` (one entry per
-    key) is -1 everywhere on entry and on return."""
+    top halves bucketed by key, each bottom half tested against the bucket it completes.
+
+    The top halves are enumerated once, kept in ``kept`` (W x capacity; ``kept_slot`` their
+    buckets) and sorted into their buckets in ``placed`` (as big) from there, when they fit and
+    number at most ``most``.  ``slot_keys`` and ``size`` (one entry per key) are scratch: the
+    buffers belong to the caller, so that a cube allocates nothing big.  Otherwise the keys are dealt into parts of at most about ``most`` top halves
+    (whole keys, in order of appearance), and the halves are enumerated again per part.
+    ``slot_of`` (one entry per key) is -1 everywhere on entry and on return."""
     free = rows // 2 - 1
     W = eq.shape[1]
     pairs = 0
@@ -834,56 +846,97 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
         for i in range(64):
             pairs += (pair_mask[w] >> i) & 1
     rword, rbit = _row_bits(a, b, n, pairs)
-    empty = np.zeros((W, 0), np.int64)
-    none = np.zeros(0, np.int64)
-    slot_keys = np.empty(nkeys, np.int64)  # np.empty: only the slots used are touched
-    size = np.empty(nkeys, np.int64)
     slots = _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
-                          words, nkeys, 0, slot_of, none, 0, size, empty, slot_keys)
-    part_of = np.empty(slots, np.int64)
-    parts = 0
-    held = 0
+                          words, nkeys, 3, slot_of, kept_slot, 0, size, kept, slot_keys)
+    halves = 0
     for slot in range(slots):
-        if held > 0 and held + size[slot] > most:
-            parts += 1
-            held = 0
-        part_of[slot] = parts
-        held += size[slot]
-    parts += 1
-    total = np.int64(0)
+        halves += size[slot]
     bounds = np.empty(slots + 1, np.int64)
     fill = np.empty(slots, np.int64)
-    for part in range(parts):
+    total = np.int64(0)
+    if halves <= kept.shape[1] and halves <= most:
+        part_of = np.zeros(slots, np.int64)  # one part
         at = 0
         for slot in range(slots):
             bounds[slot] = at
             fill[slot] = at
-            if part_of[slot] == part:
-                at += size[slot]
+            at += size[slot]
         bounds[slots] = at
-        G = np.empty((W, at), np.int64)
-        _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
-                      words, nkeys, 1, slot_of, part_of, part, fill, G, bounds)
+        for x in range(halves):  # a counting sort of the kept halves by bucket
+            slot = kept_slot[x]
+            y = fill[slot]
+            fill[slot] = y + 1
+            for w in range(W):
+                placed[w, y] = kept[w, x]
         total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask, rword,
-                               rbit, words, nkeys, 2, slot_of, part_of, part, fill, G, bounds)
+                               rbit, words, nkeys, 2, slot_of, part_of, 0, fill, placed, bounds)
+    else:
+        part_of = np.empty(slots, np.int64)
+        parts = 0
+        held = 0
+        for slot in range(slots):
+            if held > 0 and held + size[slot] > most:
+                parts += 1
+                held = 0
+            part_of[slot] = parts
+            held += size[slot]
+        parts += 1
+        for part in range(parts):
+            at = 0
+            for slot in range(slots):
+                bounds[slot] = at
+                fill[slot] = at
+                if part_of[slot] == part:
+                    at += size[slot]
+            bounds[slots] = at
+            G = np.empty((W, at), np.int64)
+            _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
+                          words, nkeys, 1, slot_of, part_of, part, fill, G, bounds)
+            total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask,
+                                   rword, rbit, words, nkeys, 2, slot_of, part_of, part, fill, G,
+                                   bounds)
     for slot in range(slots):
         slot_of[slot_keys[slot]] = -1
     return total
 
 
+# Top halves a cube keeps from its one enumeration (10x10: at most 210,472; beyond, re-enumerated).
+KEPT_HALVES = 1 << 18
+
+
 @njit(cache=True, parallel=True)
 def lookup_cubes(first, second, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words,
-                 most, chunks):
-    """``lookup_cube`` for the cubes (first[x], second[x]), on the threads at once: the cubes are
-    dealt into ``chunks`` (cube x to chunk x mod chunks), each with its own key table."""
+                 most, bounds, capacity):
+    """``lookup_cube`` for the cubes (first[x], second[x]), on the threads at once: thread
+    chunk counts the cubes bounds[chunk] .. bounds[chunk + 1] - 1, with its own key table and
+    room for ``capacity`` kept top halves."""
     m = first.shape[0]
     found = np.zeros(m, np.int64)
-    for chunk in prange(chunks):
+    for chunk in prange(bounds.shape[0] - 1):
         slot_of = np.full(nkeys, -1, np.int32)
-        for x in range(chunk, m, chunks):
+        kept = np.empty((eq.shape[1], capacity), np.int64)
+        kept_slot = np.empty(capacity, np.int64)
+        placed = np.empty((eq.shape[1], capacity), np.int64)
+        slot_keys = np.empty(nkeys, np.int64)
+        size = np.empty(nkeys, np.int64)
+        for x in range(bounds[chunk], bounds[chunk + 1]):
             found[x] = lookup_cube(first[x], second[x], rows, n, start, flat, digit, offset, nkeys,
-                                   eq, pair_mask, words, slot_of, most)
+                                   eq, pair_mask, words, slot_of, most, kept, kept_slot, placed,
+                                   slot_keys, size)
     return found
+
+
+def deal(costs: list[int], chunks: int) -> list[list[int]]:
+    """The items (by index) dealt into ``chunks`` of about equal total cost: largest first, each
+    to the chunk with the least so far (greedy; within 4/3 of the best); a chunk's items in
+    order of cost, largest first."""
+    held = [0] * chunks
+    dealt: list[list[int]] = [[] for _ in range(chunks)]
+    for x in sorted(range(len(costs)), key=lambda x: -costs[x]):
+        least = held.index(min(held))
+        dealt[least].append(x)
+        held[least] += costs[x]
+    return dealt
 
 
 # -- what the joins need beside the row tables -------------------------------------------------
@@ -902,6 +955,7 @@ class JoinTables:
         self.hist: np.ndarray | None = None  # unruly's key histogram, made when first needed
         self.slot_of: np.ndarray | None = None  # key -> bucket of the counting sorts (all -1)
         self.packed: tuple[np.ndarray, np.ndarray] | None = None  # packed_pairs, for lookup
+        self.kept: tuple[np.ndarray, ...] | None = None  # lookup's buffers (see lookup_cube)
 
     def unruly(self, a: int, b: int) -> int:
         if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
@@ -927,21 +981,41 @@ class JoinTables:
         if self.packed is None:
             self.packed = packed_pairs(eqpairs, self.cols, self.n)
         eq, pair_mask = self.packed
+        if self.kept is None:
+            self.kept = (np.empty((eq.shape[1], KEPT_HALVES), np.int64),
+                         np.empty(KEPT_HALVES, np.int64),
+                         np.empty((eq.shape[1], KEPT_HALVES), np.int64),
+                         np.empty(self.keys, np.int64), np.empty(self.keys, np.int64))
         return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
                                self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
-                               most))
+                               most, *self.kept))
+
+    def cost(self, a: int, b: int) -> int:
+        """A cube's cost estimate, for dealing cubes to threads: the candidate first rows of its
+        two halves, multiplied (10x10: correlation 0.96 with the time a cube takes)."""
+        n, start = self.n, self.start
+        return int(start[b * n + a + 1] - start[b * n + a]) * \
+            int(start[a * n + b + 1] - start[a * n + b])
 
     def lookup_many(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
                     most: int = MOST_HALVES) -> list[int]:
-        """``lookup`` for many cubes (their middle rows), on ``threads`` threads."""
+        """``lookup`` for many cubes (their middle rows), on ``threads`` threads: the cubes dealt
+        to the threads by their cost estimate, so that no thread waits long for the others."""
         if self.packed is None:
             self.packed = packed_pairs(eqpairs, self.cols, self.n)
         eq, pair_mask = self.packed
-        first = np.array([a for a, _ in middle], np.int64)
-        second = np.array([b for _, b in middle], np.int64)
-        return lookup_cubes(first, second, self.rows, self.n, self.start, self.flat, self.digit,
-                            self.offset, self.keys, eq, pair_mask, self.words, most,
-                            max(1, min(threads, len(middle)))).tolist()
+        dealt = deal([self.cost(a, b) for a, b in middle], max(1, min(threads, len(middle))))
+        order = [x for chunk in dealt for x in chunk]
+        bounds = np.cumsum([0] + [len(chunk) for chunk in dealt]).astype(np.int64)
+        first = np.array([middle[x][0] for x in order], np.int64)
+        second = np.array([middle[x][1] for x in order], np.int64)
+        found = lookup_cubes(first, second, self.rows, self.n, self.start, self.flat, self.digit,
+                             self.offset, self.keys, eq, pair_mask, self.words, most, bounds,
+                             KEPT_HALVES)
+        counts = [0] * len(middle)
+        for x, count in zip(order, found.tolist()):
+            counts[x] = count
+        return counts
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
