@@ -73,32 +73,26 @@ def main() -> None:
         others = [c for c in todo if c.weight != 2]
         picked = [others[i] for i in stratified_sample(others, args.sample, random.Random(args.seed))]
         baseline_name = "baseline inclusion-exclusion"
-        baseline = None
-        if args.baseline:
-            module = load_baseline(args.baseline)
-            baseline = module.JoinTables(n, n, t.bits, t.words)
-            module.JoinTables(8, 8, small.bits, small.words).takuzu(*first_small.rows, small.eqpairs)
     else:
         picked = todo if args.sample >= len(todo) else random.Random(args.seed).sample(todo, args.sample)
-        baseline_name = "first kernel (mitm_cube)"
-        baseline = None
-        if args.baseline:
-            module = load_baseline(args.baseline)
-            baseline = module.JoinTables(n, n, t.bits, t.words)
-            module.JoinTables(8, 8, small.bits, small.words).lookup(*first_small.rows, small.eqpairs)
-            baseline_name = "baseline bucketed pair tests"
+        baseline_name = "baseline bucketed pair tests" if args.baseline else "first kernel (mitm_cube)"
+    baseline_join = None  # the baseline tree's join of this size, one cube at a time
+    if args.baseline:
+        module = load_baseline(args.baseline)
+        method = "takuzu" if n >= 12 else "lookup"
+        baseline_join = getattr(module.JoinTables(n, n, t.bits, t.words), method)
+        getattr(module.JoinTables(8, 8, small.bits, small.words), method)(*first_small.rows,
+                                                                          small.eqpairs)
     recorded = {}
     if n == 12 and RECORDED.exists():
         recorded = {tuple(e["middle_rows"]): e["count"] for e in map(json.loads, RECORDED.open())}
     spent_new = spent_old = 0.0
     for cube in picked:
         found, new = timed(count_cube, t, "mitm", cube, join)
-        if n >= 12 and baseline is None:
-            before, old = None, None
+        if baseline_join is not None:
+            before, old = timed(baseline_join, *cube.rows, t.eqpairs)
         elif n >= 12:
-            before, old = timed(baseline.takuzu, *cube.rows, t.eqpairs)
-        elif baseline is not None:
-            before, old = timed(baseline.lookup, *cube.rows, t.eqpairs)
+            before, old = None, None
         else:
             before, old = timed(count_cube, t, "mitm", cube, "compiled pair tests")
         agree = before is None or before == found
