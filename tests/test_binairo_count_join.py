@@ -75,6 +75,19 @@ def test_bucketed_pair_tests_in_parts_agree_per_cube(rows, cols):
             count_cube(t, "mitm", cube, "pair tests"), cube
 
 
+@pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10)])
+def test_bucketed_pair_tests_with_little_room_agree_per_cube(rows, cols):
+    # fewer halves kept than a side has: the bottom halves looked up one by one as they are
+    # enumerated, or (fewer than the top halves) the top halves enumerated again per part
+    t = tables(rows, cols, "takuzu")
+    join = JoinTables(rows, cols, t.bits, t.words)
+    for cube in sample_cubes(t, 12, seed=6):
+        tested = count_cube(t, "mitm", cube, "pair tests")
+        for capacity in (16, 200):
+            assert join.lookup(*cube.rows, t.eqpairs, capacity=capacity) == tested, cube
+        assert join.lookup(*cube.rows, t.eqpairs, bottom_capacity=8) == tested, cube
+
+
 @pytest.mark.parametrize("rows, cols", [(8, 8), (10, 6), (6, 10), (10, 10)])
 def test_bucketed_pair_tests_on_threads_agree_per_cube(rows, cols):
     t = tables(rows, cols, "takuzu")

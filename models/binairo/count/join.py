@@ -727,7 +727,10 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
     mode 2 (look up, a bottom half): the top halves of slot_of[nkeys - 1 - k], if that slot is
       in part ``part``, tested against it; returns the grids found.
     mode 3 (count and keep): as mode 0, and the first G.shape[1] halves' words go into the
-      columns of ``G`` in order of enumeration, their slots into ``part_of``."""
+      columns of ``G`` in order of enumeration, their slots into ``part_of``.
+    mode 4 (keep, a bottom half): halves that complete some top half's key k (with a slot):
+      the first G.shape[1] of them into the columns of ``G``, the slot of k into ``part_of``,
+      fill[slot] counts them; returns how many there are."""
     W = eq.shape[1]
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
@@ -792,10 +795,19 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
                         fill[slot] = at + 1
                         for w in range(W):
                             G[w, at] = leaf[w]
-                else:
+                elif mode == 2:
                     slot = slot_of[nkeys - 1 - key]
                     if slot >= 0 and part_of[slot] == part:
                         result += _clash_free(G, slot_start[slot], slot_start[slot + 1], leaf, W)
+                else:
+                    slot = slot_of[nkeys - 1 - key]
+                    if slot >= 0:
+                        fill[slot] += 1
+                        if result < G.shape[1]:
+                            for w in range(W):
+                                G[w, result] = leaf[w]
+                            part_of[result] = slot
+                        result += 1
             if free == 0:
                 break
             depth -= 1
@@ -828,8 +840,62 @@ pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a se
 
 
 @njit(cache=True)
+def _clash_free_4(G, g0, g1, bottoms, y):
+    """``_clash_free`` of two-word halves for the 4 bottom halves y .. y + 3 (columns of
+    ``bottoms``) in one pass over the top halves: each top half loaded once for 4 tests."""
+    c0, c1 = G[0, g0:g1], G[1, g0:g1]
+    a0, a1 = bottoms[0, y], bottoms[1, y]
+    b0, b1 = bottoms[0, y + 1], bottoms[1, y + 1]
+    d0, d1 = bottoms[0, y + 2], bottoms[1, y + 2]
+    e0, e1 = bottoms[0, y + 3], bottoms[1, y + 3]
+    found = 0
+    for x in range(g1 - g0):
+        u = c0[x]
+        v = c1[x]
+        found += ((((u & a0) | (v & a1)) == 0) + (((u & b0) | (v & b1)) == 0)
+                  + (((u & d0) | (v & d1)) == 0) + (((u & e0) | (v & e1)) == 0))
+    return found
+
+
+@njit(cache=True)
+def _join_buckets(G, bounds, bottoms, first, slots):
+    """The grids of a cube whose top halves are bucketed in ``G`` (bucket s: columns
+    bounds[s] .. bounds[s + 1] - 1) and bottom halves in ``bottoms`` (first[s] .. first[s + 1] - 1
+    complete bucket s): every pair of a bucket tested."""
+    W = G.shape[0]
+    total = 0
+    for slot in range(slots):
+        g0 = bounds[slot]
+        g1 = bounds[slot + 1]
+        y = first[slot]
+        y2 = first[slot + 1]
+        if W == 2:
+            while y + 4 <= y2:
+                total += _clash_free_4(G, g0, g1, bottoms, y)
+                y += 4
+        while y < y2:
+            total += _clash_free(G, g0, g1, bottoms[:, y], W)
+            y += 1
+    return total
+
+
+# Halves a bucket is padded to a multiple of (one AVX-512 vector of 64-bit words).
+LANES = 8
+
+
+@njit(cache=True)
+def _pad_buckets(G, fill, bounds, slots):
+    """Fill each bucket's room between its last half (``fill``) and the next bucket with halves
+    that clash with everything (all 1s)."""
+    for slot in range(slots):
+        for y in range(fill[slot], bounds[slot + 1]):
+            for w in range(G.shape[0]):
+                G[w, y] = -1
+
+
+@njit(cache=True)
 def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words, slot_of,
-                most, kept, kept_slot, placed, slot_keys, size):
+                most, kept, kept_slot, placed, bottoms, slot_keys, size):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h), by pair tests: the
     top halves bucketed by key, each bottom half tested against the bucket it completes.
 
@@ -854,13 +920,20 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
     bounds = np.empty(slots + 1, np.int64)
     fill = np.empty(slots, np.int64)
     total = np.int64(0)
-    if halves <= kept.shape[1] and halves <= most:
+    # Buckets padded to a multiple of LANES halves that clash with every bottom half (all 1s; a
+    # bottom half uses some row, except in 2-row grids: no padding there), so that the pair
+    # tests run in whole vectors, without a scalar tail.
+    align = LANES if free > 0 else 1
+    padded = 0
+    for slot in range(slots):
+        padded += -(-size[slot] // align) * align
+    if halves <= kept.shape[1] and halves <= most and padded <= placed.shape[1]:
         part_of = np.zeros(slots, np.int64)  # one part
         at = 0
         for slot in range(slots):
             bounds[slot] = at
             fill[slot] = at
-            at += size[slot]
+            at += -(-size[slot] // align) * align
         bounds[slots] = at
         for x in range(halves):  # a counting sort of the kept halves by bucket
             slot = kept_slot[x]
@@ -868,8 +941,32 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
             fill[slot] = y + 1
             for w in range(W):
                 placed[w, y] = kept[w, x]
-        total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask, rword,
-                               rbit, words, nkeys, 2, slot_of, part_of, 0, fill, placed, bounds)
+        _pad_buckets(placed, fill, bounds, slots)
+        # the bottom halves that complete some top half, kept (``kept`` is free again), then
+        # sorted by bucket: a bucket's top halves are then tested against all its bottom halves
+        # while they are in the L1 cache, several bottom halves a pass
+        fill[:] = 0
+        found = _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask, rword,
+                              rbit, words, nkeys, 4, slot_of, kept_slot, 0, fill, kept, bounds)
+        if found <= kept.shape[1] and found <= bottoms.shape[1]:
+            first = np.empty(slots + 1, np.int64)
+            at = 0
+            for slot in range(slots):
+                first[slot] = at
+                at += fill[slot]
+                fill[slot] = first[slot]
+            first[slots] = at
+            for x in range(found):
+                slot = kept_slot[x]
+                y = fill[slot]
+                fill[slot] = y + 1
+                for w in range(W):
+                    bottoms[w, y] = kept[w, x]
+            total += _join_buckets(placed, bounds, bottoms, first, slots)
+        else:
+            total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask,
+                                   rword, rbit, words, nkeys, 2, slot_of, part_of, 0, fill,
+                                   placed, bounds)
     else:
         part_of = np.empty(slots, np.int64)
         parts = 0
@@ -887,11 +984,12 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
                 bounds[slot] = at
                 fill[slot] = at
                 if part_of[slot] == part:
-                    at += size[slot]
+                    at += -(-size[slot] // align) * align
             bounds[slots] = at
             G = np.empty((W, at), np.int64)
             _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
                           words, nkeys, 1, slot_of, part_of, part, fill, G, bounds)
+            _pad_buckets(G, fill, bounds, slots)
             total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask,
                                    rword, rbit, words, nkeys, 2, slot_of, part_of, part, fill, G,
                                    bounds)
@@ -917,12 +1015,13 @@ def lookup_cubes(first, second, rows, n, start, flat, digit, offset, nkeys, eq, 
         kept = np.empty((eq.shape[1], capacity), np.int64)
         kept_slot = np.empty(capacity, np.int64)
         placed = np.empty((eq.shape[1], capacity), np.int64)
+        bottoms = np.empty((eq.shape[1], capacity), np.int64)
         slot_keys = np.empty(nkeys, np.int64)
         size = np.empty(nkeys, np.int64)
         for x in range(bounds[chunk], bounds[chunk + 1]):
             found[x] = lookup_cube(first[x], second[x], rows, n, start, flat, digit, offset, nkeys,
                                    eq, pair_mask, words, slot_of, most, kept, kept_slot, placed,
-                                   slot_keys, size)
+                                   bottoms, slot_keys, size)
     return found
 
 
@@ -977,14 +1076,20 @@ class JoinTables:
         return self.slot_of
 
 
-    def lookup(self, a: int, b: int, eqpairs: np.ndarray, most: int = MOST_HALVES) -> int:
+    def lookup(self, a: int, b: int, eqpairs: np.ndarray, most: int = MOST_HALVES,
+               capacity: int = KEPT_HALVES, bottom_capacity: int | None = None) -> int:
+        """``lookup_cube``; ``capacity`` and ``bottom_capacity`` (as much if None): the top and
+        bottom halves kept from one enumeration (fewer than a cube has: the slower ways, for
+        tests)."""
         if self.packed is None:
             self.packed = packed_pairs(eqpairs, self.cols, self.n)
         eq, pair_mask = self.packed
-        if self.kept is None:
-            self.kept = (np.empty((eq.shape[1], KEPT_HALVES), np.int64),
-                         np.empty(KEPT_HALVES, np.int64),
-                         np.empty((eq.shape[1], KEPT_HALVES), np.int64),
+        shape = (capacity, capacity if bottom_capacity is None else bottom_capacity)
+        if self.kept is None or (self.kept[1].shape[0], self.kept[3].shape[1]) != shape:
+            self.kept = (np.empty((eq.shape[1], shape[0]), np.int64),
+                         np.empty(shape[0], np.int64),
+                         np.empty((eq.shape[1], shape[0]), np.int64),
+                         np.empty((eq.shape[1], shape[1]), np.int64),
                          np.empty(self.keys, np.int64), np.empty(self.keys, np.int64))
         return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
                                self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
