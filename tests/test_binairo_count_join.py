@@ -114,6 +114,15 @@ def test_ten_by_ten_counted_on_threads_in_this_process():
     assert result.backend.endswith(" threads") and result.count == 48183195384
 
 
+def test_ten_by_ten_on_threads_stops_and_resumes_to_the_same_total(tmp_path):
+    path = tmp_path / "c10.jsonl"
+    first = binairo_count.count_grids(10, 10, checkpoint=str(path), stop_after=60)
+    assert first.backend.endswith(" threads") and not first.complete
+    assert 60 <= first.cubes_done < first.cubes  # the threads stop after the cubes under way
+    rest = binairo_count.count_grids(10, 10, checkpoint=str(path))
+    assert rest.complete and rest.count == 48183195384
+
+
 def total(rows: int, cols: int, rules: str, join: str) -> int:
     t = tables(rows, cols, rules)
     return sum(c.weight * count_cube(t, "mitm", c, join) for c in cubes(t, "mitm"))

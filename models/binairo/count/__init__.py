@@ -429,10 +429,10 @@ def count_grids(
 
 def threads_for(t: Tables, method: str, jobs: int | None) -> int:
     """Threads of this process that count the cubes, 0 for none.  Cubes joined by bucketed pair
-    tests (10x10: 931 cubes of a few ms each) run on every core in this process, several at a
-    time in one compiled call, when no number of processes is asked for: starting worker
-    processes, each loading the kernels, costs more than such a count takes.  A batch of them
-    runs for about a second, so a deadline or Ctrl-C still stops the count soon."""
+    tests (10x10: 931 cubes of a few ms each) run on every core in this process when no number
+    of processes is asked for: starting worker processes, each loading the kernels, costs more
+    than such a count takes.  A thread takes one cube at a time, so a deadline or Ctrl-C stops
+    the count within a cube."""
     if jobs is not None or t.rows * t.cols < 100 or cube_join(t, method) != "bucketed pair tests":
         return 0
     return os.cpu_count() or 1
@@ -440,27 +440,22 @@ def threads_for(t: Tables, method: str, jobs: int | None) -> int:
 
 def _run_threads(t: Tables, pending: list, finished: Callable[[int, int, float], bool],
                  threads: int, deadline: float | None) -> None:
-    """The ``pending`` cubes in batches, each batch on ``threads`` threads (see threads_for)."""
+    """The ``pending`` cubes on ``threads`` threads (see threads_for), largest first."""
+    if deadline is not None and time.monotonic() >= deadline:
+        return
     if t.counting is None:
         from .join import JoinTables
 
         t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
-    # Batches of about equal cost (the cubes by cost estimate, dealt round robin): few of them,
-    # as threads wait for each other at a batch's end (simulated with measured cube times on
-    # 10x10, 2 threads, benchmarks/binairo_threads.py: 16 batches keep 1.70 cores busy, 8: 1.84,
-    # 4: 1.97), each about a second on 10x10 (4 batches).
-    by_cost = sorted(pending, key=lambda item: -t.counting.cost(*item[1]))
-    batches = -(-len(pending) // (128 * threads))
-    for at in range(batches):
-        if deadline is not None and time.monotonic() >= deadline:
-            return
-        chunk = by_cost[at::batches]
-        began = time.process_time()
-        found = t.counting.lookup_many([fixed for _, fixed, _ in chunk], t.eqpairs, threads)
-        spent = (time.process_time() - began) / len(chunk)
-        for (index, _, _), count in zip(chunk, found):
-            if finished(index, count, spent):
+    counting = t.counting.lookup_threads([fixed for _, fixed, _ in pending], t.eqpairs, threads)
+    try:
+        for x, count, seconds in counting:
+            if finished(pending[x][0], count, seconds):
                 return
+            if deadline is not None and time.monotonic() >= deadline:
+                return
+    finally:
+        counting.close()  # the threads stop after the cubes under way
 
 
 def in_this_process(rows: int, cols: int, jobs: int | None, isolate: bool = False) -> bool:

@@ -28,10 +28,14 @@ lie in [h // 3, h - h // 3], a digit each.
 
 from __future__ import annotations
 
+import queue
+import threading
+import time
+from collections.abc import Iterator
 from itertools import combinations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 
 def digit_range(h: int) -> tuple[int, int]:
@@ -893,7 +897,7 @@ def _pad_buckets(G, fill, bounds, slots):
                 G[w, y] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: several threads count cubes at once
 def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words, slot_of,
                 most, kept, kept_slot, placed, bottoms, slot_keys, size):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h), by pair tests: the
@@ -1002,29 +1006,6 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
 KEPT_HALVES = 1 << 18
 
 
-@njit(cache=True, parallel=True)
-def lookup_cubes(first, second, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words,
-                 most, bounds, capacity):
-    """``lookup_cube`` for the cubes (first[x], second[x]), on the threads at once: thread
-    chunk counts the cubes bounds[chunk] .. bounds[chunk + 1] - 1, with its own key table and
-    room for ``capacity`` kept top halves."""
-    m = first.shape[0]
-    found = np.zeros(m, np.int64)
-    for chunk in prange(bounds.shape[0] - 1):
-        slot_of = np.full(nkeys, -1, np.int32)
-        kept = np.empty((eq.shape[1], capacity), np.int64)
-        kept_slot = np.empty(capacity, np.int64)
-        placed = np.empty((eq.shape[1], capacity), np.int64)
-        bottoms = np.empty((eq.shape[1], capacity), np.int64)
-        slot_keys = np.empty(nkeys, np.int64)
-        size = np.empty(nkeys, np.int64)
-        for x in range(bounds[chunk], bounds[chunk + 1]):
-            found[x] = lookup_cube(first[x], second[x], rows, n, start, flat, digit, offset, nkeys,
-                                   eq, pair_mask, words, slot_of, most, kept, kept_slot, placed,
-                                   bottoms, slot_keys, size)
-    return found
-
-
 def deal(costs: list[int], chunks: int) -> list[list[int]]:
     """The items (by index) dealt into ``chunks`` of about equal total cost: largest first, each
     to the chunk with the least so far (greedy; within 4/3 of the best); a chunk's items in
@@ -1076,51 +1057,100 @@ class JoinTables:
         return self.slot_of
 
 
+    def _packed(self, eqpairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.packed is None:
+            self.packed = packed_pairs(eqpairs, self.cols, self.n)
+        return self.packed
+
+    def _scratch(self, width: int, capacity: int, bottom_capacity: int) -> tuple[np.ndarray, ...]:
+        """``lookup_cube``'s buffers after ``slot_of``: kept, kept_slot, placed, bottoms,
+        slot_keys, size."""
+        return (np.empty((width, capacity), np.int64), np.empty(capacity, np.int64),
+                np.empty((width, capacity), np.int64), np.empty((width, bottom_capacity), np.int64),
+                np.empty(self.keys, np.int64), np.empty(self.keys, np.int64))
+
     def lookup(self, a: int, b: int, eqpairs: np.ndarray, most: int = MOST_HALVES,
                capacity: int = KEPT_HALVES, bottom_capacity: int | None = None) -> int:
         """``lookup_cube``; ``capacity`` and ``bottom_capacity`` (as much if None): the top and
         bottom halves kept from one enumeration (fewer than a cube has: the slower ways, for
         tests)."""
-        if self.packed is None:
-            self.packed = packed_pairs(eqpairs, self.cols, self.n)
-        eq, pair_mask = self.packed
+        eq, pair_mask = self._packed(eqpairs)
         shape = (capacity, capacity if bottom_capacity is None else bottom_capacity)
         if self.kept is None or (self.kept[1].shape[0], self.kept[3].shape[1]) != shape:
-            self.kept = (np.empty((eq.shape[1], shape[0]), np.int64),
-                         np.empty(shape[0], np.int64),
-                         np.empty((eq.shape[1], shape[0]), np.int64),
-                         np.empty((eq.shape[1], shape[1]), np.int64),
-                         np.empty(self.keys, np.int64), np.empty(self.keys, np.int64))
+            self.kept = self._scratch(eq.shape[1], *shape)
         return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
                                self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
                                most, *self.kept))
 
-    def cost(self, a: int, b: int) -> int:
-        """A cube's cost estimate, for dealing cubes to threads: the candidate first rows of its
-        two halves, multiplied (10x10: correlation 0.96 with the time a cube takes)."""
-        n, start = self.n, self.start
-        return int(start[b * n + a + 1] - start[b * n + a]) * \
-            int(start[a * n + b + 1] - start[a * n + b])
+    def lookup_threads(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
+                       most: int = MOST_HALVES) -> Iterator[tuple[int, int, float]]:
+        """``lookup`` for many cubes (their middle rows) on ``threads`` threads, each with its own
+        buffers; yields (position in ``middle``, count, the thread's CPU seconds on it) as cubes
+        finish.  A thread takes the next cube when it is done with one, the largest cost
+        estimate first: the threads finish together, whatever the load and the estimate's
+        errors.  Closing the generator stops the threads after the cubes under way."""
+        eq, pair_mask = self._packed(eqpairs)
+        order = iter(sorted(range(len(middle)), key=lambda x: -self.cost(*middle[x])))
+        taking = threading.Lock()
+        stop = threading.Event()
+        results: queue.SimpleQueue = queue.SimpleQueue()
+
+        def work() -> None:
+            try:
+                slot_of = np.full(self.keys, -1, np.int32)
+                scratch = self._scratch(eq.shape[1], KEPT_HALVES, KEPT_HALVES)
+                while not stop.is_set():
+                    with taking:
+                        x = next(order, None)
+                    if x is None:
+                        break
+                    began = time.thread_time()
+                    found = lookup_cube(*middle[x], self.rows, self.n, self.start, self.flat,
+                                        self.digit, self.offset, self.keys, eq, pair_mask,
+                                        self.words, slot_of, most, *scratch)
+                    results.put((x, int(found), time.thread_time() - began))
+            except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+                results.put(error)
+            finally:
+                results.put(None)
+
+        workers = [threading.Thread(target=work, daemon=True)
+                   for _ in range(max(1, min(threads, len(middle))))]
+        for worker in workers:
+            worker.start()
+        try:
+            running = len(workers)
+            while running:
+                try:
+                    item = results.get(timeout=0.5)  # a timeout: Ctrl-C is seen while waiting
+                except queue.Empty:
+                    continue
+                if item is None:
+                    running -= 1
+                elif isinstance(item, BaseException):
+                    raise item
+                else:
+                    yield item
+        finally:
+            stop.set()
+            for worker in workers:
+                worker.join()
 
     def lookup_many(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
                     most: int = MOST_HALVES) -> list[int]:
-        """``lookup`` for many cubes (their middle rows), on ``threads`` threads: the cubes dealt
-        to the threads by their cost estimate, so that no thread waits long for the others."""
-        if self.packed is None:
-            self.packed = packed_pairs(eqpairs, self.cols, self.n)
-        eq, pair_mask = self.packed
-        dealt = deal([self.cost(a, b) for a, b in middle], max(1, min(threads, len(middle))))
-        order = [x for chunk in dealt for x in chunk]
-        bounds = np.cumsum([0] + [len(chunk) for chunk in dealt]).astype(np.int64)
-        first = np.array([middle[x][0] for x in order], np.int64)
-        second = np.array([middle[x][1] for x in order], np.int64)
-        found = lookup_cubes(first, second, self.rows, self.n, self.start, self.flat, self.digit,
-                             self.offset, self.keys, eq, pair_mask, self.words, most, bounds,
-                             KEPT_HALVES)
+        """``lookup_threads``' counts, in the order of ``middle``."""
         counts = [0] * len(middle)
-        for x, count in zip(order, found.tolist()):
+        for x, count, _ in self.lookup_threads(middle, eqpairs, threads, most):
             counts[x] = count
         return counts
+
+    def cost(self, a: int, b: int) -> int:
+        """A cube's cost estimate, for ordering the cubes the threads take: the candidate first
+        rows of its two halves, multiplied (10x10: correlation 0.96 with the time a cube took
+        before the bottom halves were kept)."""
+        n, start = self.n, self.start
+        return int(start[b * n + a + 1] - start[b * n + a]) * \
+            int(start[a * n + b + 1] - start[a * n + b])
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
