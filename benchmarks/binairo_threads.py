@@ -1,10 +1,12 @@
 """How evenly the 10x10 takuzu count keeps its threads busy, independent of the machine's load.
 
-Times every cube of a size alone (one thread, ``time.process_time``), then replays two schedules
-with those times: the old one (batches of 16 cubes a thread, cube x of a batch to thread
-x mod threads) and the one ``_run_threads`` uses (cubes by cost estimate, dealt round robin
-into batches, each batch dealt to the threads largest first).  A batch ends when its slowest
-thread does, so the cores kept busy are the work over the sum of the batches' longest threads.
+Times every cube of a size alone (one thread, ``time.process_time``), then replays schedules
+with those times: the first one (batches of 16 cubes a thread, cube x of a batch to thread
+x mod threads), the batches of session 4 (cubes by cost estimate, dealt round robin into
+batches, each batch dealt to the threads largest first by the estimate; a batch ends when its
+slowest thread does) and the one ``_run_threads`` uses now (each thread takes the next cube,
+largest estimate first, when it is done with one).  The cores kept busy are the work over the
+time the last thread ends.
 
     python benchmarks/binairo_threads.py --size 10 --threads 2
 """
@@ -50,6 +52,10 @@ def main() -> None:
         dealt = [deal([cost[x] for x in batch], k) for batch in batches]
         print(f"by cost: {count} batches: {work / makespan(seconds, batches, dealt):.2f} of {k} "
               f"cores busy")
+    free = [0.0] * k  # when each thread is done with its cubes so far
+    for x in by_cost:
+        free[free.index(min(free))] += seconds[x]
+    print(f"next cube, largest estimate first: {work / max(free):.2f} of {k} cores busy")
 
 
 if __name__ == "__main__":
