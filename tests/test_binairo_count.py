@@ -83,6 +83,8 @@ def test_interrupted_count_resumes_to_the_same_total(tmp_path):
     assert header["rows"] == 8 and header["method"] == "mitm"
     second = count_grids(8, 8, checkpoint=str(path), jobs=1)
     assert second.complete and second.count == 4111116
+    cubes = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert all(c["join"] == "pair tests" and c["cpu_seconds"] >= 0 for c in cubes)
 
 
 def test_a_cut_off_checkpoint_line_is_redone(tmp_path):

@@ -306,11 +306,13 @@ class Checkpoint:
         else:
             self.path.write_text(json.dumps(header) + "\n")
 
-    def record(self, index: int, count: int, join: str | None = None) -> None:
-        """One finished cube, with the join that counted it."""
+    def record(self, index: int, count: int, join: str | None = None,
+               cpu_seconds: float | None = None) -> None:
+        """One finished cube, with the join that counted it and what it cost (when known)."""
         self.done[index] = count
         if self.path is not None:
-            entry = {"cube": index, "count": count} | ({"join": join} if join else {})
+            entry = {"cube": index, "count": count} | ({"join": join} if join else {}) \
+                | ({"cpu_seconds": round(cpu_seconds, 2)} if cpu_seconds is not None else {})
             with self.path.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
 
@@ -402,9 +404,10 @@ def count_grids(
 
     join = cube_join(t, method)
 
-    def finished(index: int, count: int, _seconds: float) -> bool:
+    def finished(index: int, count: int, seconds: float) -> bool:
         nonlocal new
-        store.record(index, count, join)
+        # A cube's own CPU seconds are known where it runs alone (threads share a batch; Ray: none)
+        store.record(index, count, join, None if threads or ray_address else seconds)
         new += 1
         if on_progress:
             on_progress(len(store.done), len(todo))
