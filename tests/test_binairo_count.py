@@ -50,7 +50,14 @@ def test_row_dfs_agrees_on_8x6():
 
 def test_meet_in_the_middle_cubes_recounted_by_dfs():
     notes = binairo_count.check_cubes(8, 8, "takuzu", sample=5, seed=3)
-    assert len(notes) == 5
+    assert len(notes) == 5 and all(n.startswith("dfs recount of mitm cube") for n in notes)
+
+
+def test_cubes_counted_by_inclusion_exclusion_are_recounted_by_pair_tests():
+    # dfs would take hours on a 12x12 cube; the pair tests count nothing by inclusion-exclusion
+    assert binairo_count.recount_join(binairo_count.tables(12, 12, "takuzu")) == "bucketed pair tests"
+    assert binairo_count.recount_join(binairo_count.tables(12, 12, "unruly")) == "dfs"
+    assert binairo_count.recount_join(binairo_count.tables(10, 10, "takuzu")) == "dfs"
 
 
 def test_symmetry_weights_cover_every_middle_pair():
@@ -76,6 +83,8 @@ def test_interrupted_count_resumes_to_the_same_total(tmp_path):
     assert header["rows"] == 8 and header["method"] == "mitm"
     second = count_grids(8, 8, checkpoint=str(path), jobs=1)
     assert second.complete and second.count == 4111116
+    cubes = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert all(c["join"] == "pair tests" and c["cpu_seconds"] >= 0 for c in cubes)
 
 
 def test_a_cut_off_checkpoint_line_is_redone(tmp_path):

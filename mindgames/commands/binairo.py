@@ -50,7 +50,8 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
     count.add_argument("--ray", metavar="ADDRESS",
                        help="run the cubes on a Ray cluster (ADDRESS, or 'local')")
     count.add_argument("--cross-check", type=nonnegative_int, metavar="K",
-                       help="recount K random mitm cubes with dfs (default: 2 below "
+                       help="recount K random mitm cubes by a second method (dfs; from 12x12 "
+                            "takuzu the bucketed pair tests) (default: 2 below "
                             "10x10, else 0: one 10x10 cube takes dfs about 30 s)")
     count.add_argument("--estimate", type=positive_int, metavar="K",
                        help="do not count every cube: count K random cubes (at least 2 of each "
@@ -282,9 +283,9 @@ def run_count_all(args: argparse.Namespace) -> int:
     if result.complete and args.method == "mitm" and sample and in_time:
         r, c = (int(v) for v in result.orientation.split("x"))
         for note in binairo_count.check_cubes(r, c, rules, sample):
-            result.checked.append(f"dfs recount of mitm {note}: equal")
+            result.checked.append(f"{note}: equal")
     if result.complete and not result.checked:
-        result.checked.append("none in this run (--cross-check K recounts K cubes with dfs)")
+        result.checked.append("none in this run (--cross-check K recounts K cubes by a second method)")
     if result.complete and automatic and checkpoint:
         os.remove(checkpoint)  # an automatic checkpoint has done its job
         result.checkpoint = None

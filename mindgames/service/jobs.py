@@ -328,7 +328,7 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
     if result.complete and method == "mitm":  # as the CLI does: recount two cubes another way
         r, c = (int(v) for v in result.orientation.split("x"))
         for note in binairo_count.check_cubes(r, c, rules, 2):
-            result.checked.append(f"dfs recount of mitm {note}: equal")
+            result.checked.append(f"{note}: equal")
     record = result.to_json()
     record["checkpoint"] = None
     writer.update(result=record, status="done", finished=time.time(), run=None)
