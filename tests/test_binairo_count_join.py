@@ -4,6 +4,7 @@ the known counts and the engines."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -121,6 +122,9 @@ def test_ten_by_ten_on_threads_stops_and_resumes_to_the_same_total(tmp_path):
     assert 60 <= first.cubes_done < first.cubes  # the threads stop after the cubes under way
     rest = binairo_count.count_grids(10, 10, checkpoint=str(path))
     assert rest.complete and rest.count == 48183195384
+    cubes_done = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert len(cubes_done) == rest.cubes  # each cube once, with its thread's CPU seconds
+    assert all(c["join"] == "bucketed pair tests" and c["cpu_seconds"] >= 0 for c in cubes_done)
 
 
 def total(rows: int, cols: int, rules: str, join: str) -> int:

@@ -406,8 +406,8 @@ def count_grids(
 
     def finished(index: int, count: int, seconds: float) -> bool:
         nonlocal new
-        # A cube's own CPU seconds are known where it runs alone (threads share a batch; Ray: none)
-        store.record(index, count, join, None if threads or ray_address else seconds)
+        # A cube's own CPU seconds are known where it runs alone or on its own thread (Ray: none)
+        store.record(index, count, join, None if ray_address else seconds)
         new += 1
         if on_progress:
             on_progress(len(store.done), len(todo))
