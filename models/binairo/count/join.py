@@ -904,9 +904,12 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
     top halves bucketed by key, each bottom half tested against the bucket it completes.
 
     The top halves are enumerated once, kept in ``kept`` (W x capacity; ``kept_slot`` their
-    buckets) and sorted into their buckets in ``placed`` (as big) from there, when they fit and
-    number at most ``most``.  ``slot_keys`` and ``size`` (one entry per key) are scratch: the
-    buffers belong to the caller, so that a cube allocates nothing big.  Otherwise the keys are dealt into parts of at most about ``most`` top halves
+    buckets) and sorted into their buckets in ``placed`` (as big, buckets padded) from there,
+    when they fit and number at most ``most``.  Then the bottom halves are enumerated once, kept
+    in ``kept`` too and sorted into ``bottoms`` by the bucket they complete, when they fit;
+    else each is tested as it is enumerated.  ``slot_keys`` and ``size`` (one entry per key) are
+    scratch: the buffers belong to the caller, so that a cube allocates nothing big.  When the
+    top halves do not fit, the keys are dealt into parts of at most about ``most`` top halves
     (whole keys, in order of appearance), and the halves are enumerated again per part.
     ``slot_of`` (one entry per key) is -1 everywhere on entry and on return."""
     free = rows // 2 - 1
@@ -1002,7 +1005,7 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
     return total
 
 
-# Top halves a cube keeps from its one enumeration (10x10: at most 210,472; beyond, re-enumerated).
+# Halves of a side a cube keeps from its one enumeration (10x10: at most 210,472 top halves).
 KEPT_HALVES = 1 << 18
 
 
