@@ -54,9 +54,13 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
                             "takuzu the bucketed pair tests) (default: 2 below "
                             "10x10, else 0: one 10x10 cube takes dfs about 30 s)")
     count.add_argument("--estimate", type=positive_int, metavar="K",
-                       help="do not count every cube: count K random cubes (at least 2 of each "
-                            "orbit size) and estimate the count (95 %% interval) and the job's "
-                            "CPU time")
+                       help="do not count every cube: count about K random cubes (stratified by "
+                            "orbit size and size) and estimate the count (95 %% interval) and "
+                            "the job's CPU time")
+    count.add_argument("--auxiliary", metavar="FILE",
+                       help="with --estimate of a takuzu count: the checkpoint of a complete "
+                            "`count --size SAME --rules unruly --checkpoint FILE`; each cube's "
+                            "exact unruly count makes the interval about half as wide")
     count.set_defaults(func=run_count)
     for action, help_text in (
         ("minimize", "remove givens while the puzzle keeps exactly one solution"),
@@ -255,6 +259,8 @@ def run_count_all(args: argparse.Namespace) -> int:
     binairo_count.orient(rows, cols, args.method)  # a shape too big is an error before any work
     if args.estimate:
         return estimate_count(rows, cols, rules, deadline, args)
+    if args.auxiliary:
+        raise UsageError("--auxiliary serves --estimate only")
     if args.ray and args.jobs:
         raise UsageError("--ray and --jobs exclude each other (Ray decides where cubes run)")
     checkpoint = args.checkpoint
@@ -340,8 +346,8 @@ def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None
 
 def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
                    args: argparse.Namespace) -> int:
-    """Count --estimate K random cubes exactly (stratified by orbit size); estimate the whole
-    count with a 95 % interval and the job's CPU time.  A time limit or Ctrl-C ends the sample:
+    """Count about --estimate K random cubes exactly (stratified by orbit size and size);
+    estimate the whole count with a 95 % interval and the job's CPU time.  A time limit or Ctrl-C ends the sample:
     the estimate is then made from the cubes counted by then."""
     from models import binairo_count
 
@@ -362,7 +368,8 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
                   elapsed=True) as bar:
         guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, jobs=jobs,
                                        on_cube=lambda *cube: counted(bar, *cube),
-                                       deadline=deadline, isolate=True)
+                                       deadline=deadline, isolate=True, auxiliary=args.auxiliary,
+                                       on_sample=lambda total: bar.update(total=total))
     guess.update(rows=rows, cols=cols, rules=rules, method=args.method)
     if args.json:
         emit_json(guess)

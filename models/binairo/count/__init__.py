@@ -41,6 +41,7 @@ import numpy as np
 
 from ...errors import PuzzleError
 from . import small as small_grids
+from .estimate import continuations, read_auxiliary, stratified_estimate, stratified_sample
 
 METHODS = ("mitm", "dfs")
 MAX_WIDTH = 16  # column pairs fit in two 64-bit words
@@ -627,76 +628,40 @@ def join_work(t: Tables, cube: Cube) -> int:
                          t.field, True))
 
 
-def stratified_sample(todo: list[Cube], sample: int, rng: Any) -> list[int]:
-    """Indices of ``sample`` random cubes (at least 2 of each orbit size, when there are 2),
-    allocated to the orbit sizes in proportion to the grids' share of each (count of cubes x
-    size), and interleaved so that a run stopped early still has some of every size."""
-    strata: dict[int, list[int]] = {}
-    for index, cube in enumerate(todo):
-        strata.setdefault(cube.weight, []).append(index)
-    mass = sum(cube.weight for cube in todo)
-    if sample >= len(todo):
-        sample = mass  # every cube of every size
-    picked: dict[int, list[int]] = {}
-    for weight, members in sorted(strata.items()):
-        share = round(sample * weight * len(members) / mass)
-        picked[weight] = rng.sample(members, min(len(members), max(2, share)))
-    order = []
-    for position in range(max(len(p) for p in picked.values())):
-        order += [p[position] for p in picked.values() if position < len(p)]
-    return order
-
-
-def stratified_estimate(todo: list[Cube], counts: dict[int, int]) -> dict[str, Any]:
-    """The total count estimated from the counted cubes ``counts`` (index -> grids), stratified
-    by orbit size: sum over sizes w of w * N_w * mean_w, its standard error (with the finite
-    population correction) and a 95 % interval by the normal approximation.  The interval is
-    None while some size has fewer than 2 counted cubes (and is not counted completely)."""
-    import math
-
-    strata: dict[int, list[int]] = {}
-    for index, cube in enumerate(todo):
-        strata.setdefault(cube.weight, [])
-    for index, count in counts.items():
-        strata[todo[index].weight].append(count)
-    sizes: dict[int, int] = {}
-    for cube in todo:
-        sizes[cube.weight] = sizes.get(cube.weight, 0) + 1
-    total, variance, complete = 0.0, 0.0, True
-    for weight, values in strata.items():
-        n, big_n = len(values), sizes[weight]
-        if n == 0:
-            return {"estimated_count": None, "standard_error": None, "interval_95": None}
-        mean = sum(values) / n
-        total += weight * big_n * mean
-        if n < big_n:
-            if n < 2:
-                complete = False
-                continue
-            var = sum((v - mean) ** 2 for v in values) / (n - 1)
-            variance += (weight * big_n) ** 2 * (1 - n / big_n) * var / n
-    error = math.sqrt(variance) if complete else None
-    interval = [round(total - 1.96 * error), round(total + 1.96 * error)] if complete else None
-    return {"estimated_count": round(total), "standard_error": None if error is None else round(error),
-            "interval_95": interval}
-
-
 def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
              jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
-             deadline: float | None = None, isolate: bool = False) -> dict[str, Any]:
-    """Count a stratified random sample of cubes exactly (see ``stratified_sample``); estimate
-    the whole count with a 95 % interval and the job's CPU time.
+             deadline: float | None = None, isolate: bool = False,
+             auxiliary: str | None = None,
+             on_sample: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Count a stratified random sample of cubes exactly (``estimate.stratified_sample``) and
+    estimate the whole count with a 95 % interval (``estimate.stratified_estimate``) and the
+    job's CPU time.  The separate ratio estimator takes each cube's two-row continuations as
+    its auxiliary size (mitm), or with ``auxiliary`` (the checkpoint of a complete unruly count
+    of the same shape; takuzu) each cube's exact unruly count; dfs cubes: the stratified mean.
+    ``on_sample(n)`` hears how many cubes the sample takes before they are counted.
 
-    The sample runs on ``jobs`` worker processes (one takuzu 12x12 cube takes about a minute);
+    The sample runs on ``jobs`` worker processes (one takuzu 12x12 cube takes 5-30 CPU s);
     at ``deadline`` or on Ctrl-C the estimate is made from the cubes finished by then."""
     import random
 
     t = tables(rows, cols, rules)
     todo = cubes(t, method)
+    helper, estimator = None, "stratified mean (orbit sizes)"
+    if auxiliary is not None:
+        if rules != "takuzu" or method != "mitm":
+            raise PuzzleError("--auxiliary (each cube's unruly count) serves a takuzu count by "
+                              "the mitm method only")
+        helper = read_auxiliary(auxiliary, todo, rows, cols, cubes(tables(rows, cols, "unruly"), method))
+        estimator = f"stratified ratio to each cube's exact unruly count (from {auxiliary})"
+    elif method == "mitm":
+        helper = continuations(t.bits, t.cols, [cube.rows for cube in todo])
+        estimator = "stratified ratio to each cube's two-row continuations (a size known at once)"
     small = tables(4, 4, rules)  # compile (or load) the kernels before the clock starts
     count_cube(small, method, cubes(small, method)[0])
     rng = random.Random(seed)
-    picked = stratified_sample(todo, sample, rng)
+    picked = stratified_sample(todo, sample, rng, helper)
+    if on_sample is not None:
+        on_sample(len(picked))  # the strata's minimum may take more cubes than asked for
     counted: dict[int, int] = {}
     seconds: dict[int, float] = {}
 
@@ -719,11 +684,13 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     spent = sum(seconds.values())
     base = {"cubes": len(todo), "sampled": len(counted), "seconds_sampled": round(spent, 3),
             "join": cube_join(t, method), "seed": seed,
-            "interval_method": "normal approximation (1.96 standard errors) on the mean per "
-                               "cube, stratified by orbit size"}
+            "estimator": estimator,
+            "interval_method": "Student's t with the Welch-Satterthwaite degrees of freedom of "
+                               "the strata (orbit size x size class), finite-population corrected"}
     if not counted:
         return {**base, "status": "unknown", "estimated_seconds": None, "estimated_count": None,
-                "standard_error": None, "interval_95": None, "cpu_seconds_projected": None,
+                "standard_error": None, "interval_95": None, "degrees_of_freedom": None,
+                "cpu_seconds_projected": None,
                 "message": f"{stopped or 'stopped'} before a sampled cube was finished"}
     # CPU time: the mean seconds per cube of each orbit size, times its cubes
     per_size: dict[int, list[float]] = {}
@@ -735,13 +702,16 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
         sizes[cube.weight] = sizes.get(cube.weight, 0) + 1
     cpu = sum(n * (sum(per_size[w]) / len(per_size[w]) if w in per_size else mean_all)
               for w, n in sizes.items())
-    found = stratified_estimate(todo, counted)
+    found = stratified_estimate(todo, counted, helper)
     message = None
     if stopped:
         message = f"{stopped}: estimated from {len(counted)} of {len(picked)} sampled cubes"
-    if found["interval_95"] is None:
+    if found["interval_95"] is None and found["estimated_count"] is not None:
         message = (message + "; " if message else "") + "no interval: an orbit size has fewer " \
             "than 2 counted cubes"
+    if found["estimated_count"] is None:
+        message = (message + "; " if message else "") + "no estimate: an orbit size has no " \
+            "counted cube"
     return {**base, "status": "estimated" if found["estimated_count"] is not None else "unknown",
             "estimated_seconds": round(cpu / jobs, 1), "cpu_seconds_projected": round(cpu, 1),
             **found, "message": message}
