@@ -1,5 +1,5 @@
-"""The counting joins (unruly histograms, takuzu inclusion-exclusion, takuzu bucketed pair tests)
-and the stratified estimate: per cube they agree with the first pair-test kernel, in total with
+"""The counting joins (unruly histograms, takuzu inclusion-exclusion, takuzu bucketed pair tests):
+per cube they agree with the first pair-test kernel, in total with
 the known counts and the engines."""
 
 from __future__ import annotations
@@ -173,41 +173,6 @@ def test_subset_tables_list_every_subset_once():
             chunk = flat[start[m, k]:start[m, k + 1]].reshape(-1, k)
             assert len({tuple(s) for s in chunk.tolist()}) == len(chunk)
             assert all(list(s) == sorted(s) and max(s) < m for s in chunk.tolist())
-
-
-# -- the stratified estimate ---------------------------------------------------------------
-
-
-@pytest.mark.parametrize("rows, rules, sample, exact", [
-    (8, "takuzu", 40, 4111116), (10, "takuzu", 60, 48183195384),
-    (8, "unruly", 40, 12413918), (10, "unruly", 60, 117925227108)])
-def test_a_seeded_estimate_interval_covers_the_exact_count(rows, rules, sample, exact):
-    guess = binairo_count.estimate(rows, rows, rules, "mitm", sample, seed=1)
-    low, high = guess["interval_95"]
-    assert guess["status"] == "estimated" and guess["sampled"] >= sample
-    assert low <= exact <= high
-    assert low <= guess["estimated_count"] <= high
-
-
-def test_a_sample_of_every_cube_is_the_exact_count():
-    t = tables(6, 6, "takuzu")
-    every = len(cubes(t, "mitm"))
-    guess = binairo_count.estimate(6, 6, "takuzu", "mitm", every, seed=0)
-    assert guess["estimated_count"] == 4140 and guess["interval_95"] == [4140, 4140]
-
-
-@settings(max_examples=20, deadline=None)
-@given(st.integers(1, 60), st.integers(0, 10**6))
-def test_the_stratified_sample_takes_two_of_every_orbit_size(sample, seed):
-    todo = cubes(tables(8, 8, "takuzu"), "mitm")
-    picked = binairo_count.stratified_sample(todo, sample, random.Random(seed))
-    assert len(set(picked)) == len(picked)
-    for weight in {c.weight for c in todo}:
-        members = sum(1 for c in todo if c.weight == weight)
-        assert sum(1 for i in picked if todo[i].weight == weight) >= min(2, members)
-    # interleaved: the first picks cover every orbit size
-    sizes = {c.weight for c in todo}
-    assert {todo[i].weight for i in picked[:len(sizes)]} == sizes
 
 
 @pytest.mark.parametrize("rows, cols", [(2, 2), (2, 6), (4, 4), (6, 4), (4, 8), (8, 8), (8, 6), (6, 8)])
