@@ -57,6 +57,9 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
                        help="do not count every cube: count about K random cubes (stratified by "
                             "orbit size and size) and estimate the count (95 %% interval) and "
                             "the job's CPU time")
+    count.add_argument("--seed", type=int, default=0, metavar="S",
+                       help="with --estimate: which random cubes (same seed, same sample; "
+                            "default 0)")
     count.add_argument("--auxiliary", metavar="FILE",
                        help="with --estimate of a takuzu count: the checkpoint of a complete "
                             "`count --size SAME --rules unruly --checkpoint FILE`; each cube's "
@@ -344,12 +347,17 @@ def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None
     return 0
 
 
+def cpu_time(seconds: float) -> str:
+    return f"{seconds:,.1f} CPU s" if seconds < 3600 else f"{seconds / 3600:,.1f} CPU hours"
+
+
 def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
                    args: argparse.Namespace) -> int:
     """Count about --estimate K random cubes exactly (stratified by orbit size and size);
     estimate the whole count with a 95 % interval and the job's CPU time.  A time limit or Ctrl-C ends the sample:
     the estimate is then made from the cubes counted by then."""
     from models import binairo_count
+    from models.binairo.count.estimate import read_sample_log
 
     import json
 
@@ -364,12 +372,17 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
                                          "count": found, "cpu_seconds": round(seconds, 3),
                                          "shape": f"{r}x{c}", "rules": rules}) + "\n")
 
+    # cubes an earlier run with this log counted are not counted again
+    known = read_sample_log(args.checkpoint, f"{r}x{c}", rules) if args.checkpoint else {}
     with progress(args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes",
                   elapsed=True) as bar:
-        guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, jobs=jobs,
+        guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, seed=args.seed,
+                                       jobs=jobs,
                                        on_cube=lambda *cube: counted(bar, *cube),
                                        deadline=deadline, isolate=True, auxiliary=args.auxiliary,
-                                       on_sample=lambda total: bar.update(total=total))
+                                       on_sample=lambda total, done: bar.update(total=total,
+                                                                                completed=done),
+                                       known=known)
     guess.update(rows=rows, cols=cols, rules=rules, method=args.method)
     if args.json:
         emit_json(guess)
@@ -380,7 +393,8 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
         interval = guess["interval_95"]
         within = f", 95 % interval {interval[0]:.4e} .. {interval[1]:.4e}" if interval else ""
         print(f"{rows}x{cols} {rules} [{args.method}]: {plural(guess['cubes'], 'cube')}; "
-              f"{guess['sampled']} counted in {guess['seconds_sampled']} s; count about "
+              f"{guess['sampled']} counted ({guess['reused']} of them read from the log) in "
+              f"{guess['seconds_sampled']} CPU s; count about "
               f"{guess['estimated_count']:.4e}{within}; whole job about "
-              f"{guess['cpu_seconds_projected'] / 3600:,.1f} CPU hours{note}")
+              f"{cpu_time(guess['cpu_seconds_projected'])}{note}")
     return 0

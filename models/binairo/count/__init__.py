@@ -41,7 +41,8 @@ import numpy as np
 
 from ...errors import PuzzleError
 from . import small as small_grids
-from .estimate import continuations, read_auxiliary, stratified_estimate, stratified_sample
+from .estimate import (continuations, read_auxiliary, strata, stratified_estimate,
+                       stratified_sample)
 
 METHODS = ("mitm", "dfs")
 MAX_WIDTH = 16  # column pairs fit in two 64-bit words
@@ -632,13 +633,16 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
              jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
              deadline: float | None = None, isolate: bool = False,
              auxiliary: str | None = None,
-             on_sample: Callable[[int], None] | None = None) -> dict[str, Any]:
+             on_sample: Callable[[int, int], None] | None = None,
+             known: dict[tuple[int, ...], tuple[int, float | None]] | None = None) -> dict[str, Any]:
     """Count a stratified random sample of cubes exactly (``estimate.stratified_sample``) and
     estimate the whole count with a 95 % interval (``estimate.stratified_estimate``) and the
     job's CPU time.  The separate ratio estimator takes each cube's two-row continuations as
     its auxiliary size (mitm), or with ``auxiliary`` (the checkpoint of a complete unruly count
     of the same shape; takuzu) each cube's exact unruly count; dfs cubes: the stratified mean.
-    ``on_sample(n)`` hears how many cubes the sample takes before they are counted.
+    ``on_sample(n, m)`` hears how many cubes the sample takes, m of them known; ``known``
+    (middle rows -> count, CPU seconds or None) holds cubes counted before (a log of an earlier
+    run): a sampled cube found there is not counted again, so an interrupted estimate resumes.
 
     The sample runs on ``jobs`` worker processes (one takuzu 12x12 cube takes 5-30 CPU s);
     at ``deadline`` or on Ctrl-C the estimate is made from the cubes finished by then."""
@@ -660,8 +664,6 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     count_cube(small, method, cubes(small, method)[0])
     rng = random.Random(seed)
     picked = stratified_sample(todo, sample, rng, helper)
-    if on_sample is not None:
-        on_sample(len(picked))  # the strata's minimum may take more cubes than asked for
     counted: dict[int, int] = {}
     seconds: dict[int, float] = {}
 
@@ -672,7 +674,18 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
             on_cube(todo[picked[index]], found, spent)
         return False
 
-    pending = [(i, todo[cube].rows, todo[cube].weight) for i, cube in enumerate(picked)]
+    known = known or {}
+    reused = 0
+    for i, cube in enumerate(picked):
+        if todo[cube].rows in known:
+            counted[cube], spent_before = known[todo[cube].rows]
+            if spent_before is not None:
+                seconds[cube] = spent_before
+            reused += 1
+    if on_sample is not None:  # the strata's minimum may take more cubes than asked for
+        on_sample(len(picked), reused)
+    pending = [(i, todo[cube].rows, todo[cube].weight) for i, cube in enumerate(picked)
+               if cube not in counted]
     in_process = in_this_process(rows, cols, jobs, isolate)
     stopped = None
     try:
@@ -682,7 +695,8 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     if stopped is None and len(counted) < len(picked):
         stopped = "time limit reached"
     spent = sum(seconds.values())
-    base = {"cubes": len(todo), "sampled": len(counted), "seconds_sampled": round(spent, 3),
+    base = {"cubes": len(todo), "sampled": len(counted), "reused": reused,
+            "seconds_sampled": round(spent, 3),
             "join": cube_join(t, method), "seed": seed,
             "estimator": estimator,
             "interval_method": "Student's t with the Welch-Satterthwaite degrees of freedom of "
@@ -692,16 +706,12 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
                 "standard_error": None, "interval_95": None, "degrees_of_freedom": None,
                 "cpu_seconds_projected": None,
                 "message": f"{stopped or 'stopped'} before a sampled cube was finished"}
-    # CPU time: the mean seconds per cube of each orbit size, times its cubes
-    per_size: dict[int, list[float]] = {}
-    for index, spent_on in seconds.items():
-        per_size.setdefault(todo[index].weight, []).append(spent_on)
-    mean_all = spent / len(seconds)
-    sizes: dict[int, int] = {}
-    for cube in todo:
-        sizes[cube.weight] = sizes.get(cube.weight, 0) + 1
-    cpu = sum(n * (sum(per_size[w]) / len(per_size[w]) if w in per_size else mean_all)
-              for w, n in sizes.items())
+    # CPU time: per stratum, the mean seconds of its timed cubes times its cubes
+    mean_all = spent / len(seconds) if seconds else 0.0
+    cpu = 0.0
+    for members in strata(todo, helper).values():
+        timed = [seconds[i] for i in members if i in seconds]
+        cpu += len(members) * (sum(timed) / len(timed) if timed else mean_all)
     found = stratified_estimate(todo, counted, helper)
     message = None
     if stopped:

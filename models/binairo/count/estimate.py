@@ -292,3 +292,38 @@ def read_auxiliary(path: str | Path, todo: Sequence[Weighted], rows: int, cols: 
                           f"counted in it (e.g. middle rows {list(missing[0])}); finish that count "
                           "first (run the same command again to resume it)")
     return [found[tuple(cube.rows)] for cube in todo]
+
+
+def read_sample_log(path: str | Path, shape: str, rules: str
+                    ) -> dict[tuple[int, ...], tuple[int, float | None]]:
+    """The cubes an earlier ``--estimate ... --checkpoint LOG`` run counted: middle rows ->
+    (count, CPU seconds or None).  A line naming another shape or rule set is an error; lines
+    naming neither (the logs of benchmarks/binairo_count12.py) are taken as this count's.  A
+    missing or empty file holds none; a last line cut short by an interruption is skipped."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as error:
+        raise PuzzleError(f"--checkpoint {path}: cannot read it ({error.strerror or error})") from None
+    found: dict[tuple[int, ...], tuple[int, float | None]] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            rows = tuple(int(r) for r in entry["middle_rows"])
+            count = int(entry["count"])
+            spent = entry.get("cpu_seconds")
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+            if number == len(lines):
+                break  # cut short by an interruption: that cube is counted again
+            raise PuzzleError(f"--checkpoint {path}, line {number}: not a sampled cube's "
+                              "record (an --estimate log)") from None
+        other = (entry.get("shape", shape), entry.get("rules", rules))
+        if other != (shape, rules):
+            raise PuzzleError(f"--checkpoint {path}, line {number}: a cube of a {other[0]} "
+                              f"{other[1]} count, not of this {shape} {rules} count")
+        found[rows] = (count, None if spent is None else float(spent))
+    return found
