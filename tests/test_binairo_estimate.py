@@ -213,3 +213,38 @@ def test_an_auxiliary_serves_a_takuzu_estimate_only(tmp_path):
     code, _, err = cli("binairo", "count", "--size", "8", "--estimate", "5",
                        "--auxiliary", str(tmp_path / "missing.jsonl"))
     assert code == 2 and "cannot read it" in err
+
+
+# -- the log of sampled cubes: read back, so an interrupted estimate resumes ----------------------
+
+
+def test_a_second_run_with_the_same_log_counts_nothing_again(tmp_path):
+    log = tmp_path / "sample.jsonl"
+    argv = ["binairo", "count", "--size", "8", "--estimate", "30", "--seed", "4",
+            "--checkpoint", str(log), "--json"]
+    code, out, _ = cli(*argv)
+    first = json.loads(out)
+    assert code == 0 and first["reused"] == 0 and len(log.read_text().splitlines()) == 30
+    code, out, _ = cli(*argv)
+    again = json.loads(out)
+    assert again["reused"] == again["sampled"] == 30
+    assert len(log.read_text().splitlines()) == 30  # nothing counted, nothing appended
+    assert (again["estimated_count"], again["interval_95"]) == \
+        (first["estimated_count"], first["interval_95"])
+
+
+def test_other_seeds_draw_other_samples():
+    guesses = {binairo_count.estimate(8, 8, "takuzu", "mitm", 20, seed=seed)["estimated_count"]
+               for seed in range(4)}
+    assert len(guesses) > 1
+
+
+def test_a_log_of_another_count_is_an_error_naming_the_line(tmp_path):
+    log = tmp_path / "sample.jsonl"
+    log.write_text('{"middle_rows": [0, 1], "weight": 8, "count": 9, "shape": "8x8", '
+                   '"rules": "takuzu"}\n{"middle_rows": [0, 1], "weight": 8, "count": 9, '
+                   '"shape": "10x10", "rules": "takuzu"}\n')
+    code, out, err = cli("binairo", "count", "--size", "8", "--estimate", "20",
+                         "--checkpoint", str(log))
+    assert code == 2 and out == ""
+    assert "line 2: a cube of a 10x10 takuzu count, not of this 8x8 takuzu count" in err
