@@ -7,8 +7,6 @@ auxiliary file checked before any cube is counted."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import random
@@ -18,24 +16,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindgames.cli import main
 from models.binairo import count as binairo_count
 from models.binairo.count import Cube, count_grids, cubes, tables
 from models.binairo.count.estimate import (allocate, continuations, strata, stratified_estimate,
                                            stratified_sample, student_t_cdf, student_t_quantile)
+from tests.test_binairo_limits import cli
 
 EXACT = {(8, "takuzu"): 4111116, (10, "takuzu"): 48183195384,
          (8, "unruly"): 12413918, (10, "unruly"): 117925227108}
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as stop:
-            code = stop.code
-    return code, out.getvalue(), err.getvalue()
 
 
 # -- Student's t --------------------------------------------------------------------------------
