@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from models.binairo.count import count_cube, cubes, tables
-from models.binairo.count.estimate import (MINIMUM_PER_STRATUM, SIZE_CLASSES, continuations,
+from models.binairo.count.sampling import (MINIMUM_PER_STRATUM, SIZE_CLASSES, continuations,
                                            stratified_estimate, stratified_sample)
 
 HERE = Path(__file__).parent

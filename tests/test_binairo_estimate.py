@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from models.binairo import count as binairo_count
 from models.binairo.count import Cube, count_grids, cubes, tables
-from models.binairo.count.estimate import (allocate, continuations, strata, stratified_estimate,
+from models.binairo.count.sampling import (allocate, continuations, strata, stratified_estimate,
                                            stratified_sample, student_t_cdf, student_t_quantile)
 from tests.test_binairo_limits import cli
 

@@ -357,7 +357,7 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
     estimate the whole count with a 95 % interval and the job's CPU time.  A time limit or Ctrl-C ends the sample:
     the estimate is then made from the cubes counted by then."""
     from models import binairo_count
-    from models.binairo.count.estimate import read_sample_log
+    from models.binairo.count.sampling import read_sample_log
 
     import json
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from ...errors import PuzzleError
 from . import small as small_grids
-from .estimate import (continuations, read_auxiliary, strata, stratified_estimate,
+from .sampling import (continuations, read_auxiliary, strata, stratified_estimate,
                        stratified_sample)
 
 METHODS = ("mitm", "dfs")
@@ -635,8 +635,8 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
              auxiliary: str | None = None,
              on_sample: Callable[[int, int], None] | None = None,
              known: dict[tuple[int, ...], tuple[int, float | None]] | None = None) -> dict[str, Any]:
-    """Count a stratified random sample of cubes exactly (``estimate.stratified_sample``) and
-    estimate the whole count with a 95 % interval (``estimate.stratified_estimate``) and the
+    """Count a stratified random sample of cubes exactly (``sampling.stratified_sample``) and
+    estimate the whole count with a 95 % interval (``sampling.stratified_estimate``) and the
     job's CPU time.  The separate ratio estimator takes each cube's two-row continuations as
     its auxiliary size (mitm), or with ``auxiliary`` (the checkpoint of a complete unruly count
     of the same shape; takuzu) each cube's exact unruly count; dfs cubes: the stratified mean.
