@@ -576,8 +576,265 @@ def _group_by_inclusion_exclusion(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1
     return total
 
 
+# -- takuzu: the shared-row sets visited depth first -------------------------------------------
+#
+# The codes above are made for every half and every k-set of its shared rows, then sorted: most
+# of a 12x12 cube's time, and most of the k = 3..5 codes find no partner on the other side.
+# Depth first instead: a node is a set S = {r1 < r2 < ..} with the top and bottom halves that
+# use every row of S (entries: half x and the position after S's last row in its sorted rows);
+# a node's children S + {r}, r > max S, are made by one counting sort of its entries by their
+# later rows, and only for rows both sides' entries hold: no node where a side is empty.
+# Below a node with few halves the rest of the sum is counted pair by pair: for the pairs (t, b)
+# that both use S, the sum over the extensions S + Y (Y within the shared rows above max S) of
+# (-1)^|Y| is 1 when they share no row above max S, else 0.
+
+
+@njit(cache=True)
+def _rows_above(m, words, out):
+    """The bitset of rows above m (every row when m is -1), into ``out`` (at least 4 words;
+    words beyond ``words`` 0)."""
+    for w in range(out.shape[0]):
+        lo = w * 64
+        if w >= words:
+            out[w] = 0
+        elif m < lo:
+            out[w] = -1
+        elif m >= lo + 63:
+            out[w] = 0
+        else:
+            out[w] = -(np.int64(1) << (m - lo + 1))  # bits m - lo + 1 .. 63
+
+
+@njit(cache=True)
+def _node_pairs(tent, t0, t1, bent, b0, b1, tpid, bpid, w0, w1, tu, bu, ti, bj, m, words,
+                above, gp0, gp1, gu):
+    """The pairs of a node (entries tent[t0:t1], bent[b0:b1]) without an equal column pair in
+    both and without a row in both above m, tested one by one: the node's whole subtree.
+    ``tu``/``bu``: the rows of each half of the group (from ``ti``/``bj``) as bitsets of 4
+    words (more: a loop over them); gp0, gp1, gu: room for the bottom halves, gathered."""
+    nb = b1 - b0
+    _rows_above(m, words, above)
+    W = tu.shape[1]
+    for k in range(nb):
+        y = bent[b0 + k] >> 3
+        q = bpid[y]
+        gp0[k] = w0[q]
+        gp1[k] = w1[q]
+        for w in range(W):
+            gu[w, k] = bu[y - bj, w]
+    found = np.int64(0)
+    for e in range(t0, t1):
+        x = tent[e] >> 3
+        q = tpid[x]
+        p0 = w0[q]
+        p1 = w1[q]
+        if W == 4:
+            u0 = tu[x - ti, 0] & above[0]
+            u1 = tu[x - ti, 1] & above[1]
+            u2 = tu[x - ti, 2] & above[2]
+            u3 = tu[x - ti, 3] & above[3]
+            c0, c1, c2, c3 = gu[0, :nb], gu[1, :nb], gu[2, :nb], gu[3, :nb]
+            f0, f1 = gp0[:nb], gp1[:nb]
+            for k in range(nb):
+                found += ((p0 & f0[k]) | (p1 & f1[k]) | (u0 & c0[k]) | (u1 & c1[k])
+                          | (u2 & c2[k]) | (u3 & c3[k])) == 0
+        else:
+            for k in range(nb):
+                clash = (p0 & gp0[k]) | (p1 & gp1[k])
+                for w in range(W):
+                    clash |= tu[x - ti, w] & above[w] & gu[w, k]
+                found += clash == 0
+    return found
+
+
+@njit(cache=True)
+def _node_partitions(tent, t0, t1, bent, b0, b1, tpid, bpid, w0, w1, tmult, bmult, tdist,
+                     bdist, gp0, gp1, gm):
+    """The pairs of a node's halves whose partitions meet in the discrete partition, tested
+    between distinct partitions with their multiplicities (``tmult``/``bmult``: 0 per
+    partition on entry and on return)."""
+    nt = 0
+    for e in range(t0, t1):
+        q = tpid[tent[e] >> 3]
+        if tmult[q] == 0:
+            tdist[nt] = q
+            nt += 1
+        tmult[q] += 1
+    nb = 0
+    for e in range(b0, b1):
+        q = bpid[bent[e] >> 3]
+        if bmult[q] == 0:
+            bdist[nb] = q
+            nb += 1
+        bmult[q] += 1
+    for v in range(nb):
+        q = bdist[v]
+        gp0[v] = w0[q]
+        gp1[v] = w1[q]
+        gm[v] = bmult[q]
+        bmult[q] = 0
+    f0, f1, fm = gp0[:nb], gp1[:nb], gm[:nb]
+    term = np.int64(0)
+    for u in range(nt):
+        q = tdist[u]
+        p0 = w0[q]
+        p1 = w1[q]
+        found = np.int64(0)
+        for v in range(nb):
+            found += fm[v] if ((p0 & f0[v]) | (p1 & f1[v])) == 0 else 0
+        term += tmult[q] * found
+        tmult[q] = 0
+    return term
+
+
+@njit(cache=True)
+def _node_children(tbuf, bbuf, level, t0, t1, b0, b1, trows, brows, free, tcnt, bcnt, off,
+                   touched, kid_row, kid_t, kid_b):
+    """The children of a node at ``level`` (entries tbuf[level, t0:t1], bbuf[level, b0:b1]):
+    its entries counting-sorted into level + 1 by each later row of their half, only for the
+    rows both sides hold; each child's row and entry ranges into kid_row, kid_t, kid_b (at
+    level + 1).  Returns the number of children."""
+    seen = 0
+    for e in range(t0, t1):
+        x = tbuf[level, e] >> 3
+        for d in range(tbuf[level, e] & 7, free):
+            r = trows[x, d]
+            if tcnt[r] == 0 and bcnt[r] == 0:
+                touched[seen] = r
+                seen += 1
+            tcnt[r] += 1
+    for e in range(b0, b1):
+        y = bbuf[level, e] >> 3
+        for d in range(bbuf[level, e] & 7, free):
+            r = brows[y, d]
+            if tcnt[r] == 0 and bcnt[r] == 0:
+                touched[seen] = r
+                seen += 1
+            bcnt[r] += 1
+    kids = 0
+    tat = 0
+    bat = 0
+    child = level + 1
+    for s in range(seen):
+        r = touched[s]
+        if tcnt[r] > 0 and bcnt[r] > 0:
+            kid_row[child, kids] = r
+            kid_t[child, kids] = tat
+            kid_b[child, kids] = bat
+            off[r, 0] = tat
+            off[r, 1] = bat
+            tat += tcnt[r]
+            bat += bcnt[r]
+            kids += 1
+    kid_t[child, kids] = tat
+    kid_b[child, kids] = bat
+    for e in range(t0, t1):
+        x = tbuf[level, e] >> 3
+        for d in range(tbuf[level, e] & 7, free):
+            r = trows[x, d]
+            if bcnt[r] > 0:
+                tbuf[child, off[r, 0]] = (x << 3) | (d + 1)
+                off[r, 0] += 1
+    for e in range(b0, b1):
+        y = bbuf[level, e] >> 3
+        for d in range(bbuf[level, e] & 7, free):
+            r = brows[y, d]
+            if tcnt[r] > 0:
+                bbuf[child, off[r, 1]] = (y << 3) | (d + 1)
+                off[r, 1] += 1
+    for s in range(seen):
+        r = touched[s]
+        tcnt[r] = 0
+        bcnt[r] = 0
+    return kids
+
+
+@njit(cache=True)
+def _group_depth_first(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, free, words, n,
+                       tmult, bmult, direct):
+    """Pairs of one key group without an equal column pair in both or a row in both, counted
+    as ``_group_by_inclusion_exclusion`` does, the sets S of shared rows visited depth first
+    (see above).  A node is counted pair by pair (with its subtree) when that takes at most
+    ``direct`` tests per half; ``tmult``/``bmult``: one 0 per partition number (0 on return)."""
+    nt = i2 - i
+    nb = j2 - j
+    width = max(1, free) * max(nt, nb)
+    tbuf = np.empty((free + 1, width), np.int64)  # entries per level: half << 3 | next position
+    bbuf = np.empty((free + 1, width), np.int64)
+    for x in range(nt):
+        tbuf[0, x] = (i + x) << 3
+    for y in range(nb):
+        bbuf[0, y] = (j + y) << 3
+    W = max(words, 4)
+    tu = np.zeros((nt, W), np.int64)
+    bu = np.zeros((nb, W), np.int64)
+    for x in range(nt):
+        for d in range(free):
+            r = np.int64(trows[i + x, d])
+            tu[x, r >> 6] |= np.int64(1) << (r & 63)
+    for y in range(nb):
+        for d in range(free):
+            r = np.int64(brows[j + y, d])
+            bu[y, r >> 6] |= np.int64(1) << (r & 63)
+    most = max(nt, nb)
+    tdist = np.empty(nt, np.int64)
+    bdist = np.empty(nb, np.int64)
+    gp0 = np.empty(most, np.int64)
+    gp1 = np.empty(most, np.int64)
+    gm = np.empty(most, np.int64)
+    gu = np.zeros((W, nb), np.int64)
+    above = np.zeros(W, np.int64)
+    tcnt = np.zeros(n, np.int64)
+    bcnt = np.zeros(n, np.int64)
+    off = np.empty((n, 2), np.int64)
+    touched = np.empty(n, np.int64)
+    kid_row = np.empty((free + 1, n), np.int64)
+    kid_t = np.empty((free + 1, n + 1), np.int64)
+    kid_b = np.empty((free + 1, n + 1), np.int64)
+    nkids = np.zeros(free + 1, np.int64)
+    at = np.zeros(free + 1, np.int64)  # the next child to visit per level
+    # the root: S empty, every half of the group
+    total = _node_partitions(tbuf[0], 0, nt, bbuf[0], 0, nb, tpid, bpid, w0, w1, tmult, bmult,
+                             tdist, bdist, gp0, gp1, gm)
+    if free == 0:
+        return total
+    nkids[1] = _node_children(tbuf, bbuf, 0, 0, nt, 0, nb, trows, brows, free, tcnt, bcnt, off,
+                              touched, kid_row, kid_t, kid_b)
+    at[1] = 0
+    level = 1
+    while level >= 1:
+        if at[level] == nkids[level]:
+            level -= 1
+            continue
+        k = at[level]
+        at[level] = k + 1
+        t0, t1 = kid_t[level, k], kid_t[level, k + 1]
+        b0, b1 = kid_b[level, k], kid_b[level, k + 1]
+        m = kid_row[level, k]
+        ct = t1 - t0
+        cb = b1 - b0
+        whole = level < free and ct * cb <= direct * (ct + cb)  # the subtree pair by pair
+        if whole:
+            term = _node_pairs(tbuf[level], t0, t1, bbuf[level], b0, b1, tpid, bpid, w0, w1,
+                               tu, bu, i, j, m, words, above, gp0, gp1, gu)
+        else:
+            term = _node_partitions(tbuf[level], t0, t1, bbuf[level], b0, b1, tpid, bpid, w0,
+                                    w1, tmult, bmult, tdist, bdist, gp0, gp1, gm)
+        total += term if level % 2 == 0 else -term  # sign (-1)^|S|
+        if level < free and not whole:
+            nkids[level + 1] = _node_children(tbuf, bbuf, level, t0, t1, b0, b1, trows, brows,
+                                              free, tcnt, bcnt, off, touched, kid_row, kid_t,
+                                              kid_b)
+            at[level + 1] = 0
+            level += 1
+    return total
+
+
 # A key group is counted pair by pair while that costs less than this many tests per half.
 ONE_BY_ONE = 48
+# Depth first, a node's subtree is counted pair by pair while that costs at most this many
+# tests per half.
+DIRECT = 48
 # The most halves of a side held at once (about 60 bytes each while sorting: ~0.7 GB).
 MOST_HALVES = 12_000_000
 
@@ -593,12 +850,14 @@ def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, w
 
 @njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one, most, slot_of, code_bits):
+                sub_start, sub_flat, one_by_one, most, slot_of, code_bits, depth_first, direct):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
     split into parts (by key modulo the number of parts) so that no part holds more than
     ``most`` halves of a side: a cube with many halves is enumerated once per part instead of
-    being held whole (12x12 cubes have 4e6 to 1e8 halves a side)."""
+    being held whole (12x12 cubes have 4e6 to 1e8 halves a side).  The other key groups are
+    counted by inclusion-exclusion over the shared rows: ``depth_first`` (with ``direct``, see
+    ``_group_depth_first``) or by sorted codes (``_group_by_inclusion_exclusion``)."""
     free = rows // 2 - 1
     biggest = max(_count_halves(a, b, free, n, start, flat, digit, offset, eqpairs, words),
                   _count_halves(b, a, free, n, start, flat, digit, offset, eqpairs, words))
@@ -620,6 +879,8 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
         pid_bits = 1
         while (np.int64(1) << pid_bits) < w0.shape[0]:
             pid_bits += 1
+        tmult = np.zeros(w0.shape[0], np.int64)  # depth first: halves per partition of a node
+        bmult = np.zeros(w0.shape[0], np.int64)
         i = 0
         j = 0
         nt = tk.shape[0]
@@ -638,6 +899,9 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                     j2 += 1
                 if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
                     total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
+                elif depth_first:
+                    total += _group_depth_first(tpid, tr, i, i2, bpid, br, j, j2, w0, w1, free,
+                                                words, n, tmult, bmult, direct)
                 else:
                     total += _group_by_inclusion_exclusion(tpid, tr, i, i2, bpid, br, j, j2,
                                                            w0, w1, pid_bits, free, words,
@@ -1047,11 +1311,14 @@ class JoinTables:
                                self.digit[self.flat], self.digit, self.offset, self.hist))
 
     def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
-               most: int = MOST_HALVES, code_bits: int = 63) -> int:
+               most: int = MOST_HALVES, code_bits: int = 63, depth_first: bool = True,
+               direct: int = DIRECT) -> int:
+        """``takuzu_cube``: the shared-row sets visited depth first, or (``depth_first``
+        False) by sorted codes, the earlier way (kept to compare and cross-check)."""
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
                                self.row_bits, self.sub_start, self.sub_flat, one_by_one, most,
-                               self._slots(), code_bits))
+                               self._slots(), code_bits, depth_first, direct))
 
     def _slots(self) -> np.ndarray:
         """Key -> bucket for the counting sorts, -1 everywhere between uses."""
