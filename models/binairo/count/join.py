@@ -581,58 +581,49 @@ def _group_by_inclusion_exclusion(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1
 # The codes above are made for every half and every k-set of its shared rows, then sorted: most
 # of a 12x12 cube's time, and most of the k = 3..5 codes find no partner on the other side.
 # Depth first instead: a node is a set S = {r1 < r2 < ..} with the top and bottom halves that
-# use every row of S (entries: half x and the position after S's last row in its sorted rows);
-# a node's children S + {r}, r > max S, are made by one counting sort of its entries by their
-# later rows, and only for rows both sides' entries hold: no node where a side is empty.
-# Below a node with few halves the rest of the sum is counted pair by pair: for the pairs (t, b)
-# that both use S, the sum over the extensions S + Y (Y within the shared rows above max S) of
-# (-1)^|Y| is 1 when they share no row above max S, else 0.
+# use every row of S, each as an entry: its rows above max S (packed, ``row_bits`` each, their
+# number in the low 3 bits) and its partition number, all the node needs; a node's children
+# S + {r}, r > max S, are made by one counting sort of its entries by their rows, and only for
+# rows both sides' entries hold: no node where a side is empty.  Below a node with few halves
+# the rest of the sum is counted pair by pair: for the pairs (t, b) that both use S, the sum
+# over the extensions S + Y (Y within the shared rows above max S) of (-1)^|Y| is 1 when they
+# share no row above max S, else 0.
 
 
 @njit(cache=True)
-def _rows_above(m, words, out):
-    """The bitset of rows above m (every row when m is -1), into ``out`` (at least 4 words;
-    words beyond ``words`` 0)."""
+def _entry_rows(code, row_bits, out, k):
+    """The rows of an entry (``code``) as a bitset, into out[:, k] (zeroed first)."""
     for w in range(out.shape[0]):
-        lo = w * 64
-        if w >= words:
-            out[w] = 0
-        elif m < lo:
-            out[w] = -1
-        elif m >= lo + 63:
-            out[w] = 0
-        else:
-            out[w] = -(np.int64(1) << (m - lo + 1))  # bits m - lo + 1 .. 63
+        out[w, k] = 0
+    low = (np.int64(1) << row_bits) - 1
+    rest = code >> 3
+    for _ in range(code & 7):
+        r = rest & low
+        out[r >> 6, k] |= np.int64(1) << (r & 63)
+        rest >>= row_bits
 
 
 @njit(cache=True)
-def _node_pairs(tent, t0, t1, bent, b0, b1, tpid, bpid, w0, w1, tu, bu, ti, bj, m, words,
-                above, gp0, gp1, gu):
-    """The pairs of a node (entries tent[t0:t1], bent[b0:b1]) without an equal column pair in
-    both and without a row in both above m, tested one by one: the node's whole subtree.
-    ``tu``/``bu``: the rows of each half of the group (from ``ti``/``bj``) as bitsets of 4
-    words (more: a loop over them); gp0, gp1, gu: room for the bottom halves, gathered."""
+def _node_pairs(tcode, tpid, t0, t1, bcode, bpid, b0, b1, w0, w1, row_bits, gp0, gp1, gu, tu):
+    """The pairs of a node (entries t0:t1 and b0:b1) without an equal column pair in both and
+    without a row in both above max S, tested one by one: the node's whole subtree.  gp0, gp1,
+    gu: room for the bottom entries' partition words and row bitsets (4 words, or more: a loop
+    over them), ``tu`` for a top entry's (one column)."""
     nb = b1 - b0
-    _rows_above(m, words, above)
-    W = tu.shape[1]
+    W = gu.shape[0]
     for k in range(nb):
-        y = bent[b0 + k] >> 3
-        q = bpid[y]
+        q = bpid[b0 + k]
         gp0[k] = w0[q]
         gp1[k] = w1[q]
-        for w in range(W):
-            gu[w, k] = bu[y - bj, w]
+        _entry_rows(bcode[b0 + k], row_bits, gu, k)
     found = np.int64(0)
     for e in range(t0, t1):
-        x = tent[e] >> 3
-        q = tpid[x]
+        q = tpid[e]
         p0 = w0[q]
         p1 = w1[q]
+        _entry_rows(tcode[e], row_bits, tu, 0)
         if W == 4:
-            u0 = tu[x - ti, 0] & above[0]
-            u1 = tu[x - ti, 1] & above[1]
-            u2 = tu[x - ti, 2] & above[2]
-            u3 = tu[x - ti, 3] & above[3]
+            u0, u1, u2, u3 = tu[0, 0], tu[1, 0], tu[2, 0], tu[3, 0]
             c0, c1, c2, c3 = gu[0, :nb], gu[1, :nb], gu[2, :nb], gu[3, :nb]
             f0, f1 = gp0[:nb], gp1[:nb]
             for k in range(nb):
@@ -642,27 +633,69 @@ def _node_pairs(tent, t0, t1, bent, b0, b1, tpid, bpid, w0, w1, tu, bu, ti, bj, 
             for k in range(nb):
                 clash = (p0 & gp0[k]) | (p1 & gp1[k])
                 for w in range(W):
-                    clash |= tu[x - ti, w] & above[w] & gu[w, k]
+                    clash |= tu[w, 0] & gu[w, k]
                 found += clash == 0
     return found
 
 
+ONES = np.int64(0x0101010101010101)
+HIGHS = np.int64(-0x7F7F7F7F7F7F7F80)  # 0x8080808080808080
+
+
 @njit(cache=True)
-def _node_partitions(tent, t0, t1, bent, b0, b1, tpid, bpid, w0, w1, tmult, bmult, tdist,
-                     bdist, gp0, gp1, gm):
+def _bytes(code, pad):
+    """An entry's rows (8 bits each, at most 4) as the bytes of 32 bits, ``pad`` in the others."""
+    c = code & 7
+    return ((code >> 3) & 0xFFFFFFFF) | ((np.int64(0xFFFFFFFF) << (8 * c)) & 0xFFFFFFFF & pad)
+
+
+@njit(cache=True)
+def _node_pairs_bytes(acode, apid, a0, a1, bcode, bpid, b0, b1, w0, w1, gp0, gp1, gb):
+    """``_node_pairs`` for entries of at most 4 rows below 255 (8 bits each: ``row_bits`` 8),
+    without row bitsets: a bottom entry's rows are the 4 bytes of a word, twice; a top
+    entry's rows each fill 4 bytes, two rows a word; a row in both makes a byte 0 (the "has a
+    zero byte" test on the XOR).  Unused bytes: 0xFF bottom, 0xFE top, never equal.  The
+    larger side is the inner loop (either side may be ``a``)."""
+    nb = b1 - b0
+    for k in range(nb):
+        q = bpid[b0 + k]
+        gp0[k] = w0[q]
+        gp1[k] = w1[q]
+        p = _bytes(bcode[b0 + k], 0xFFFFFFFF)
+        gb[k] = p | (p << 32)
+    f0, f1, fb = gp0[:nb], gp1[:nb], gb[:nb]
+    found = np.int64(0)
+    for e in range(a0, a1):
+        q = apid[e]
+        p0 = w0[q]
+        p1 = w1[q]
+        p = _bytes(acode[e], 0xFEFEFEFE)
+        u = ((p & 0xFF) | ((p & 0xFF00) << 24)) * 0x01010101  # rows 1 and 2, 4 bytes each
+        v = (((p >> 16) & 0xFF) | ((p >> 24) << 32)) * 0x01010101  # rows 3 and 4
+        for k in range(nb):
+            x = u ^ fb[k]
+            y = v ^ fb[k]
+            zero = ((x - ONES) & ~x) | ((y - ONES) & ~y)
+            found += ((p0 & f0[k]) | (p1 & f1[k]) | (zero & HIGHS)) == 0
+    return found
+
+
+@njit(cache=True)
+def _node_partitions(tpid, t0, t1, bpid, b0, b1, w0, w1, tmult, bmult, tdist, bdist, gp0, gp1,
+                     gm):
     """The pairs of a node's halves whose partitions meet in the discrete partition, tested
     between distinct partitions with their multiplicities (``tmult``/``bmult``: 0 per
     partition on entry and on return)."""
     nt = 0
     for e in range(t0, t1):
-        q = tpid[tent[e] >> 3]
+        q = tpid[e]
         if tmult[q] == 0:
             tdist[nt] = q
             nt += 1
         tmult[q] += 1
     nb = 0
     for e in range(b0, b1):
-        q = bpid[bent[e] >> 3]
+        q = bpid[e]
         if bmult[q] == 0:
             bdist[nb] = q
             nb += 1
@@ -688,29 +721,48 @@ def _node_partitions(tent, t0, t1, bent, b0, b1, tpid, bpid, w0, w1, tmult, bmul
 
 
 @njit(cache=True)
-def _node_children(tbuf, bbuf, level, t0, t1, b0, b1, trows, brows, free, tcnt, bcnt, off,
+def _count_rows(code, e0, e1, row_bits, cnt, other, touched, seen):
+    """Count the rows of entries e0:e1 in ``cnt``; rows new to both counts into ``touched``."""
+    low = (np.int64(1) << row_bits) - 1
+    for e in range(e0, e1):
+        rest = code[e] >> 3
+        for _ in range(code[e] & 7):
+            r = rest & low
+            if cnt[r] == 0 and other[r] == 0:
+                touched[seen] = r
+                seen += 1
+            cnt[r] += 1
+            rest >>= row_bits
+    return seen
+
+
+@njit(cache=True)
+def _place_rows(code, pid, e0, e1, row_bits, other, off, side, ccode, cpid):
+    """Each entry of e0:e1 into the child of each of its rows that the other side holds too
+    (``off[r, side]``: where its next entry goes), with the rows above r."""
+    low = (np.int64(1) << row_bits) - 1
+    for e in range(e0, e1):
+        c = code[e] & 7
+        rest = code[e] >> 3
+        for k in range(c):
+            r = rest & low
+            rest >>= row_bits
+            if other[r] > 0:
+                at = off[r, side]
+                ccode[at] = (rest << 3) | (c - 1 - k)
+                cpid[at] = pid[e]
+                off[r, side] = at + 1
+
+
+@njit(cache=True)
+def _node_children(tcode, tpid, bcode, bpid, level, t0, t1, b0, b1, row_bits, tcnt, bcnt, off,
                    touched, kid_row, kid_t, kid_b):
-    """The children of a node at ``level`` (entries tbuf[level, t0:t1], bbuf[level, b0:b1]):
-    its entries counting-sorted into level + 1 by each later row of their half, only for the
-    rows both sides hold; each child's row and entry ranges into kid_row, kid_t, kid_b (at
-    level + 1).  Returns the number of children."""
-    seen = 0
-    for e in range(t0, t1):
-        x = tbuf[level, e] >> 3
-        for d in range(tbuf[level, e] & 7, free):
-            r = trows[x, d]
-            if tcnt[r] == 0 and bcnt[r] == 0:
-                touched[seen] = r
-                seen += 1
-            tcnt[r] += 1
-    for e in range(b0, b1):
-        y = bbuf[level, e] >> 3
-        for d in range(bbuf[level, e] & 7, free):
-            r = brows[y, d]
-            if tcnt[r] == 0 and bcnt[r] == 0:
-                touched[seen] = r
-                seen += 1
-            bcnt[r] += 1
+    """The children of a node at ``level`` (entries t0:t1 and b0:b1 of that level): its entries
+    counting-sorted into level + 1 by each of their rows, only for the rows both sides hold;
+    each child's row and entry ranges into kid_row, kid_t, kid_b (at level + 1).  Returns the
+    number of children."""
+    seen = _count_rows(tcode[level], t0, t1, row_bits, tcnt, bcnt, touched, 0)
+    seen = _count_rows(bcode[level], b0, b1, row_bits, bcnt, tcnt, touched, seen)
     kids = 0
     tat = 0
     bat = 0
@@ -728,20 +780,10 @@ def _node_children(tbuf, bbuf, level, t0, t1, b0, b1, trows, brows, free, tcnt, 
             kids += 1
     kid_t[child, kids] = tat
     kid_b[child, kids] = bat
-    for e in range(t0, t1):
-        x = tbuf[level, e] >> 3
-        for d in range(tbuf[level, e] & 7, free):
-            r = trows[x, d]
-            if bcnt[r] > 0:
-                tbuf[child, off[r, 0]] = (x << 3) | (d + 1)
-                off[r, 0] += 1
-    for e in range(b0, b1):
-        y = bbuf[level, e] >> 3
-        for d in range(bbuf[level, e] & 7, free):
-            r = brows[y, d]
-            if tcnt[r] > 0:
-                bbuf[child, off[r, 1]] = (y << 3) | (d + 1)
-                off[r, 1] += 1
+    _place_rows(tcode[level], tpid[level], t0, t1, row_bits, bcnt, off, 0, tcode[child],
+                tpid[child])
+    _place_rows(bcode[level], bpid[level], b0, b1, row_bits, tcnt, off, 1, bcode[child],
+                bpid[child])
     for s in range(seen):
         r = touched[s]
         tcnt[r] = 0
@@ -750,57 +792,54 @@ def _node_children(tbuf, bbuf, level, t0, t1, b0, b1, trows, brows, free, tcnt, 
 
 
 @njit(cache=True)
-def _group_depth_first(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, free, words, n,
-                       tmult, bmult, direct):
+def _depth_first_room(free, words, n, most):
+    """``_group_depth_first``'s buffers for key groups of at most ``most`` halves a side, made
+    once per cube (fresh pages for every group cost more than the entries written there)."""
+    W = max(words, 4)
+    width = max(1, free) * most
+    return (np.empty((free + 1, width), np.int64), np.empty((free + 1, width), np.int32),
+            np.empty((free + 1, width), np.int64), np.empty((free + 1, width), np.int32),
+            np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.int64),
+            np.empty(most, np.int64), np.empty(most, np.int64), np.zeros((W, most), np.int64),
+            np.zeros((W, 1), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.empty((n, 2), np.int64), np.empty(n, np.int64), np.empty((free + 1, n), np.int64),
+            np.empty((free + 1, n + 1), np.int64), np.empty((free + 1, n + 1), np.int64))
+
+
+@njit(cache=True)
+def _group_depth_first(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, free, row_bits,
+                       tmult, bmult, direct, in_bytes, room):
     """Pairs of one key group without an equal column pair in both or a row in both, counted
     as ``_group_by_inclusion_exclusion`` does, the sets S of shared rows visited depth first
     (see above).  A node is counted pair by pair (with its subtree) when that takes at most
-    ``direct`` tests per half; ``tmult``/``bmult``: one 0 per partition number (0 on return)."""
+    ``direct`` tests per half; ``tmult``/``bmult``: one 0 per partition number (0 on return);
+    ``in_bytes``: the pairs tested on rows as bytes (``_node_pairs_bytes``; ``row_bits``
+    8, at most 4 rows above the first); ``room``: ``_depth_first_room`` for groups at least
+    this big."""
     nt = i2 - i
     nb = j2 - j
-    width = max(1, free) * max(nt, nb)
-    tbuf = np.empty((free + 1, width), np.int64)  # entries per level: half << 3 | next position
-    bbuf = np.empty((free + 1, width), np.int64)
-    for x in range(nt):
-        tbuf[0, x] = (i + x) << 3
-    for y in range(nb):
-        bbuf[0, y] = (j + y) << 3
-    W = max(words, 4)
-    tu = np.zeros((nt, W), np.int64)
-    bu = np.zeros((nb, W), np.int64)
-    for x in range(nt):
-        for d in range(free):
-            r = np.int64(trows[i + x, d])
-            tu[x, r >> 6] |= np.int64(1) << (r & 63)
-    for y in range(nb):
-        for d in range(free):
-            r = np.int64(brows[j + y, d])
-            bu[y, r >> 6] |= np.int64(1) << (r & 63)
-    most = max(nt, nb)
-    tdist = np.empty(nt, np.int64)
-    bdist = np.empty(nb, np.int64)
-    gp0 = np.empty(most, np.int64)
-    gp1 = np.empty(most, np.int64)
-    gm = np.empty(most, np.int64)
-    gu = np.zeros((W, nb), np.int64)
-    above = np.zeros(W, np.int64)
-    tcnt = np.zeros(n, np.int64)
-    bcnt = np.zeros(n, np.int64)
-    off = np.empty((n, 2), np.int64)
-    touched = np.empty(n, np.int64)
-    kid_row = np.empty((free + 1, n), np.int64)
-    kid_t = np.empty((free + 1, n + 1), np.int64)
-    kid_b = np.empty((free + 1, n + 1), np.int64)
+    # entries per level (rows, partition number); distinct partitions, gathered bottom
+    # entries, a top entry's rows; row counts and the children per level
+    (tcode, tp, bcode, bp, tdist, bdist, gp0, gp1, gm, gu, tu, tcnt, bcnt, off, touched,
+     kid_row, kid_t, kid_b) = room
+    for side in range(2):
+        code, p, rows, pid, h0, h = (tcode, tp, trows, tpid, i, nt) if side == 0 else \
+            (bcode, bp, brows, bpid, j, nb)
+        for x in range(h):
+            c = np.int64(0)
+            for d in range(free - 1, -1, -1):
+                c = (c << row_bits) | rows[h0 + x, d]
+            code[0, x] = (c << 3) | free
+            p[0, x] = pid[h0 + x]
     nkids = np.zeros(free + 1, np.int64)
     at = np.zeros(free + 1, np.int64)  # the next child to visit per level
     # the root: S empty, every half of the group
-    total = _node_partitions(tbuf[0], 0, nt, bbuf[0], 0, nb, tpid, bpid, w0, w1, tmult, bmult,
-                             tdist, bdist, gp0, gp1, gm)
+    total = _node_partitions(tp[0], 0, nt, bp[0], 0, nb, w0, w1, tmult, bmult, tdist, bdist,
+                             gp0, gp1, gm)
     if free == 0:
         return total
-    nkids[1] = _node_children(tbuf, bbuf, 0, 0, nt, 0, nb, trows, brows, free, tcnt, bcnt, off,
+    nkids[1] = _node_children(tcode, tp, bcode, bp, 0, 0, nt, 0, nb, row_bits, tcnt, bcnt, off,
                               touched, kid_row, kid_t, kid_b)
-    at[1] = 0
     level = 1
     while level >= 1:
         if at[level] == nkids[level]:
@@ -810,21 +849,27 @@ def _group_depth_first(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, free, wor
         at[level] = k + 1
         t0, t1 = kid_t[level, k], kid_t[level, k + 1]
         b0, b1 = kid_b[level, k], kid_b[level, k + 1]
-        m = kid_row[level, k]
         ct = t1 - t0
         cb = b1 - b0
         whole = level < free and ct * cb <= direct * (ct + cb)  # the subtree pair by pair
-        if whole:
-            term = _node_pairs(tbuf[level], t0, t1, bbuf[level], b0, b1, tpid, bpid, w0, w1,
-                               tu, bu, i, j, m, words, above, gp0, gp1, gu)
+        if whole and in_bytes:
+            if ct <= cb:
+                term = _node_pairs_bytes(tcode[level], tp[level], t0, t1, bcode[level],
+                                         bp[level], b0, b1, w0, w1, gp0, gp1, gm)
+            else:
+                term = _node_pairs_bytes(bcode[level], bp[level], b0, b1, tcode[level],
+                                         tp[level], t0, t1, w0, w1, gp0, gp1, gm)
+        elif whole:
+            term = _node_pairs(tcode[level], tp[level], t0, t1, bcode[level], bp[level], b0, b1,
+                               w0, w1, row_bits, gp0, gp1, gu, tu)
         else:
-            term = _node_partitions(tbuf[level], t0, t1, bbuf[level], b0, b1, tpid, bpid, w0,
-                                    w1, tmult, bmult, tdist, bdist, gp0, gp1, gm)
+            term = _node_partitions(tp[level], t0, t1, bp[level], b0, b1, w0, w1, tmult, bmult,
+                                    tdist, bdist, gp0, gp1, gm)
         total += term if level % 2 == 0 else -term  # sign (-1)^|S|
         if level < free and not whole:
-            nkids[level + 1] = _node_children(tbuf, bbuf, level, t0, t1, b0, b1, trows, brows,
-                                              free, tcnt, bcnt, off, touched, kid_row, kid_t,
-                                              kid_b)
+            nkids[level + 1] = _node_children(tcode, tp, bcode, bp, level, t0, t1, b0, b1,
+                                              row_bits, tcnt, bcnt, off, touched, kid_row,
+                                              kid_t, kid_b)
             at[level + 1] = 0
             level += 1
     return total
@@ -850,14 +895,16 @@ def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, w
 
 @njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one, most, slot_of, code_bits, depth_first, direct):
+                sub_start, sub_flat, one_by_one, most, slot_of, code_bits, depth_first, direct,
+                in_bytes):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
     split into parts (by key modulo the number of parts) so that no part holds more than
     ``most`` halves of a side: a cube with many halves is enumerated once per part instead of
     being held whole (12x12 cubes have 4e6 to 1e8 halves a side).  The other key groups are
-    counted by inclusion-exclusion over the shared rows: ``depth_first`` (with ``direct``, see
-    ``_group_depth_first``) or by sorted codes (``_group_by_inclusion_exclusion``)."""
+    counted by inclusion-exclusion over the shared rows: ``depth_first`` (with ``direct`` and
+    ``in_bytes``, see ``_group_depth_first``) or by sorted codes
+    (``_group_by_inclusion_exclusion``)."""
     free = rows // 2 - 1
     biggest = max(_count_halves(a, b, free, n, start, flat, digit, offset, eqpairs, words),
                   _count_halves(b, a, free, n, start, flat, digit, offset, eqpairs, words))
@@ -869,6 +916,10 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     for k in range(1, free + 1):
         binom[k] = binom[k - 1] * (free - k + 1) // k
     total = np.int64(0)
+    # depth first: rows as bytes where they fit (entries' rows 8 bits each then)
+    dfs_bits = 8 if in_bytes else row_bits
+    room_for = 1  # the depth-first join's buffers, for key groups of this many halves a side
+    room = _depth_first_room(free, words, n, room_for)
     for part in range(parts):
         tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
                                      parts, part, False, keys, slot_of)
@@ -900,8 +951,11 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                 if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
                     total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
                 elif depth_first:
+                    if max(i2 - i, j2 - j) > room_for:  # more room: twice as much at least
+                        room_for = max(i2 - i, j2 - j, 2 * room_for)
+                        room = _depth_first_room(free, words, n, room_for)
                     total += _group_depth_first(tpid, tr, i, i2, bpid, br, j, j2, w0, w1, free,
-                                                words, n, tmult, bmult, direct)
+                                                dfs_bits, tmult, bmult, direct, in_bytes, room)
                 else:
                     total += _group_by_inclusion_exclusion(tpid, tr, i, i2, bpid, br, j, j2,
                                                            w0, w1, pid_bits, free, words,
@@ -1312,13 +1366,18 @@ class JoinTables:
 
     def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
                most: int = MOST_HALVES, code_bits: int = 63, depth_first: bool = True,
-               direct: int = DIRECT) -> int:
+               direct: int = DIRECT, in_bytes: bool | None = None) -> int:
         """``takuzu_cube``: the shared-row sets visited depth first, or (``depth_first``
-        False) by sorted codes, the earlier way (kept to compare and cross-check)."""
+        False) by sorted codes, the earlier way (kept to compare and cross-check).  The rows
+        are tested as bytes where they fit (``in_bytes`` None; False: as bitsets, for tests)."""
+        fits = self.n <= 255 and self.rows // 2 - 1 <= 5
+        if in_bytes is None:
+            in_bytes = fits
+        assert fits or not in_bytes, "rows as bytes: at most 255 rows, 4 above the first"
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
                                self.row_bits, self.sub_start, self.sub_flat, one_by_one, most,
-                               self._slots(), code_bits, depth_first, direct))
+                               self._slots(), code_bits, depth_first, direct, in_bytes))
 
     def _slots(self) -> np.ndarray:
         """Key -> bucket for the counting sorts, -1 everywhere between uses."""
