@@ -168,11 +168,16 @@ def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
 
 @njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   store, keys, pairs, rows, parts, part, flip, nkeys):
+                   mode, keys, pairs, rows, parts, part, flip, nkeys, slot_of, seen, at):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
-    nor ``before`` again) whose key k (``flip``: nkeys - 1 - k) is ``part`` modulo ``parts``;
-    with ``store``, record each one's key, equal column pairs and rows (sorted).  Returns how
-    many there are."""
+    nor ``before`` again) whose key k (``flip``: nkeys - 1 - k, the key they complete; their
+    order key) is ``part`` modulo ``parts``.  Returns how many there are, and (mode 1) the
+    slots given.
+
+    mode 0: only that.  Mode 1: also the halves per order key: slot_of[key] gets a slot (in
+    order of first appearance; ``seen``: the slots' keys, ``at``: the halves per slot).
+    Mode 2: each half stored at at[slot_of[key]] (then advanced): its order key, equal column
+    pairs and rows (sorted)."""
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
     end = np.zeros(free + 2, np.int64)
@@ -182,36 +187,46 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
     seq[0] = before
     seq[1] = first
     count = 0
-    if free == 0:
-        if store:
-            keys[0] = digit[first] - offset
-            pairs[0, 0] = eqpairs[first, 0]
-            pairs[0, 1] = eqpairs[first, 1]
-        return 1
+    slots = 0
     depth = 2
-    s = seq[0] * n + seq[1]
-    pos[2] = start[s]
-    end[2] = start[s + 1]
-    while depth >= 2:
-        if pos[depth] == end[depth]:
-            depth -= 1
-            if depth >= 2:
-                k = seq[depth]
-                taken[k >> 6] &= ~(np.int64(1) << (k & 63))
-            continue
-        k = flat[pos[depth]]
-        pos[depth] += 1
-        if (taken[k >> 6] >> (k & 63)) & 1:
-            continue
-        seq[depth] = k
-        if depth == free + 1:
-            if parts > 1 or store:  # the half's key, summed once for both uses
+    if free > 0:
+        s = seq[0] * n + seq[1]
+        pos[2] = start[s]
+        end[2] = start[s + 1]
+    while depth >= 2 or free == 0:
+        if free > 0:
+            if pos[depth] == end[depth]:
+                depth -= 1
+                if depth >= 2:
+                    k = seq[depth]
+                    taken[k >> 6] &= ~(np.int64(1) << (k & 63))
+                continue
+            k = flat[pos[depth]]
+            pos[depth] += 1
+            if (taken[k >> 6] >> (k & 63)) & 1:
+                continue
+            seq[depth] = k
+        if free == 0 or depth == free + 1:
+            if parts > 1 or mode > 0:  # the half's key, summed once for both uses
                 key = digit[first] - offset
                 for d in range(2, free + 2):
                     key += digit[seq[d]]
-                if parts > 1 and ((nkeys - 1 - key) if flip else key) % parts != part:
+                if flip:
+                    key = nkeys - 1 - key
+                if parts > 1 and key % parts != part:
                     continue
-            if store:
+            if mode == 1:
+                slot = slot_of[key]
+                if slot < 0:
+                    slot = slots
+                    slot_of[key] = slot
+                    seen[slot] = key
+                    at[slot] = 0
+                    slots += 1
+                at[slot] += 1
+            elif mode == 2:
+                y = at[slot_of[key]]
+                at[slot_of[key]] = y + 1
                 p0 = eqpairs[first, 0]
                 p1 = eqpairs[first, 1]
                 for d in range(2, free + 2):
@@ -220,83 +235,54 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                     p1 &= eqpairs[r, 1]
                     # insertion into the sorted list of rows
                     i = d - 2
-                    while i > 0 and rows[count, i - 1] > r:
-                        rows[count, i] = rows[count, i - 1]
+                    while i > 0 and rows[y, i - 1] > r:
+                        rows[y, i] = rows[y, i - 1]
                         i -= 1
-                    rows[count, i] = r
-                keys[count] = key
-                pairs[count, 0] = p0
-                pairs[count, 1] = p1
+                    rows[y, i] = r
+                keys[y] = key
+                pairs[y, 0] = p0
+                pairs[y, 1] = p1
             count += 1
+            if free == 0:
+                break
             continue
         taken[k >> 6] |= np.int64(1) << (k & 63)
         depth += 1
         s = seq[depth - 2] * n + seq[depth - 1]
         pos[depth] = start[s]
         end[depth] = start[s + 1]
-    return count
+    return count, slots
 
 
 @njit(cache=True)
 def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
                     parts, part, flip, nkeys, slot_of):
     """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
-    nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16)."""
+    nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16).  A
+    counting sort over the keys that occur (dense keys: ``slot_of`` maps a key to its slot,
+    -1 everywhere on entry and on return), the halves placed as they are enumerated a second
+    time: linear, where a comparison sort of 1e7 halves is not, and no copy."""
     e1 = np.empty(0, np.int64)
     e2 = np.empty((0, 2), np.int64)
     e4 = np.empty((0, max(free, 1)), np.int16)
-    m = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                       False, e1, e2, e4, parts, part, flip, nkeys)
+    seen = np.empty(nkeys, np.int64)
+    at = np.empty(nkeys, np.int64)
+    m, slots = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs,
+                              words, 1, e1, e2, e4, parts, part, flip, nkeys, slot_of, seen, at)
+    filled = 0
+    for key in np.sort(seen[:slots]):
+        slot = slot_of[key]
+        size = at[slot]
+        at[slot] = filled
+        filled += size
     keys = np.empty(m, np.int64)
     pairs = np.empty((m, 2), np.int64)
     rows = np.zeros((m, max(free, 1)), np.int16)
     _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   True, keys, pairs, rows, parts, part, flip, nkeys)
-    if flip:
-        for y in range(m):
-            keys[y] = nkeys - 1 - keys[y]
-    return _sort_by_key(keys, pairs, rows, slot_of)
-
-
-@njit(cache=True)
-def _sort_by_key(keys, pairs, rows, slot_of):
-    """The halves in order of key, by a counting sort over the keys that occur (dense keys:
-    ``slot_of`` maps a key to its bucket, -1 everywhere on entry and on return); a half's
-    order within its key is kept.  Linear, where a comparison sort of 1e7 halves is not."""
-    m = keys.shape[0]
-    seen = np.empty(m, np.int64)  # the distinct keys, in order of first appearance
-    size = np.zeros(m, np.int64)
-    slots = 0
-    for x in range(m):
-        slot = slot_of[keys[x]]
-        if slot < 0:
-            slot = slots
-            slot_of[keys[x]] = slot
-            seen[slot] = keys[x]
-            slots += 1
-        size[slot] += 1
-    distinct = np.sort(seen[:slots])
-    at = np.empty(slots, np.int64)
-    filled = 0
-    for key in distinct:
-        slot = slot_of[key]
-        at[slot] = filled
-        filled += size[slot]
-    out_keys = np.empty_like(keys)
-    out_pairs = np.empty_like(pairs)
-    out_rows = np.empty_like(rows)
-    for x in range(m):
-        slot = slot_of[keys[x]]
-        y = at[slot]
-        at[slot] = y + 1
-        out_keys[y] = keys[x]
-        out_pairs[y, 0] = pairs[x, 0]
-        out_pairs[y, 1] = pairs[x, 1]
-        for d in range(rows.shape[1]):
-            out_rows[y, d] = rows[x, d]
-    for key in distinct:
-        slot_of[key] = -1
-    return out_keys, out_pairs, out_rows
+                   2, keys, pairs, rows, parts, part, flip, nkeys, slot_of, seen, at)
+    for x in range(slots):
+        slot_of[seen[x]] = -1
+    return keys, pairs, rows
 
 
 @njit(cache=True)
@@ -889,8 +875,9 @@ def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, w
     e1 = np.empty(0, np.int64)
     e2 = np.empty((0, 2), np.int64)
     e4 = np.empty((0, max(free, 1)), np.int16)
+    e0 = np.empty(0, np.int32)
     return _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                          False, e1, e2, e4, 1, 0, False, 0)
+                          0, e1, e2, e4, 1, 0, False, 0, e0, e1, e1)[0]
 
 
 @njit(cache=True)
