@@ -168,7 +168,7 @@ def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
 
 @njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   mode, keys, pairs, rows, parts, part, flip, nkeys, slot_of, seen, at):
+                   mode, rec, bits, parts, part, flip, nkeys, slot_of, seen, at):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
     nor ``before`` again) whose key k (``flip``: nkeys - 1 - k, the key they complete; their
     order key) is ``part`` modulo ``parts``.  Returns how many there are, and (mode 1) the
@@ -176,11 +176,13 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
     mode 0: only that.  Mode 1: also the halves per order key: slot_of[key] gets a slot (in
     order of first appearance; ``seen``: the slots' keys, ``at``: the halves per slot).
-    Mode 2: each half stored at at[slot_of[key]] (then advanced): its order key, equal column
-    pairs and rows (sorted)."""
+    Mode 2: each half stored at at[slot_of[key]] (then advanced) as a record of ``rec``: its
+    equal column pairs (two words) and its rows, sorted, packed ``bits`` each from the lowest
+    (one record, one cache line written, where three arrays took three)."""
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
     end = np.zeros(free + 2, np.int64)
+    srt = np.zeros(max(free, 1), np.int64)
     taken = np.zeros(words, np.int64)
     taken[first >> 6] |= np.int64(1) << (first & 63)
     taken[before >> 6] |= np.int64(1) << (before & 63)
@@ -235,13 +237,16 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                     p1 &= eqpairs[r, 1]
                     # insertion into the sorted list of rows
                     i = d - 2
-                    while i > 0 and rows[y, i - 1] > r:
-                        rows[y, i] = rows[y, i - 1]
+                    while i > 0 and srt[i - 1] > r:
+                        srt[i] = srt[i - 1]
                         i -= 1
-                    rows[y, i] = r
-                keys[y] = key
-                pairs[y, 0] = p0
-                pairs[y, 1] = p1
+                    srt[i] = r
+                code = np.int64(0)
+                for d in range(free - 1, -1, -1):
+                    code = (code << bits) | srt[d]
+                rec[y, 0] = p0
+                rec[y, 1] = p1
+                rec[y, 2] = code
             count += 1
             if free == 0:
                 break
@@ -256,51 +261,70 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 @njit(cache=True)
 def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                    parts, part, flip, nkeys, slot_of):
+                    parts, part, flip, nkeys, slot_of, bits):
     """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
-    nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16).  A
-    counting sort over the keys that occur (dense keys: ``slot_of`` maps a key to its slot,
+    nkeys - 1 - key, the key they complete): the distinct keys in order, where each one's
+    halves begin (and the end), the halves' records (equal pairs, rows packed ``bits`` each).
+    A counting sort over the keys that occur (dense keys: ``slot_of`` maps a key to its slot,
     -1 everywhere on entry and on return), the halves placed as they are enumerated a second
     time: linear, where a comparison sort of 1e7 halves is not, and no copy."""
     e1 = np.empty(0, np.int64)
-    e2 = np.empty((0, 2), np.int64)
-    e4 = np.empty((0, max(free, 1)), np.int16)
+    e3 = np.empty((0, 3), np.int64)
     seen = np.empty(nkeys, np.int64)
     at = np.empty(nkeys, np.int64)
     m, slots = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs,
-                              words, 1, e1, e2, e4, parts, part, flip, nkeys, slot_of, seen, at)
+                              words, 1, e3, bits, parts, part, flip, nkeys, slot_of, seen, at)
+    order = np.sort(seen[:slots])
+    bounds = np.empty(slots + 1, np.int64)
     filled = 0
-    for key in np.sort(seen[:slots]):
-        slot = slot_of[key]
+    for x in range(slots):
+        slot = slot_of[order[x]]
+        bounds[x] = filled
         size = at[slot]
         at[slot] = filled
         filled += size
-    keys = np.empty(m, np.int64)
-    pairs = np.empty((m, 2), np.int64)
-    rows = np.zeros((m, max(free, 1)), np.int16)
+    bounds[slots] = filled
+    rec = np.empty((m, 3), np.int64)
     _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   2, keys, pairs, rows, parts, part, flip, nkeys, slot_of, seen, at)
+                   2, rec, bits, parts, part, flip, nkeys, slot_of, seen, at)
     for x in range(slots):
         slot_of[seen[x]] = -1
-    return keys, pairs, rows
+    return order, bounds, rec
 
 
 @njit(cache=True)
-def _row_sets(rows, i, i2, free, words):
-    """The rows of halves i..i2 as bitsets."""
-    used = np.zeros((i2 - i, words), np.int64)
+def _unpack_rows(rec, i, i2, free, bits):
+    """The rows of the records i..i2 (packed ``bits`` each), one half a line (int16)."""
+    rows = np.zeros((i2 - i, max(free, 1)), np.int16)
+    low = (np.int64(1) << bits) - 1
     for x in range(i, i2):
+        code = rec[x, 2]
         for d in range(free):
-            r = np.int64(rows[x, d])
+            rows[x - i, d] = code & low
+            code >>= bits
+    return rows
+
+
+@njit(cache=True)
+def _row_sets(rec, i, i2, free, bits, words):
+    """The rows of the records i..i2 (packed ``bits`` each) as bitsets."""
+    used = np.zeros((i2 - i, words), np.int64)
+    low = (np.int64(1) << bits) - 1
+    for x in range(i, i2):
+        code = rec[x, 2]
+        for d in range(free):
+            r = code & low
             used[x - i, r >> 6] |= np.int64(1) << (r & 63)
+            code >>= bits
     return used
 
 
 @njit(cache=True)
-def _pairs_one_by_one(tp, trows, i, i2, bp, brows, j, j2, free, words):
-    """Pairs of one key group with no equal column pair and no row in common, tested one by one."""
-    tu = _row_sets(trows, i, i2, free, words)
-    bu = _row_sets(brows, j, j2, free, words)
+def _pairs_one_by_one(tp, i, i2, bp, j, j2, free, bits, words):
+    """Pairs of one key group with no equal column pair and no row in common, tested one by one
+    (``tp``/``bp``: the records, equal pairs then rows)."""
+    tu = _row_sets(tp, i, i2, free, bits, words)
+    bu = _row_sets(bp, j, j2, free, bits, words)
     found = 0
     for x in range(i, i2):
         for y in range(j, j2):
@@ -793,7 +817,7 @@ def _depth_first_room(free, words, n, most):
 
 
 @njit(cache=True)
-def _group_depth_first(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, free, row_bits,
+def _group_depth_first(tpid, trec, i, i2, bpid, brec, j, j2, w0, w1, free, row_bits,
                        tmult, bmult, direct, in_bytes, room):
     """Pairs of one key group without an equal column pair in both or a row in both, counted
     as ``_group_by_inclusion_exclusion`` does, the sets S of shared rows visited depth first
@@ -808,15 +832,12 @@ def _group_depth_first(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, free, row
     # entries, a top entry's rows; row counts and the children per level
     (tcode, tp, bcode, bp, tdist, bdist, gp0, gp1, gm, gu, tu, tcnt, bcnt, off, touched,
      kid_row, kid_t, kid_b) = room
-    for side in range(2):
-        code, p, rows, pid, h0, h = (tcode, tp, trows, tpid, i, nt) if side == 0 else \
-            (bcode, bp, brows, bpid, j, nb)
-        for x in range(h):
-            c = np.int64(0)
-            for d in range(free - 1, -1, -1):
-                c = (c << row_bits) | rows[h0 + x, d]
-            code[0, x] = (c << 3) | free
-            p[0, x] = pid[h0 + x]
+    for x in range(nt):  # the records' rows are packed ``row_bits`` each, as entries' are
+        tcode[0, x] = (trec[i + x, 2] << 3) | free
+        tp[0, x] = tpid[i + x]
+    for y in range(nb):
+        bcode[0, y] = (brec[j + y, 2] << 3) | free
+        bp[0, y] = bpid[j + y]
     nkids = np.zeros(free + 1, np.int64)
     at = np.zeros(free + 1, np.int64)  # the next child to visit per level
     # the root: S empty, every half of the group
@@ -873,11 +894,10 @@ MOST_HALVES = 12_000_000
 @njit(cache=True)
 def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words):
     e1 = np.empty(0, np.int64)
-    e2 = np.empty((0, 2), np.int64)
-    e4 = np.empty((0, max(free, 1)), np.int16)
+    e3 = np.empty((0, 3), np.int64)
     e0 = np.empty(0, np.int32)
     return _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                          0, e1, e2, e4, 1, 0, False, 0, e0, e1, e1)[0]
+                          0, e3, 8, 1, 0, False, 0, e0, e1, e1)[0]
 
 
 @njit(cache=True)
@@ -903,53 +923,50 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     for k in range(1, free + 1):
         binom[k] = binom[k - 1] * (free - k + 1) // k
     total = np.int64(0)
-    # depth first: rows as bytes where they fit (entries' rows 8 bits each then)
-    dfs_bits = 8 if in_bytes else row_bits
+    # the halves' rows packed in their records (and depth-first entries): 8 bits each where
+    # they are tested as bytes
+    bits = 8 if in_bytes else row_bits
     room_for = 1  # the depth-first join's buffers, for key groups of this many halves a side
     room = _depth_first_room(free, words, n, room_for)
     for part in range(parts):
-        tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, False, keys, slot_of)
+        tk, ti, tp = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, False, keys, slot_of, bits)
         # the bottom halves by the top key each completes
-        bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, True, keys, slot_of)
+        bk, bj, bp = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, True, keys, slot_of, bits)
         tpid, bpid, w0, w1 = _intern_partitions(tp, bp)
         pid_bits = 1
         while (np.int64(1) << pid_bits) < w0.shape[0]:
             pid_bits += 1
         tmult = np.zeros(w0.shape[0], np.int64)  # depth first: halves per partition of a node
         bmult = np.zeros(w0.shape[0], np.int64)
-        i = 0
-        j = 0
-        nt = tk.shape[0]
-        nb = bk.shape[0]
-        while i < nt and j < nb:
-            if tk[i] < bk[j]:
-                i += 1
-            elif tk[i] > bk[j]:
-                j += 1
-            else:
-                i2 = i
-                while i2 < nt and tk[i2] == tk[i]:
-                    i2 += 1
-                j2 = j
-                while j2 < nb and bk[j2] == bk[j]:
-                    j2 += 1
-                if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
-                    total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
-                elif depth_first:
-                    if max(i2 - i, j2 - j) > room_for:  # more room: twice as much at least
-                        room_for = max(i2 - i, j2 - j, 2 * room_for)
-                        room = _depth_first_room(free, words, n, room_for)
-                    total += _group_depth_first(tpid, tr, i, i2, bpid, br, j, j2, w0, w1, free,
-                                                dfs_bits, tmult, bmult, direct, in_bytes, room)
-                else:
-                    total += _group_by_inclusion_exclusion(tpid, tr, i, i2, bpid, br, j, j2,
-                                                           w0, w1, pid_bits, free, words,
-                                                           row_bits, sub_start, sub_flat, binom,
-                                                           ttogether, btogether, code_bits)
-                i = i2
-                j = j2
+        x = 0
+        y = 0
+        while x < tk.shape[0] and y < bk.shape[0]:  # the keys both sides have
+            if tk[x] < bk[y]:
+                x += 1
+                continue
+            if tk[x] > bk[y]:
+                y += 1
+                continue
+            i, i2 = ti[x], ti[x + 1]
+            j, j2 = bj[y], bj[y + 1]
+            x += 1
+            y += 1
+            if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
+                total += _pairs_one_by_one(tp, i, i2, bp, j, j2, free, bits, words)
+            elif depth_first:
+                if max(i2 - i, j2 - j) > room_for:  # more room: twice as much at least
+                    room_for = max(i2 - i, j2 - j, 2 * room_for)
+                    room = _depth_first_room(free, words, n, room_for)
+                total += _group_depth_first(tpid, tp, i, i2, bpid, bp, j, j2, w0, w1, free,
+                                            bits, tmult, bmult, direct, in_bytes, room)
+            else:  # the group's rows unpacked, numbered from 0
+                total += _group_by_inclusion_exclusion(
+                    tpid[i:i2], _unpack_rows(tp, i, i2, free, bits), 0, i2 - i, bpid[j:j2],
+                    _unpack_rows(bp, j, j2, free, bits), 0, j2 - j, w0, w1, pid_bits, free,
+                    words, row_bits, sub_start, sub_flat, binom, ttogether, btogether,
+                    code_bits)
     return total
 
 
