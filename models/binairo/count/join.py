@@ -766,17 +766,17 @@ def _place_rows(code, pid, e0, e1, row_bits, other, off, side, ccode, cpid):
 
 @njit(cache=True)
 def _node_children(tcode, tpid, bcode, bpid, level, t0, t1, b0, b1, row_bits, tcnt, bcnt, off,
-                   touched, kid_row, kid_t, kid_b):
-    """The children of a node at ``level`` (entries t0:t1 and b0:b1 of that level): its entries
-    counting-sorted into level + 1 by each of their rows, only for the rows both sides hold;
-    each child's row and entry ranges into kid_row, kid_t, kid_b (at level + 1).  Returns the
-    number of children."""
-    seen = _count_rows(tcode[level], t0, t1, row_bits, tcnt, bcnt, touched, 0)
-    seen = _count_rows(bcode[level], b0, b1, row_bits, bcnt, tcnt, touched, seen)
+                   touched, kid_row, kid_t, kid_b, lo):
+    """The children of a node at ``level`` (entries t0:t1 and b0:b1): its entries
+    counting-sorted into level + 1 (from lo[level + 1] on) by each of their rows, only for the
+    rows both sides hold; each child's row and entry ranges into kid_row, kid_t, kid_b (at
+    level + 1).  Returns the number of children."""
+    seen = _count_rows(tcode, t0, t1, row_bits, tcnt, bcnt, touched, 0)
+    seen = _count_rows(bcode, b0, b1, row_bits, bcnt, tcnt, touched, seen)
     kids = 0
-    tat = 0
-    bat = 0
     child = level + 1
+    tat = lo[child]
+    bat = lo[child]
     for s in range(seen):
         r = touched[s]
         if tcnt[r] > 0 and bcnt[r] > 0:
@@ -790,10 +790,8 @@ def _node_children(tcode, tpid, bcode, bpid, level, t0, t1, b0, b1, row_bits, tc
             kids += 1
     kid_t[child, kids] = tat
     kid_b[child, kids] = bat
-    _place_rows(tcode[level], tpid[level], t0, t1, row_bits, bcnt, off, 0, tcode[child],
-                tpid[child])
-    _place_rows(bcode[level], bpid[level], b0, b1, row_bits, tcnt, off, 1, bcode[child],
-                bpid[child])
+    _place_rows(tcode, tpid, t0, t1, row_bits, bcnt, off, 0, tcode, tpid)
+    _place_rows(bcode, bpid, b0, b1, row_bits, tcnt, off, 1, bcode, bpid)
     for s in range(seen):
         r = touched[s]
         tcnt[r] = 0
@@ -806,9 +804,11 @@ def _depth_first_room(free, words, n, most):
     """``_group_depth_first``'s buffers for key groups of at most ``most`` halves a side, made
     once per cube (fresh pages for every group cost more than the entries written there)."""
     W = max(words, 4)
-    width = max(1, free) * most
-    return (np.empty((free + 1, width), np.int64), np.empty((free + 1, width), np.int32),
-            np.empty((free + 1, width), np.int64), np.empty((free + 1, width), np.int32),
+    # entries of the levels one after another: the root's, then up to free + 1 - L rows of
+    # each entry of one node at level L - 1
+    width = most * (1 + free * (free + 1) // 2)
+    return (np.empty(width, np.int64), np.empty(width, np.int32),
+            np.empty(width, np.int64), np.empty(width, np.int32),
             np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.int64),
             np.empty(most, np.int64), np.empty(most, np.int64), np.zeros((W, most), np.int64),
             np.zeros((W, 1), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
@@ -832,21 +832,27 @@ def _group_depth_first(tpid, trec, i, i2, bpid, brec, j, j2, w0, w1, free, row_b
     # entries, a top entry's rows; row counts and the children per level
     (tcode, tp, bcode, bp, tdist, bdist, gp0, gp1, gm, gu, tu, tcnt, bcnt, off, touched,
      kid_row, kid_t, kid_b) = room
+    most = tdist.shape[0]
+    lo = np.empty(free + 2, np.int64)  # where each level's entries begin
+    lo[0] = 0
+    lo[1] = most
+    for level in range(1, free + 1):
+        lo[level + 1] = lo[level] + (free + 1 - level) * most
     for x in range(nt):  # the records' rows are packed ``row_bits`` each, as entries' are
-        tcode[0, x] = (trec[i + x, 2] << 3) | free
-        tp[0, x] = tpid[i + x]
+        tcode[x] = (trec[i + x, 2] << 3) | free
+        tp[x] = tpid[i + x]
     for y in range(nb):
-        bcode[0, y] = (brec[j + y, 2] << 3) | free
-        bp[0, y] = bpid[j + y]
+        bcode[y] = (brec[j + y, 2] << 3) | free
+        bp[y] = bpid[j + y]
     nkids = np.zeros(free + 1, np.int64)
     at = np.zeros(free + 1, np.int64)  # the next child to visit per level
     # the root: S empty, every half of the group
-    total = _node_partitions(tp[0], 0, nt, bp[0], 0, nb, w0, w1, tmult, bmult, tdist, bdist,
+    total = _node_partitions(tp, 0, nt, bp, 0, nb, w0, w1, tmult, bmult, tdist, bdist,
                              gp0, gp1, gm)
     if free == 0:
         return total
     nkids[1] = _node_children(tcode, tp, bcode, bp, 0, 0, nt, 0, nb, row_bits, tcnt, bcnt, off,
-                              touched, kid_row, kid_t, kid_b)
+                              touched, kid_row, kid_t, kid_b, lo)
     level = 1
     while level >= 1:
         if at[level] == nkids[level]:
@@ -861,22 +867,22 @@ def _group_depth_first(tpid, trec, i, i2, bpid, brec, j, j2, w0, w1, free, row_b
         whole = level < free and ct * cb <= direct * (ct + cb)  # the subtree pair by pair
         if whole and in_bytes:
             if ct <= cb:
-                term = _node_pairs_bytes(tcode[level], tp[level], t0, t1, bcode[level],
-                                         bp[level], b0, b1, w0, w1, gp0, gp1, gm)
+                term = _node_pairs_bytes(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, gp0,
+                                         gp1, gm)
             else:
-                term = _node_pairs_bytes(bcode[level], bp[level], b0, b1, tcode[level],
-                                         tp[level], t0, t1, w0, w1, gp0, gp1, gm)
+                term = _node_pairs_bytes(bcode, bp, b0, b1, tcode, tp, t0, t1, w0, w1, gp0,
+                                         gp1, gm)
         elif whole:
-            term = _node_pairs(tcode[level], tp[level], t0, t1, bcode[level], bp[level], b0, b1,
-                               w0, w1, row_bits, gp0, gp1, gu, tu)
+            term = _node_pairs(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, row_bits, gp0, gp1,
+                               gu, tu)
         else:
-            term = _node_partitions(tp[level], t0, t1, bp[level], b0, b1, w0, w1, tmult, bmult,
-                                    tdist, bdist, gp0, gp1, gm)
+            term = _node_partitions(tp, t0, t1, bp, b0, b1, w0, w1, tmult, bmult, tdist, bdist,
+                                    gp0, gp1, gm)
         total += term if level % 2 == 0 else -term  # sign (-1)^|S|
         if level < free and not whole:
             nkids[level + 1] = _node_children(tcode, tp, bcode, bp, level, t0, t1, b0, b1,
                                               row_bits, tcnt, bcnt, off, touched, kid_row,
-                                              kid_t, kid_b)
+                                              kid_t, kid_b, lo)
             at[level + 1] = 0
             level += 1
     return total
