@@ -173,8 +173,9 @@ def cube_join(t: Tables, method: str) -> str:
     sets visited depth first, or, forced as ``inclusion-exclusion by codes``, the earlier way:
     codes for every half and set, sorted), ``bucketed pair tests`` (takuzu below 12x12, where
     key groups are small: every pair with matching keys tested, the top halves bucketed by key
-    and each bottom half looked up as it is enumerated), ``pair tests`` (the first kernel, ``mitm_cube``: both sides sorted by key, then tested; small
-    shapes in numpy, and what the others are checked against), or ``dfs``."""
+    and each bottom half looked up as it is enumerated), ``pair tests`` (the first kernel,
+    ``mitm_cube``: both sides sorted by key, then tested; small shapes in numpy, and what the
+    others are checked against), or ``dfs``."""
     if method != "mitm":
         return "dfs"
     if small_grids.handles(t.rows, t.cols):
