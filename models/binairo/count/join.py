@@ -21,6 +21,9 @@ where N_T(S, p) is the number of top halves of the key that use every row of S a
 partition p.  Halves with the same partition are counted together: on 12x12 a cube's 2e10
 candidate pairs become about 2e8 tests between distinct partitions.  Key groups too small to pay
 for the bookkeeping are joined pair by pair (AND tests on bitmasks, as the ``mitm`` kernel does).
+The sets S are visited depth first, only those both sides hold, and below a set held by few
+halves the rest of the sum is counted pair by pair (``_group_depth_first``); the first way, codes
+(S, p) made for every half and sorted (``_group_by_inclusion_exclusion``), is kept to compare.
 
 The key of a half is a dense index: column counts of h rows without three equal cells in a line
 lie in [h // 3, h - h // 3], a digit each.
