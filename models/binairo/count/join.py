@@ -170,11 +170,19 @@ def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
 
 
 @njit(cache=True)
+def _part_of(key, parts):
+    """The part of the keys a key falls in: a hash of the key modulo ``parts`` (the key itself
+    would not do: a side's keys all have the same parity, their digits summing to a constant)."""
+    h = key * np.int64(-7046029254386353131)
+    return ((h ^ (h >> 29)) & 0x7FFFFFFFFFFF) % parts
+
+
+@njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
                    mode, rec, bits, parts, part, flip, nkeys, slot_of, seen, at):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
     nor ``before`` again) whose key k (``flip``: nkeys - 1 - k, the key they complete; their
-    order key) is ``part`` modulo ``parts``.  Returns how many there are, and (mode 1) the
+    order key) falls in part ``part`` of ``parts`` (``_part_of``).  Returns how many there are, and (mode 1) the
     slots given.
 
     mode 0: only that.  Mode 1: also the halves per order key: slot_of[key] gets a slot (in
@@ -218,7 +226,7 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                     key += digit[seq[d]]
                 if flip:
                     key = nkeys - 1 - key
-                if parts > 1 and key % parts != part:
+                if parts > 1 and _part_of(key, parts) != part:
                     continue
             if mode == 1:
                 slot = slot_of[key]
@@ -898,6 +906,9 @@ ONE_BY_ONE = 48
 DIRECT = 48
 # The most halves of a side held at once (about 60 bytes each while sorting: ~0.7 GB).
 MOST_HALVES = 12_000_000
+# The same for the counting join: a half is a record of 24 bytes and a partition number of 8
+# (~0.8 GB a side at most).
+MOST_RECORDS = 24_000_000
 
 
 @njit(cache=True)
@@ -915,8 +926,8 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                 in_bytes):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
-    split into parts (by key modulo the number of parts) so that no part holds more than
-    ``most`` halves of a side: a cube with many halves is enumerated once per part instead of
+    split into parts (by a hash of the key, ``_part_of``) so that a part holds about ``most``
+    halves of a side at most: a cube with many halves is enumerated once per part instead of
     being held whole (12x12 cubes have 4e6 to 1e8 halves a side).  The other key groups are
     counted by inclusion-exclusion over the shared rows: ``depth_first`` (with ``direct`` and
     ``in_bytes``, see ``_group_depth_first``) or by sorted codes
@@ -1378,7 +1389,7 @@ class JoinTables:
                                self.digit[self.flat], self.digit, self.offset, self.hist))
 
     def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
-               most: int = MOST_HALVES, code_bits: int = 63, depth_first: bool = True,
+               most: int = MOST_RECORDS, code_bits: int = 63, depth_first: bool = True,
                direct: int = DIRECT, in_bytes: bool | None = None) -> int:
         """``takuzu_cube``: the shared-row sets visited depth first, or (``depth_first``
         False) by sorted codes, the earlier way (kept to compare and cross-check).  The rows
