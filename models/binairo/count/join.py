@@ -271,35 +271,46 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 
 @njit(cache=True)
-def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                    parts, part, flip, nkeys, slot_of, bits):
-    """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
-    nkeys - 1 - key, the key they complete): the distinct keys in order, where each one's
-    halves begin (and the end), the halves' records (equal pairs, rows packed ``bits`` each).
-    A counting sort over the keys that occur (dense keys: ``slot_of`` maps a key to its slot,
-    -1 everywhere on entry and on return), the halves placed as they are enumerated a second
-    time: linear, where a comparison sort of 1e7 halves is not, and no copy."""
-    e1 = np.empty(0, np.int64)
+def _key_sizes(first, before, free, n, start, flat, digit, offset, eqpairs, words, flip, nkeys,
+               slot_of):
+    """A side's halves per order key (``flip``: nkeys - 1 - key, the key they complete), in one
+    pass for all parts: slot_of[key] gets a slot (-1 everywhere on entry; the caller sets it
+    back); the slots' keys, the halves per slot, the number of slots and of halves."""
     e3 = np.empty((0, 3), np.int64)
     seen = np.empty(nkeys, np.int64)
-    at = np.empty(nkeys, np.int64)
+    size = np.empty(nkeys, np.int64)
     m, slots = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs,
-                              words, 1, e3, bits, parts, part, flip, nkeys, slot_of, seen, at)
-    order = np.sort(seen[:slots])
-    bounds = np.empty(slots + 1, np.int64)
-    filled = 0
+                              words, 1, e3, 8, 1, 0, flip, nkeys, slot_of, seen, size)
+    return seen, size, slots, m
+
+
+@njit(cache=True)
+def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                    parts, part, flip, nkeys, slot_of, seen, size, slots, bits):
+    """The halves of one part (see ``_takuzu_halves``) sorted by order key: the part's distinct
+    keys in order, where each one's halves begin (and the end), the halves' records (equal
+    pairs, rows packed ``bits`` each).  A counting sort over the keys that occur (dense keys;
+    ``slot_of``, ``seen``, ``size``, ``slots``: ``_key_sizes``), the halves placed as they are
+    enumerated: linear, where a comparison sort of 1e7 halves is not, and no copy."""
+    mine = np.empty(slots, np.int64)
+    k = 0
     for x in range(slots):
+        if parts == 1 or _part_of(seen[x], parts) == part:
+            mine[k] = seen[x]
+            k += 1
+    order = np.sort(mine[:k])
+    bounds = np.empty(k + 1, np.int64)
+    at = np.empty(slots, np.int64)  # where the next half of a slot goes
+    filled = 0
+    for x in range(k):
         slot = slot_of[order[x]]
         bounds[x] = filled
-        size = at[slot]
         at[slot] = filled
-        filled += size
-    bounds[slots] = filled
-    rec = np.empty((m, 3), np.int64)
+        filled += size[slot]
+    bounds[k] = filled
+    rec = np.empty((filled, 3), np.int64)
     _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
                    2, rec, bits, parts, part, flip, nkeys, slot_of, seen, at)
-    for x in range(slots):
-        slot_of[seen[x]] = -1
     return order, bounds, rec
 
 
@@ -912,15 +923,6 @@ MOST_RECORDS = 24_000_000
 
 
 @njit(cache=True)
-def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words):
-    e1 = np.empty(0, np.int64)
-    e3 = np.empty((0, 3), np.int64)
-    e0 = np.empty(0, np.int32)
-    return _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                          0, e3, 8, 1, 0, False, 0, e0, e1, e1)[0]
-
-
-@njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
                 sub_start, sub_flat, one_by_one, most, slot_of, code_bits, depth_first, direct,
                 in_bytes):
@@ -933,9 +935,13 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     ``in_bytes``, see ``_group_depth_first``) or by sorted codes
     (``_group_by_inclusion_exclusion``)."""
     free = rows // 2 - 1
-    biggest = max(_count_halves(a, b, free, n, start, flat, digit, offset, eqpairs, words),
-                  _count_halves(b, a, free, n, start, flat, digit, offset, eqpairs, words))
-    parts = max(1, (biggest + most - 1) // most)
+    # the halves per key of each side (the bottom halves by the top key each completes)
+    bslot_of = np.full(keys, -1, np.int32)
+    tseen, tsize, tslots, tm = _key_sizes(a, b, free, n, start, flat, digit, offset, eqpairs,
+                                          words, False, keys, slot_of)
+    bseen, bsize, bslots, bm = _key_sizes(b, a, free, n, start, flat, digit, offset, eqpairs,
+                                          words, True, keys, bslot_of)
+    parts = max(1, (max(tm, bm) + most - 1) // most)
     ttogether = np.zeros((n, n), np.bool_)
     btogether = np.zeros((n, n), np.bool_)
     binom = np.empty(free + 1, np.int64)  # C(free, k): the most k-sets of rows a half has
@@ -950,10 +956,11 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     room = _depth_first_room(free, words, n, room_for)
     for part in range(parts):
         tk, ti, tp = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, False, keys, slot_of, bits)
-        # the bottom halves by the top key each completes
+                                     parts, part, False, keys, slot_of, tseen, tsize, tslots,
+                                     bits)
         bk, bj, bp = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, True, keys, slot_of, bits)
+                                     parts, part, True, keys, bslot_of, bseen, bsize, bslots,
+                                     bits)
         tpid, bpid, w0, w1 = _intern_partitions(tp, bp)
         pid_bits = 1
         while (np.int64(1) << pid_bits) < w0.shape[0]:
@@ -987,6 +994,8 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                     _unpack_rows(bp, j, j2, free, bits), 0, j2 - j, w0, w1, pid_bits, free,
                     words, row_bits, sub_start, sub_flat, binom, ttogether, btogether,
                     code_bits)
+    for x in range(tslots):  # -1 again for the next cube
+        slot_of[tseen[x]] = -1
     return total
 
 
