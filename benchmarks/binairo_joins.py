@@ -2,16 +2,21 @@
 
     git show f0eae43:models/binairo/count/join.py > /tmp/join_before.py
     nice -n 10 python benchmarks/binairo_joins.py --size 12 --sample 10 --baseline /tmp/join_before.py
+    nice -n 5 python benchmarks/binairo_joins.py --size 12 --sample 10
+    nice -n 5 python benchmarks/binairo_joins.py --size 12 --cube 83,124 --baseline /tmp/join_main.py
     nice -n 10 python benchmarks/binairo_joins.py --size 10 --sample 931
     git show bdf4bc0:models/binairo/count/join.py > /tmp/join_main.py
     nice -n 10 python benchmarks/binairo_joins.py --size 10 --sample 931 --baseline /tmp/join_main.py
 
 12x12: a stratified random sample of the cubes other than the 18 symmetric ones (the same
 ``stratified_sample`` and seed as ``binairo_count12.py``), each counted by this tree's join
-(``cube_join``: inclusion-exclusion) and by the ``JoinTables.takuzu`` of ``--baseline`` (a copy of
-an older join.py, loaded as its own module), CPU seconds of each (``time.process_time``); the
-counts must agree (and agree with benchmarks/binairo-12x12-takuzu-sample.jsonl where it has the
-cube).  The projection is the mean CPU seconds per cube times the 5,609 cubes, as the earlier one.
+(``cube_join``: inclusion-exclusion, depth first) and by the ``JoinTables.takuzu`` of
+``--baseline`` (a copy of an older join.py, loaded as its own module) or, without it, by this
+tree's ``inclusion-exclusion by codes``; CPU seconds of each (``time.process_time``), the two
+alternating (every other cube the baseline first); the counts must agree (and agree with
+benchmarks/binairo-12x12-takuzu-sample.jsonl or -symmetric.jsonl where they have the cube).
+The projection is the mean CPU seconds per cube times the cubes, as the earlier one.
+``--cube A,B`` (repeatable): those cubes instead of a sample (a symmetric one, say), no projection.
 
 10x10: the cubes counted by this tree's join (bucketed pair tests) and by the first kernel
 (``mitm_cube``, both sides sorted and tested), or by the bucketed pair tests of ``--baseline``;
@@ -36,7 +41,8 @@ sys.path.insert(0, str(ROOT))
 from models.binairo.count import count_cube, cube_join, cubes, stratified_sample, tables  # noqa: E402
 from models.binairo.count.join import JoinTables  # noqa: E402
 
-RECORDED = ROOT / "benchmarks" / "binairo-12x12-takuzu-sample.jsonl"
+RECORDED = [ROOT / "benchmarks" / name for name in ("binairo-12x12-takuzu-sample.jsonl",
+                                                   "binairo-12x12-takuzu-symmetric.jsonl")]
 
 
 def load_baseline(path: str):
@@ -58,6 +64,8 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=12)
     parser.add_argument("--sample", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cube", action="append", default=[], metavar="A,B",
+                        help="this cube (its middle rows) instead of a sample; repeatable")
     parser.add_argument("--baseline", help="an older join.py to time against (10x10: its "
                         "bucketed pair tests, instead of the first kernel)")
     args = parser.parse_args()
@@ -67,14 +75,21 @@ def main() -> None:
     join = cube_join(t, "mitm")
     small = tables(8, 8, "takuzu")  # compile (or load) every kernel before the clocks start
     first_small = cubes(small, "mitm")[0]
-    for name in ("bucketed pair tests", "inclusion-exclusion", "compiled pair tests"):
+    for name in ("bucketed pair tests", "inclusion-exclusion", "inclusion-exclusion by codes",
+                 "compiled pair tests"):
         count_cube(small, "mitm", first_small, name)
-    if n >= 12:
+    if args.cube:
+        by_middle = {c.rows: c for c in todo}
+        picked = [by_middle[tuple(int(r) for r in rows.split(","))] for rows in args.cube]
+    elif n >= 12:
         others = [c for c in todo if c.weight != 2]
         picked = [others[i] for i in stratified_sample(others, args.sample, random.Random(args.seed))]
-        baseline_name = "baseline inclusion-exclusion"
     else:
         picked = todo if args.sample >= len(todo) else random.Random(args.seed).sample(todo, args.sample)
+    if n >= 12:
+        baseline_name = "baseline inclusion-exclusion" if args.baseline else \
+            "inclusion-exclusion by codes"
+    else:
         baseline_name = "baseline bucketed pair tests" if args.baseline else "first kernel (mitm_cube)"
     baseline_join = None  # the baseline tree's join of this size, one cube at a time
     if args.baseline:
@@ -84,16 +99,24 @@ def main() -> None:
         getattr(module.JoinTables(8, 8, small.bits, small.words), method)(*first_small.rows,
                                                                           small.eqpairs)
     recorded = {}
-    if n == 12 and RECORDED.exists():
-        recorded = {tuple(e["middle_rows"]): e["count"] for e in map(json.loads, RECORDED.open())}
+    for path in RECORDED if n == 12 else ():
+        if path.exists():
+            recorded |= {tuple(e["middle_rows"]): e["count"] for e in map(json.loads, path.open())}
+    if n >= 12 and baseline_join is None:  # this tree's earlier inclusion-exclusion join
+        by_rows = {c.rows: c for c in picked}
+
+        def baseline_join(a: int, b: int, _eqpairs) -> int:
+            return count_cube(t, "mitm", by_rows[(a, b)], "inclusion-exclusion by codes")
     spent_new = spent_old = 0.0
-    for cube in picked:
-        found, new = timed(count_cube, t, "mitm", cube, join)
-        if baseline_join is not None:
+    for at, cube in enumerate(picked):
+        if baseline_join is not None and at % 2:  # alternating: every other cube baseline first
             before, old = timed(baseline_join, *cube.rows, t.eqpairs)
-        elif n >= 12:
-            before, old = None, None
+            found, new = timed(count_cube, t, "mitm", cube, join)
+        elif baseline_join is not None:
+            found, new = timed(count_cube, t, "mitm", cube, join)
+            before, old = timed(baseline_join, *cube.rows, t.eqpairs)
         else:
+            found, new = timed(count_cube, t, "mitm", cube, join)
             before, old = timed(count_cube, t, "mitm", cube, "compiled pair tests")
         agree = before is None or before == found
         if cube.rows in recorded:
@@ -114,7 +137,7 @@ def main() -> None:
                "cpu_seconds": round(spent_new, 2), "cpu_seconds_baseline": round(spent_old, 2),
                "ratio": round(spent_old / spent_new, 2) if spent_old else None,
                "load_average": ", ".join(f"{v:.2f}" for v in os.getloadavg())}
-    if n >= 12:
+    if n >= 12 and not args.cube:
         summary["cpu_hours_projected"] = round(spent_new / k * len(todo) / 3600, 1)
         summary["cpu_hours_projected_baseline"] = round(spent_old / k * len(todo) / 3600, 1) if spent_old else None
     print(json.dumps(summary), flush=True)

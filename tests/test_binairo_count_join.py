@@ -37,15 +37,36 @@ def test_counting_joins_agree_with_pair_tests_per_cube(rows, cols, rules):
             count_cube(t, "mitm", cube, "pair tests"), cube
 
 
-@pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10), (10, 10)])
+# the inclusion-exclusion joins: depth first (every node by its partitions, direct=0; small
+# subtrees pair by pair, rows as bytes or as bitsets) and by sorted codes
+INCLUSION_EXCLUSION = [{"direct": 0}, {}, {"direct": 1000}, {"in_bytes": False},
+                       {"depth_first": False}]
+
+
+@pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10), (10, 10), (12, 6),
+                                        (6, 12)])
 def test_inclusion_exclusion_alone_agrees_per_cube(rows, cols):
     # every key group through inclusion-exclusion (none joined pair by pair), and a mix
     t = tables(rows, cols, "takuzu")
     join = JoinTables(rows, cols, t.bits, t.words)
-    for cube in sample_cubes(t, 25, seed=1):
+    # and the keys in parts of a few hundred (10x10: 20,000) halves a side
+    ways = INCLUSION_EXCLUSION + [{"most": 300 if rows * cols < 100 else 20_000}]
+    for cube in sample_cubes(t, 25 if rows * cols < 100 else 10, seed=1):
         tested = count_cube(t, "mitm", cube, "pair tests")
         for one_by_one in (0, 4):
-            assert join.takuzu(*cube.rows, t.eqpairs, one_by_one) == tested, cube
+            for way in ways:
+                assert join.takuzu(*cube.rows, t.eqpairs, one_by_one, **way) == tested, \
+                    (cube, one_by_one, way)
+
+
+@pytest.mark.parametrize("rows, cols", [(10, 6), (6, 10), (12, 6), (6, 12)])
+def test_inclusion_exclusion_joins_agree_per_cube_by_name(rows, cols):
+    # count_cube's names: the default depth first, the earlier codes
+    t = tables(rows, cols, "takuzu")
+    for cube in sample_cubes(t, 15, seed=7):
+        tested = count_cube(t, "mitm", cube, "pair tests")
+        assert count_cube(t, "mitm", cube, "inclusion-exclusion") == tested, cube
+        assert count_cube(t, "mitm", cube, "inclusion-exclusion by codes") == tested, cube
 
 
 @pytest.mark.parametrize("rows, cols", [(8, 8), (10, 10)])
@@ -54,8 +75,16 @@ def test_inclusion_exclusion_numbering_partitions_per_key_group_agrees(rows, col
     t = tables(rows, cols, "takuzu")
     join = JoinTables(rows, cols, t.bits, t.words)
     for cube in sample_cubes(t, 8, seed=4):
-        assert join.takuzu(*cube.rows, t.eqpairs, 0, code_bits=0) == \
+        assert join.takuzu(*cube.rows, t.eqpairs, 0, code_bits=0, depth_first=False) == \
             count_cube(t, "mitm", cube, "pair tests"), cube
+
+
+def test_rows_as_bytes_only_where_they_fit():
+    t = tables(6, 14, "takuzu")  # more than 255 valid rows of 14 cells
+    join = JoinTables(6, 14, t.bits, t.words)
+    cube = sample_cubes(t, 1, seed=0)[0]
+    with pytest.raises(AssertionError):
+        join.takuzu(*cube.rows, t.eqpairs, in_bytes=True)
 
 
 @pytest.mark.parametrize("rows, cols", SHAPES)

@@ -171,11 +171,13 @@ def cubes(t: Tables, method: str) -> list[Cube]:
 
 def cube_join(t: Tables, method: str) -> str:
     """How a cube's halves are joined: ``histogram`` (unruly: key histograms, a dot product),
-    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``), ``bucketed pair
-    tests`` (takuzu below 12x12, where key groups are small: every pair with matching keys
-    tested, the top halves bucketed by key and each bottom half looked up as it is enumerated),
-    ``pair tests`` (the first kernel, ``mitm_cube``: both sides sorted by key, then tested; small
-    shapes in numpy, and what the others are checked against), or ``dfs``."""
+    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``; the shared-row
+    sets visited depth first, or, forced as ``inclusion-exclusion by codes``, the earlier way:
+    codes for every half and set, sorted), ``bucketed pair tests`` (takuzu below 12x12, where
+    key groups are small: every pair with matching keys tested, the top halves bucketed by key
+    and each bottom half looked up as it is enumerated), ``pair tests`` (the first kernel,
+    ``mitm_cube``: both sides sorted by key, then tested; small shapes in numpy, and what the
+    others are checked against), or ``dfs``."""
     if method != "mitm":
         return "dfs"
     if small_grids.handles(t.rows, t.cols):
@@ -214,7 +216,8 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
     if method == "mitm":
         a, b = cube.rows
         join = join or cube_join(t, method)
-        if join in ("histogram", "inclusion-exclusion", "bucketed pair tests"):
+        if join in ("histogram", "inclusion-exclusion", "inclusion-exclusion by codes",
+                    "bucketed pair tests"):
             if t.counting is None:
                 from .join import JoinTables
 
@@ -223,7 +226,7 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
                 return t.counting.unruly(a, b)
             if join == "bucketed pair tests":
                 return t.counting.lookup(a, b, t.eqpairs)
-            return t.counting.takuzu(a, b, t.eqpairs)
+            return t.counting.takuzu(a, b, t.eqpairs, depth_first=join == "inclusion-exclusion")
         if small_grids.handles(t.rows, t.cols) and join != "compiled pair tests":
             return _small(t).mitm_cube(a, b)
         from .kernels import mitm_cube

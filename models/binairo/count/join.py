@@ -21,6 +21,9 @@ where N_T(S, p) is the number of top halves of the key that use every row of S a
 partition p.  Halves with the same partition are counted together: on 12x12 a cube's 2e10
 candidate pairs become about 2e8 tests between distinct partitions.  Key groups too small to pay
 for the bookkeeping are joined pair by pair (AND tests on bitmasks, as the ``mitm`` kernel does).
+The sets S are visited depth first, only those both sides hold, and below a set held by few
+halves the rest of the sum is counted pair by pair (``_group_depth_first``); the first way, codes
+(S, p) made for every half and sorted (``_group_by_inclusion_exclusion``), is kept to compare.
 
 The key of a half is a dense index: column counts of h rows without three equal cells in a line
 lie in [h // 3, h - h // 3], a digit each.
@@ -167,51 +170,76 @@ def unruly_cube(a, b, rows, n, start, flat, last_digit, digit, offset, hist):
 
 
 @njit(cache=True)
+def _part_of(key, parts):
+    """The part of the keys a key falls in: a hash of the key modulo ``parts`` (the key itself
+    would not do: a side's keys all have the same parity, their digits summing to a constant)."""
+    h = key * np.int64(-7046029254386353131)
+    return ((h ^ (h >> 29)) & 0x7FFFFFFFFFFF) % parts
+
+
+@njit(cache=True)
 def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   store, keys, pairs, rows, parts, part, flip, nkeys):
+                   mode, rec, bits, parts, part, flip, nkeys, slot_of, seen, at):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
-    nor ``before`` again) whose key k (``flip``: nkeys - 1 - k) is ``part`` modulo ``parts``;
-    with ``store``, record each one's key, equal column pairs and rows (sorted).  Returns how
-    many there are."""
+    nor ``before`` again) whose key k (``flip``: nkeys - 1 - k, the key they complete; their
+    order key) falls in part ``part`` of ``parts`` (``_part_of``).  Returns how many there are, and (mode 1) the
+    slots given.
+
+    mode 0: only that.  Mode 1: also the halves per order key: slot_of[key] gets a slot (in
+    order of first appearance; ``seen``: the slots' keys, ``at``: the halves per slot).
+    Mode 2: each half stored at at[slot_of[key]] (then advanced) as a record of ``rec``: its
+    equal column pairs (two words) and its rows, sorted, packed ``bits`` each from the lowest
+    (one record, one cache line written, where three arrays took three)."""
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
     end = np.zeros(free + 2, np.int64)
+    srt = np.zeros(max(free, 1), np.int64)
     taken = np.zeros(words, np.int64)
     taken[first >> 6] |= np.int64(1) << (first & 63)
     taken[before >> 6] |= np.int64(1) << (before & 63)
     seq[0] = before
     seq[1] = first
     count = 0
-    if free == 0:
-        if store:
-            keys[0] = digit[first] - offset
-            pairs[0, 0] = eqpairs[first, 0]
-            pairs[0, 1] = eqpairs[first, 1]
-        return 1
+    slots = 0
     depth = 2
-    s = seq[0] * n + seq[1]
-    pos[2] = start[s]
-    end[2] = start[s + 1]
-    while depth >= 2:
-        if pos[depth] == end[depth]:
-            depth -= 1
-            if depth >= 2:
-                k = seq[depth]
-                taken[k >> 6] &= ~(np.int64(1) << (k & 63))
-            continue
-        k = flat[pos[depth]]
-        pos[depth] += 1
-        if (taken[k >> 6] >> (k & 63)) & 1:
-            continue
-        seq[depth] = k
-        if depth == free + 1:
-            if parts > 1 or store:  # the half's key, summed once for both uses
+    if free > 0:
+        s = seq[0] * n + seq[1]
+        pos[2] = start[s]
+        end[2] = start[s + 1]
+    while depth >= 2 or free == 0:
+        if free > 0:
+            if pos[depth] == end[depth]:
+                depth -= 1
+                if depth >= 2:
+                    k = seq[depth]
+                    taken[k >> 6] &= ~(np.int64(1) << (k & 63))
+                continue
+            k = flat[pos[depth]]
+            pos[depth] += 1
+            if (taken[k >> 6] >> (k & 63)) & 1:
+                continue
+            seq[depth] = k
+        if free == 0 or depth == free + 1:
+            if parts > 1 or mode > 0:  # the half's key, summed once for both uses
                 key = digit[first] - offset
                 for d in range(2, free + 2):
                     key += digit[seq[d]]
-                if parts > 1 and ((nkeys - 1 - key) if flip else key) % parts != part:
+                if flip:
+                    key = nkeys - 1 - key
+                if parts > 1 and _part_of(key, parts) != part:
                     continue
-            if store:
+            if mode == 1:
+                slot = slot_of[key]
+                if slot < 0:
+                    slot = slots
+                    slot_of[key] = slot
+                    seen[slot] = key
+                    at[slot] = 0
+                    slots += 1
+                at[slot] += 1
+            elif mode == 2:
+                y = at[slot_of[key]]
+                at[slot_of[key]] = y + 1
                 p0 = eqpairs[first, 0]
                 p1 = eqpairs[first, 1]
                 for d in range(2, free + 2):
@@ -220,101 +248,105 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                     p1 &= eqpairs[r, 1]
                     # insertion into the sorted list of rows
                     i = d - 2
-                    while i > 0 and rows[count, i - 1] > r:
-                        rows[count, i] = rows[count, i - 1]
+                    while i > 0 and srt[i - 1] > r:
+                        srt[i] = srt[i - 1]
                         i -= 1
-                    rows[count, i] = r
-                keys[count] = key
-                pairs[count, 0] = p0
-                pairs[count, 1] = p1
+                    srt[i] = r
+                code = np.int64(0)
+                for d in range(free - 1, -1, -1):
+                    code = (code << bits) | srt[d]
+                rec[y, 0] = p0
+                rec[y, 1] = p1
+                rec[y, 2] = code
             count += 1
+            if free == 0:
+                break
             continue
         taken[k >> 6] |= np.int64(1) << (k & 63)
         depth += 1
         s = seq[depth - 2] * n + seq[depth - 1]
         pos[depth] = start[s]
         end[depth] = start[s + 1]
-    return count
+    return count, slots
+
+
+@njit(cache=True)
+def _key_sizes(first, before, free, n, start, flat, digit, offset, eqpairs, words, flip, nkeys,
+               slot_of):
+    """A side's halves per order key (``flip``: nkeys - 1 - key, the key they complete), in one
+    pass for all parts: slot_of[key] gets a slot (-1 everywhere on entry; the caller sets it
+    back); the slots' keys, the halves per slot, the number of slots and of halves."""
+    e3 = np.empty((0, 3), np.int64)
+    seen = np.empty(nkeys, np.int64)
+    size = np.empty(nkeys, np.int64)
+    m, slots = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs,
+                              words, 1, e3, 8, 1, 0, flip, nkeys, slot_of, seen, size)
+    return seen, size, slots, m
 
 
 @njit(cache=True)
 def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                    parts, part, flip, nkeys, slot_of):
-    """The halves of one part (see ``_takuzu_halves``) sorted by key (``flip``: by
-    nkeys - 1 - key, the key they complete): keys, equal pairs, sorted rows (int16)."""
-    e1 = np.empty(0, np.int64)
-    e2 = np.empty((0, 2), np.int64)
-    e4 = np.empty((0, max(free, 1)), np.int16)
-    m = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                       False, e1, e2, e4, parts, part, flip, nkeys)
-    keys = np.empty(m, np.int64)
-    pairs = np.empty((m, 2), np.int64)
-    rows = np.zeros((m, max(free, 1)), np.int16)
-    _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   True, keys, pairs, rows, parts, part, flip, nkeys)
-    if flip:
-        for y in range(m):
-            keys[y] = nkeys - 1 - keys[y]
-    return _sort_by_key(keys, pairs, rows, slot_of)
-
-
-@njit(cache=True)
-def _sort_by_key(keys, pairs, rows, slot_of):
-    """The halves in order of key, by a counting sort over the keys that occur (dense keys:
-    ``slot_of`` maps a key to its bucket, -1 everywhere on entry and on return); a half's
-    order within its key is kept.  Linear, where a comparison sort of 1e7 halves is not."""
-    m = keys.shape[0]
-    seen = np.empty(m, np.int64)  # the distinct keys, in order of first appearance
-    size = np.zeros(m, np.int64)
-    slots = 0
-    for x in range(m):
-        slot = slot_of[keys[x]]
-        if slot < 0:
-            slot = slots
-            slot_of[keys[x]] = slot
-            seen[slot] = keys[x]
-            slots += 1
-        size[slot] += 1
-    distinct = np.sort(seen[:slots])
-    at = np.empty(slots, np.int64)
+                    parts, part, flip, nkeys, slot_of, seen, size, slots, bits):
+    """The halves of one part (see ``_takuzu_halves``) sorted by order key: the part's distinct
+    keys in order, where each one's halves begin (and the end), the halves' records (equal
+    pairs, rows packed ``bits`` each).  A counting sort over the keys that occur (dense keys;
+    ``slot_of``, ``seen``, ``size``, ``slots``: ``_key_sizes``), the halves placed as they are
+    enumerated: linear, where a comparison sort of 1e7 halves is not, and no copy."""
+    mine = np.empty(slots, np.int64)
+    k = 0
+    for x in range(slots):
+        if parts == 1 or _part_of(seen[x], parts) == part:
+            mine[k] = seen[x]
+            k += 1
+    order = np.sort(mine[:k])
+    bounds = np.empty(k + 1, np.int64)
+    at = np.empty(slots, np.int64)  # where the next half of a slot goes
     filled = 0
-    for key in distinct:
-        slot = slot_of[key]
+    for x in range(k):
+        slot = slot_of[order[x]]
+        bounds[x] = filled
         at[slot] = filled
         filled += size[slot]
-    out_keys = np.empty_like(keys)
-    out_pairs = np.empty_like(pairs)
-    out_rows = np.empty_like(rows)
-    for x in range(m):
-        slot = slot_of[keys[x]]
-        y = at[slot]
-        at[slot] = y + 1
-        out_keys[y] = keys[x]
-        out_pairs[y, 0] = pairs[x, 0]
-        out_pairs[y, 1] = pairs[x, 1]
-        for d in range(rows.shape[1]):
-            out_rows[y, d] = rows[x, d]
-    for key in distinct:
-        slot_of[key] = -1
-    return out_keys, out_pairs, out_rows
+    bounds[k] = filled
+    rec = np.empty((filled, 3), np.int64)
+    _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
+                   2, rec, bits, parts, part, flip, nkeys, slot_of, seen, at)
+    return order, bounds, rec
 
 
 @njit(cache=True)
-def _row_sets(rows, i, i2, free, words):
-    """The rows of halves i..i2 as bitsets."""
-    used = np.zeros((i2 - i, words), np.int64)
+def _unpack_rows(rec, i, i2, free, bits):
+    """The rows of the records i..i2 (packed ``bits`` each), one half a line (int16)."""
+    rows = np.zeros((i2 - i, max(free, 1)), np.int16)
+    low = (np.int64(1) << bits) - 1
     for x in range(i, i2):
+        code = rec[x, 2]
         for d in range(free):
-            r = np.int64(rows[x, d])
+            rows[x - i, d] = code & low
+            code >>= bits
+    return rows
+
+
+@njit(cache=True)
+def _row_sets(rec, i, i2, free, bits, words):
+    """The rows of the records i..i2 (packed ``bits`` each) as bitsets."""
+    used = np.zeros((i2 - i, words), np.int64)
+    low = (np.int64(1) << bits) - 1
+    for x in range(i, i2):
+        code = rec[x, 2]
+        for d in range(free):
+            r = code & low
             used[x - i, r >> 6] |= np.int64(1) << (r & 63)
+            code >>= bits
     return used
 
 
 @njit(cache=True)
-def _pairs_one_by_one(tp, trows, i, i2, bp, brows, j, j2, free, words):
-    """Pairs of one key group with no equal column pair and no row in common, tested one by one."""
-    tu = _row_sets(trows, i, i2, free, words)
-    bu = _row_sets(brows, j, j2, free, words)
+def _pairs_one_by_one(tp, i, i2, bp, j, j2, free, bits, words):
+    """Pairs of one key group with no equal column pair and no row in common, tested one by one
+    (``tp``/``bp``: the records, equal pairs then rows)."""
+    tu = _row_sets(tp, i, i2, free, bits, words)
+    bu = _row_sets(bp, j, j2, free, bits, words)
     found = 0
     for x in range(i, i2):
         for y in range(j, j2):
@@ -576,33 +608,340 @@ def _group_by_inclusion_exclusion(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1
     return total
 
 
-# A key group is counted pair by pair while that costs less than this many tests per half.
-ONE_BY_ONE = 48
-# The most halves of a side held at once (about 60 bytes each while sorting: ~0.7 GB).
-MOST_HALVES = 12_000_000
+# -- takuzu: the shared-row sets visited depth first -------------------------------------------
+#
+# The codes above are made for every half and every k-set of its shared rows, then sorted: most
+# of a 12x12 cube's time, and most of the k = 3..5 codes find no partner on the other side.
+# Depth first instead: a node is a set S = {r1 < r2 < ..} with the top and bottom halves that
+# use every row of S, each as an entry: its rows above max S (packed, ``row_bits`` each, their
+# number in the low 3 bits) and its partition number, all the node needs; a node's children
+# S + {r}, r > max S, are made by one counting sort of its entries by their rows, and only for
+# rows both sides' entries hold: no node where a side is empty.  Below a node with few halves
+# the rest of the sum is counted pair by pair: for the pairs (t, b) that both use S, the sum
+# over the extensions S + Y (Y within the shared rows above max S) of (-1)^|Y| is 1 when they
+# share no row above max S, else 0.
 
 
 @njit(cache=True)
-def _count_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words):
-    e1 = np.empty(0, np.int64)
-    e2 = np.empty((0, 2), np.int64)
-    e4 = np.empty((0, max(free, 1)), np.int16)
-    return _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                          False, e1, e2, e4, 1, 0, False, 0)
+def _entry_rows(code, row_bits, out, k):
+    """The rows of an entry (``code``) as a bitset, into out[:, k] (zeroed first)."""
+    for w in range(out.shape[0]):
+        out[w, k] = 0
+    low = (np.int64(1) << row_bits) - 1
+    rest = code >> 3
+    for _ in range(code & 7):
+        r = rest & low
+        out[r >> 6, k] |= np.int64(1) << (r & 63)
+        rest >>= row_bits
+
+
+@njit(cache=True)
+def _node_pairs(tcode, tpid, t0, t1, bcode, bpid, b0, b1, w0, w1, row_bits, gp0, gp1, gu, tu):
+    """The pairs of a node (entries t0:t1 and b0:b1) without an equal column pair in both and
+    without a row in both above max S, tested one by one: the node's whole subtree.  gp0, gp1,
+    gu: room for the bottom entries' partition words and row bitsets (4 words, or more: a loop
+    over them), ``tu`` for a top entry's (one column)."""
+    nb = b1 - b0
+    W = gu.shape[0]
+    for k in range(nb):
+        q = bpid[b0 + k]
+        gp0[k] = w0[q]
+        gp1[k] = w1[q]
+        _entry_rows(bcode[b0 + k], row_bits, gu, k)
+    found = np.int64(0)
+    for e in range(t0, t1):
+        q = tpid[e]
+        p0 = w0[q]
+        p1 = w1[q]
+        _entry_rows(tcode[e], row_bits, tu, 0)
+        if W == 4:
+            u0, u1, u2, u3 = tu[0, 0], tu[1, 0], tu[2, 0], tu[3, 0]
+            c0, c1, c2, c3 = gu[0, :nb], gu[1, :nb], gu[2, :nb], gu[3, :nb]
+            f0, f1 = gp0[:nb], gp1[:nb]
+            for k in range(nb):
+                found += ((p0 & f0[k]) | (p1 & f1[k]) | (u0 & c0[k]) | (u1 & c1[k])
+                          | (u2 & c2[k]) | (u3 & c3[k])) == 0
+        else:
+            for k in range(nb):
+                clash = (p0 & gp0[k]) | (p1 & gp1[k])
+                for w in range(W):
+                    clash |= tu[w, 0] & gu[w, k]
+                found += clash == 0
+    return found
+
+
+ONES = np.int64(0x0101010101010101)
+HIGHS = np.int64(-0x7F7F7F7F7F7F7F80)  # 0x8080808080808080
+
+
+@njit(cache=True)
+def _bytes(code, pad):
+    """An entry's rows (8 bits each, at most 4) as the bytes of 32 bits, ``pad`` in the others."""
+    c = code & 7
+    return ((code >> 3) & 0xFFFFFFFF) | ((np.int64(0xFFFFFFFF) << (8 * c)) & 0xFFFFFFFF & pad)
+
+
+@njit(cache=True)
+def _node_pairs_bytes(acode, apid, a0, a1, bcode, bpid, b0, b1, w0, w1, gp0, gp1, gb):
+    """``_node_pairs`` for entries of at most 4 rows below 255 (8 bits each: ``row_bits`` 8),
+    without row bitsets: a bottom entry's rows are the 4 bytes of a word, twice; a top
+    entry's rows each fill 4 bytes, two rows a word; a row in both makes a byte 0 (the "has a
+    zero byte" test on the XOR).  Unused bytes: 0xFF bottom, 0xFE top, never equal.  The
+    larger side is the inner loop (either side may be ``a``)."""
+    nb = b1 - b0
+    for k in range(nb):
+        q = bpid[b0 + k]
+        gp0[k] = w0[q]
+        gp1[k] = w1[q]
+        p = _bytes(bcode[b0 + k], 0xFFFFFFFF)
+        gb[k] = p | (p << 32)
+    f0, f1, fb = gp0[:nb], gp1[:nb], gb[:nb]
+    found = np.int64(0)
+    for e in range(a0, a1):
+        q = apid[e]
+        p0 = w0[q]
+        p1 = w1[q]
+        p = _bytes(acode[e], 0xFEFEFEFE)
+        u = ((p & 0xFF) | ((p & 0xFF00) << 24)) * 0x01010101  # rows 1 and 2, 4 bytes each
+        v = (((p >> 16) & 0xFF) | ((p >> 24) << 32)) * 0x01010101  # rows 3 and 4
+        for k in range(nb):
+            x = u ^ fb[k]
+            y = v ^ fb[k]
+            zero = ((x - ONES) & ~x) | ((y - ONES) & ~y)
+            found += ((p0 & f0[k]) | (p1 & f1[k]) | (zero & HIGHS)) == 0
+    return found
+
+
+@njit(cache=True)
+def _node_partitions(tpid, t0, t1, bpid, b0, b1, w0, w1, tmult, bmult, tdist, bdist, gp0, gp1,
+                     gm):
+    """The pairs of a node's halves whose partitions meet in the discrete partition, tested
+    between distinct partitions with their multiplicities (``tmult``/``bmult``: 0 per
+    partition on entry and on return)."""
+    nt = 0
+    for e in range(t0, t1):
+        q = tpid[e]
+        if tmult[q] == 0:
+            tdist[nt] = q
+            nt += 1
+        tmult[q] += 1
+    nb = 0
+    for e in range(b0, b1):
+        q = bpid[e]
+        if bmult[q] == 0:
+            bdist[nb] = q
+            nb += 1
+        bmult[q] += 1
+    for v in range(nb):
+        q = bdist[v]
+        gp0[v] = w0[q]
+        gp1[v] = w1[q]
+        gm[v] = bmult[q]
+        bmult[q] = 0
+    f0, f1, fm = gp0[:nb], gp1[:nb], gm[:nb]
+    term = np.int64(0)
+    for u in range(nt):
+        q = tdist[u]
+        p0 = w0[q]
+        p1 = w1[q]
+        found = np.int64(0)
+        for v in range(nb):
+            found += fm[v] if ((p0 & f0[v]) | (p1 & f1[v])) == 0 else 0
+        term += tmult[q] * found
+        tmult[q] = 0
+    return term
+
+
+@njit(cache=True)
+def _count_rows(code, e0, e1, row_bits, cnt, other, touched, seen):
+    """Count the rows of entries e0:e1 in ``cnt``; rows new to both counts into ``touched``."""
+    low = (np.int64(1) << row_bits) - 1
+    for e in range(e0, e1):
+        rest = code[e] >> 3
+        for _ in range(code[e] & 7):
+            r = rest & low
+            if cnt[r] == 0 and other[r] == 0:
+                touched[seen] = r
+                seen += 1
+            cnt[r] += 1
+            rest >>= row_bits
+    return seen
+
+
+@njit(cache=True)
+def _place_rows(code, pid, e0, e1, row_bits, other, off, side, ccode, cpid):
+    """Each entry of e0:e1 into the child of each of its rows that the other side holds too
+    (``off[r, side]``: where its next entry goes), with the rows above r."""
+    low = (np.int64(1) << row_bits) - 1
+    for e in range(e0, e1):
+        c = code[e] & 7
+        rest = code[e] >> 3
+        for k in range(c):
+            r = rest & low
+            rest >>= row_bits
+            if other[r] > 0:
+                at = off[r, side]
+                ccode[at] = (rest << 3) | (c - 1 - k)
+                cpid[at] = pid[e]
+                off[r, side] = at + 1
+
+
+@njit(cache=True)
+def _node_children(tcode, tpid, bcode, bpid, level, t0, t1, b0, b1, row_bits, tcnt, bcnt, off,
+                   touched, kid_row, kid_t, kid_b, lo):
+    """The children of a node at ``level`` (entries t0:t1 and b0:b1): its entries
+    counting-sorted into level + 1 (from lo[level + 1] on) by each of their rows, only for the
+    rows both sides hold; each child's row and entry ranges into kid_row, kid_t, kid_b (at
+    level + 1).  Returns the number of children."""
+    seen = _count_rows(tcode, t0, t1, row_bits, tcnt, bcnt, touched, 0)
+    seen = _count_rows(bcode, b0, b1, row_bits, bcnt, tcnt, touched, seen)
+    kids = 0
+    child = level + 1
+    tat = lo[child]
+    bat = lo[child]
+    for s in range(seen):
+        r = touched[s]
+        if tcnt[r] > 0 and bcnt[r] > 0:
+            kid_row[child, kids] = r
+            kid_t[child, kids] = tat
+            kid_b[child, kids] = bat
+            off[r, 0] = tat
+            off[r, 1] = bat
+            tat += tcnt[r]
+            bat += bcnt[r]
+            kids += 1
+    kid_t[child, kids] = tat
+    kid_b[child, kids] = bat
+    _place_rows(tcode, tpid, t0, t1, row_bits, bcnt, off, 0, tcode, tpid)
+    _place_rows(bcode, bpid, b0, b1, row_bits, tcnt, off, 1, bcode, bpid)
+    for s in range(seen):
+        r = touched[s]
+        tcnt[r] = 0
+        bcnt[r] = 0
+    return kids
+
+
+@njit(cache=True)
+def _depth_first_room(free, words, n, most):
+    """``_group_depth_first``'s buffers for key groups of at most ``most`` halves a side, made
+    once per cube (fresh pages for every group cost more than the entries written there)."""
+    W = max(words, 4)
+    # entries of the levels one after another: the root's, then up to free + 1 - L rows of
+    # each entry of one node at level L - 1
+    width = most * (1 + free * (free + 1) // 2)
+    return (np.empty(width, np.int64), np.empty(width, np.int32),
+            np.empty(width, np.int64), np.empty(width, np.int32),
+            np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.int64),
+            np.empty(most, np.int64), np.empty(most, np.int64), np.zeros((W, most), np.int64),
+            np.zeros((W, 1), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.empty((n, 2), np.int64), np.empty(n, np.int64), np.empty((free + 1, n), np.int64),
+            np.empty((free + 1, n + 1), np.int64), np.empty((free + 1, n + 1), np.int64))
+
+
+@njit(cache=True)
+def _group_depth_first(tpid, trec, i, i2, bpid, brec, j, j2, w0, w1, free, row_bits,
+                       tmult, bmult, direct, in_bytes, room):
+    """Pairs of one key group without an equal column pair in both or a row in both, counted
+    as ``_group_by_inclusion_exclusion`` does, the sets S of shared rows visited depth first
+    (see above).  A node is counted pair by pair (with its subtree) when that takes at most
+    ``direct`` tests per half; ``tmult``/``bmult``: one 0 per partition number (0 on return);
+    ``in_bytes``: the pairs tested on rows as bytes (``_node_pairs_bytes``; ``row_bits``
+    8, at most 4 rows above the first); ``room``: ``_depth_first_room`` for groups at least
+    this big."""
+    nt = i2 - i
+    nb = j2 - j
+    # entries per level (rows, partition number); distinct partitions, gathered bottom
+    # entries, a top entry's rows; row counts and the children per level
+    (tcode, tp, bcode, bp, tdist, bdist, gp0, gp1, gm, gu, tu, tcnt, bcnt, off, touched,
+     kid_row, kid_t, kid_b) = room
+    most = tdist.shape[0]
+    lo = np.empty(free + 2, np.int64)  # where each level's entries begin
+    lo[0] = 0
+    lo[1] = most
+    for level in range(1, free + 1):
+        lo[level + 1] = lo[level] + (free + 1 - level) * most
+    for x in range(nt):  # the records' rows are packed ``row_bits`` each, as entries' are
+        tcode[x] = (trec[i + x, 2] << 3) | free
+        tp[x] = tpid[i + x]
+    for y in range(nb):
+        bcode[y] = (brec[j + y, 2] << 3) | free
+        bp[y] = bpid[j + y]
+    nkids = np.zeros(free + 1, np.int64)
+    at = np.zeros(free + 1, np.int64)  # the next child to visit per level
+    # the root: S empty, every half of the group
+    total = _node_partitions(tp, 0, nt, bp, 0, nb, w0, w1, tmult, bmult, tdist, bdist,
+                             gp0, gp1, gm)
+    if free == 0:
+        return total
+    nkids[1] = _node_children(tcode, tp, bcode, bp, 0, 0, nt, 0, nb, row_bits, tcnt, bcnt, off,
+                              touched, kid_row, kid_t, kid_b, lo)
+    level = 1
+    while level >= 1:
+        if at[level] == nkids[level]:
+            level -= 1
+            continue
+        k = at[level]
+        at[level] = k + 1
+        t0, t1 = kid_t[level, k], kid_t[level, k + 1]
+        b0, b1 = kid_b[level, k], kid_b[level, k + 1]
+        ct = t1 - t0
+        cb = b1 - b0
+        whole = level < free and ct * cb <= direct * (ct + cb)  # the subtree pair by pair
+        if whole and in_bytes:
+            if ct <= cb:
+                term = _node_pairs_bytes(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, gp0,
+                                         gp1, gm)
+            else:
+                term = _node_pairs_bytes(bcode, bp, b0, b1, tcode, tp, t0, t1, w0, w1, gp0,
+                                         gp1, gm)
+        elif whole:
+            term = _node_pairs(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, row_bits, gp0, gp1,
+                               gu, tu)
+        else:
+            term = _node_partitions(tp, t0, t1, bp, b0, b1, w0, w1, tmult, bmult, tdist, bdist,
+                                    gp0, gp1, gm)
+        total += term if level % 2 == 0 else -term  # sign (-1)^|S|
+        if level < free and not whole:
+            nkids[level + 1] = _node_children(tcode, tp, bcode, bp, level, t0, t1, b0, b1,
+                                              row_bits, tcnt, bcnt, off, touched, kid_row,
+                                              kid_t, kid_b, lo)
+            at[level + 1] = 0
+            level += 1
+    return total
+
+
+# A key group is counted pair by pair while that costs less than this many tests per half.
+ONE_BY_ONE = 48
+# Depth first, a node's subtree is counted pair by pair while that costs at most this many
+# tests per half.
+DIRECT = 48
+# The most halves of a side held at once (about 60 bytes each while sorting: ~0.7 GB).
+MOST_HALVES = 12_000_000
+# The same for the counting join: a half is a record of 24 bytes and a partition number of 8
+# (~0.8 GB a side at most).
+MOST_RECORDS = 24_000_000
 
 
 @njit(cache=True)
 def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one, most, slot_of, code_bits):
+                sub_start, sub_flat, one_by_one, most, slot_of, code_bits, depth_first, direct,
+                in_bytes):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
-    split into parts (by key modulo the number of parts) so that no part holds more than
-    ``most`` halves of a side: a cube with many halves is enumerated once per part instead of
-    being held whole (12x12 cubes have 4e6 to 1e8 halves a side)."""
+    split into parts (by a hash of the key, ``_part_of``) so that a part holds about ``most``
+    halves of a side at most: a cube with many halves is enumerated once per part instead of
+    being held whole (12x12 cubes have 4e6 to 1e8 halves a side).  The other key groups are
+    counted by inclusion-exclusion over the shared rows: ``depth_first`` (with ``direct`` and
+    ``in_bytes``, see ``_group_depth_first``) or by sorted codes
+    (``_group_by_inclusion_exclusion``)."""
     free = rows // 2 - 1
-    biggest = max(_count_halves(a, b, free, n, start, flat, digit, offset, eqpairs, words),
-                  _count_halves(b, a, free, n, start, flat, digit, offset, eqpairs, words))
-    parts = max(1, (biggest + most - 1) // most)
+    # the halves per key of each side (the bottom halves by the top key each completes)
+    bslot_of = np.full(keys, -1, np.int32)
+    tseen, tsize, tslots, tm = _key_sizes(a, b, free, n, start, flat, digit, offset, eqpairs,
+                                          words, False, keys, slot_of)
+    bseen, bsize, bslots, bm = _key_sizes(b, a, free, n, start, flat, digit, offset, eqpairs,
+                                          words, True, keys, bslot_of)
+    parts = max(1, (max(tm, bm) + most - 1) // most)
     ttogether = np.zeros((n, n), np.bool_)
     btogether = np.zeros((n, n), np.bool_)
     binom = np.empty(free + 1, np.int64)  # C(free, k): the most k-sets of rows a half has
@@ -610,41 +949,53 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     for k in range(1, free + 1):
         binom[k] = binom[k - 1] * (free - k + 1) // k
     total = np.int64(0)
+    # the halves' rows packed in their records (and depth-first entries): 8 bits each where
+    # they are tested as bytes
+    bits = 8 if in_bytes else row_bits
+    room_for = 1  # the depth-first join's buffers, for key groups of this many halves a side
+    room = _depth_first_room(free, words, n, room_for)
     for part in range(parts):
-        tk, tp, tr = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, False, keys, slot_of)
-        # the bottom halves by the top key each completes
-        bk, bp, br = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, True, keys, slot_of)
+        tk, ti, tp = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, False, keys, slot_of, tseen, tsize, tslots,
+                                     bits)
+        bk, bj, bp = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
+                                     parts, part, True, keys, bslot_of, bseen, bsize, bslots,
+                                     bits)
         tpid, bpid, w0, w1 = _intern_partitions(tp, bp)
         pid_bits = 1
         while (np.int64(1) << pid_bits) < w0.shape[0]:
             pid_bits += 1
-        i = 0
-        j = 0
-        nt = tk.shape[0]
-        nb = bk.shape[0]
-        while i < nt and j < nb:
-            if tk[i] < bk[j]:
-                i += 1
-            elif tk[i] > bk[j]:
-                j += 1
-            else:
-                i2 = i
-                while i2 < nt and tk[i2] == tk[i]:
-                    i2 += 1
-                j2 = j
-                while j2 < nb and bk[j2] == bk[j]:
-                    j2 += 1
-                if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
-                    total += _pairs_one_by_one(tp, tr, i, i2, bp, br, j, j2, free, words)
-                else:
-                    total += _group_by_inclusion_exclusion(tpid, tr, i, i2, bpid, br, j, j2,
-                                                           w0, w1, pid_bits, free, words,
-                                                           row_bits, sub_start, sub_flat, binom,
-                                                           ttogether, btogether, code_bits)
-                i = i2
-                j = j2
+        tmult = np.zeros(w0.shape[0], np.int64)  # depth first: halves per partition of a node
+        bmult = np.zeros(w0.shape[0], np.int64)
+        x = 0
+        y = 0
+        while x < tk.shape[0] and y < bk.shape[0]:  # the keys both sides have
+            if tk[x] < bk[y]:
+                x += 1
+                continue
+            if tk[x] > bk[y]:
+                y += 1
+                continue
+            i, i2 = ti[x], ti[x + 1]
+            j, j2 = bj[y], bj[y + 1]
+            x += 1
+            y += 1
+            if free == 0 or (i2 - i) * (j2 - j) <= one_by_one * ((i2 - i) + (j2 - j)):
+                total += _pairs_one_by_one(tp, i, i2, bp, j, j2, free, bits, words)
+            elif depth_first:
+                if max(i2 - i, j2 - j) > room_for:  # more room: twice as much at least
+                    room_for = max(i2 - i, j2 - j, 2 * room_for)
+                    room = _depth_first_room(free, words, n, room_for)
+                total += _group_depth_first(tpid, tp, i, i2, bpid, bp, j, j2, w0, w1, free,
+                                            bits, tmult, bmult, direct, in_bytes, room)
+            else:  # the group's rows unpacked, numbered from 0
+                total += _group_by_inclusion_exclusion(
+                    tpid[i:i2], _unpack_rows(tp, i, i2, free, bits), 0, i2 - i, bpid[j:j2],
+                    _unpack_rows(bp, j, j2, free, bits), 0, j2 - j, w0, w1, pid_bits, free,
+                    words, row_bits, sub_start, sub_flat, binom, ttogether, btogether,
+                    code_bits)
+    for x in range(tslots):  # -1 again for the next cube
+        slot_of[tseen[x]] = -1
     return total
 
 
@@ -1047,11 +1398,19 @@ class JoinTables:
                                self.digit[self.flat], self.digit, self.offset, self.hist))
 
     def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
-               most: int = MOST_HALVES, code_bits: int = 63) -> int:
+               most: int = MOST_RECORDS, code_bits: int = 63, depth_first: bool = True,
+               direct: int = DIRECT, in_bytes: bool | None = None) -> int:
+        """``takuzu_cube``: the shared-row sets visited depth first, or (``depth_first``
+        False) by sorted codes, the earlier way (kept to compare and cross-check).  The rows
+        are tested as bytes where they fit (``in_bytes`` None; False: as bitsets, for tests)."""
+        fits = self.n <= 255 and self.rows // 2 - 1 <= 5
+        if in_bytes is None:
+            in_bytes = fits
+        assert fits or not in_bytes, "rows as bytes: at most 255 rows, 4 above the first"
         return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
                                self.digit, self.offset, self.keys, eqpairs, self.words,
                                self.row_bits, self.sub_start, self.sub_flat, one_by_one, most,
-                               self._slots(), code_bits))
+                               self._slots(), code_bits, depth_first, direct, in_bytes))
 
     def _slots(self) -> np.ndarray:
         """Key -> bucket for the counting sorts, -1 everywhere between uses."""
