@@ -75,7 +75,7 @@ def main() -> None:
     join = cube_join(t, "mitm")
     small = tables(8, 8, "takuzu")  # compile (or load) every kernel before the clocks start
     first_small = cubes(small, "mitm")[0]
-    for name in ("bucketed pair tests", "inclusion-exclusion", "inclusion-exclusion by codes",
+    for name in ("bucketed pair tests", "inclusion-exclusion, depth first", "inclusion-exclusion by codes",
                  "compiled pair tests"):
         count_cube(small, "mitm", first_small, name)
     if args.cube:

@@ -171,9 +171,10 @@ def cubes(t: Tables, method: str) -> list[Cube]:
 
 def cube_join(t: Tables, method: str) -> str:
     """How a cube's halves are joined: ``histogram`` (unruly: key histograms, a dot product),
-    ``inclusion-exclusion`` (takuzu from 12x12 on: pairs counted, see ``join``; the shared-row
-    sets visited depth first, or, forced as ``inclusion-exclusion by codes``, the earlier way:
-    codes for every half and set, sorted), ``bucketed pair tests`` (takuzu below 12x12, where
+    ``inclusion-exclusion, depth first`` (takuzu from 12x12 on: pairs counted, see ``join``; the
+    shared-row sets visited depth first), ``inclusion-exclusion by codes`` (the same counted the
+    earlier way, forced only: codes for every half and set, sorted; the checkpoint records of
+    sessions up to 7 call it plain ``inclusion-exclusion``), ``bucketed pair tests`` (takuzu below 12x12, where
     key groups are small: every pair with matching keys tested, the top halves bucketed by key
     and each bottom half looked up as it is enumerated), ``pair tests`` (the first kernel,
     ``mitm_cube``: both sides sorted by key, then tested; small shapes in numpy, and what the
@@ -186,7 +187,7 @@ def cube_join(t: Tables, method: str) -> str:
         return "histogram" if histogram_fits(t.rows, t.cols) else "pair tests"
     big = t.rows * t.cols >= 144 and t.rows >= 6
     if big and counting_fits(t.rows, t.cols, len(t.bits)):
-        return "inclusion-exclusion"
+        return "inclusion-exclusion, depth first"
     return "bucketed pair tests" if histogram_fits(t.rows, t.cols) else "pair tests"
 
 
@@ -216,7 +217,7 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
     if method == "mitm":
         a, b = cube.rows
         join = join or cube_join(t, method)
-        if join in ("histogram", "inclusion-exclusion", "inclusion-exclusion by codes",
+        if join in ("histogram", "inclusion-exclusion, depth first", "inclusion-exclusion by codes",
                     "bucketed pair tests"):
             if t.counting is None:
                 from .join import JoinTables
@@ -226,7 +227,7 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
                 return t.counting.unruly(a, b)
             if join == "bucketed pair tests":
                 return t.counting.lookup(a, b, t.eqpairs)
-            return t.counting.takuzu(a, b, t.eqpairs, depth_first=join == "inclusion-exclusion")
+            return t.counting.takuzu(a, b, t.eqpairs, depth_first=join == "inclusion-exclusion, depth first")
         if small_grids.handles(t.rows, t.cols) and join != "compiled pair tests":
             return _small(t).mitm_cube(a, b)
         from .kernels import mitm_cube
@@ -601,7 +602,7 @@ def recount_join(t: Tables) -> str:
     cubes are counted by inclusion-exclusion (12x12 takuzu: dfs would take hours a cube), where
     the bucketed pair tests (every pair of halves with matching keys tested, nothing counted by
     inclusion-exclusion) recount them."""
-    return "bucketed pair tests" if cube_join(t, "mitm") == "inclusion-exclusion" else "dfs"
+    return "bucketed pair tests" if cube_join(t, "mitm") == "inclusion-exclusion, depth first" else "dfs"
 
 
 def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0) -> list[str]:
