@@ -1,0 +1,71 @@
+"""Cubes counted twice, by different runs (and joins), must agree: compare a count's checkpoint
+with per-cube logs (--estimate logs, earlier sessions' sample logs) cube by cube.
+
+    python benchmarks/binairo_compare_logs.py benchmarks/binairo-12x12-takuzu-count.jsonl \\
+        benchmarks/binairo-12x12-takuzu-estimate-log.jsonl
+
+Prints, per pair of joins, how many cubes both counted and how many agree; exits 1 on any
+disagreement.  Checkpoint lines seeded from a log (``"from"``) are not compared with that log:
+they are the same count copied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from models.binairo.count import cubes, tables
+
+
+def read_checkpoint(path: Path) -> tuple[dict, dict[tuple[int, int], dict]]:
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    todo = cubes(tables(header["rows"], header["cols"], header["rules"]), header["method"])
+    found = {}
+    for line in lines[1:]:
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short
+        found[todo[entry["cube"]].rows] = entry
+    return header, found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoint", type=Path)
+    parser.add_argument("logs", type=Path, nargs="+")
+    args = parser.parse_args()
+    header, counted = read_checkpoint(args.checkpoint)
+    pairs: Counter = Counter()
+    agree: Counter = Counter()
+    wrong = []
+    for log in args.logs:
+        for line in log.read_text().splitlines():
+            entry = json.loads(line)
+            if "middle_rows" not in entry:
+                continue  # a summary line
+            rows = tuple(entry["middle_rows"])
+            mine = counted.get(rows)
+            if mine is None or mine.get("from") == log.name:
+                continue
+            key = (mine.get("join", "?"), entry.get("join", f"{log.name}"))
+            pairs[key] += 1
+            if mine["count"] == entry["count"]:
+                agree[key] += 1
+            else:
+                wrong.append((rows, mine["count"], entry["count"], key))
+    total = len(counted)
+    print(f"{args.checkpoint}: {total} of {header['cubes']} cubes counted")
+    for (a, b), n in sorted(pairs.items()):
+        print(f"  {n} cubes counted by '{a}' here and in {b}: {agree[(a, b)]} equal")
+    for rows, a, b, key in wrong:
+        print(f"  DISAGREE cube {list(rows)}: {a} ({key[0]}) != {b} ({key[1]})")
+    sys.exit(1 if wrong else 0)
+
+
+if __name__ == "__main__":
+    main()
