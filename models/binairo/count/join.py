@@ -182,8 +182,8 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                    mode, rec, bits, parts, part, flip, nkeys, slot_of, seen, at):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
     nor ``before`` again) whose key k (``flip``: nkeys - 1 - k, the key they complete; their
-    order key) falls in part ``part`` of ``parts`` (``_part_of``).  Returns how many there are, and (mode 1) the
-    slots given.
+    order key) falls in part ``part`` of ``parts`` (``_part_of``).  Returns how many there are,
+    and (mode 1) the slots given.
 
     mode 0: only that.  Mode 1: also the halves per order key: slot_of[key] gets a slot (in
     order of first appearance; ``seen``: the slots' keys, ``at``: the halves per slot).
@@ -227,6 +227,8 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
                 if flip:
                     key = nkeys - 1 - key
                 if parts > 1 and _part_of(key, parts) != part:
+                    if free == 0:  # the one half (no rows to enumerate) is not in this part
+                        break
                     continue
             if mode == 1:
                 slot = slot_of[key]
