@@ -363,6 +363,7 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
 
     r, c = binairo_count.orient(rows, cols, args.method)
     jobs = args.jobs or os.cpu_count() or 1
+    join = binairo_count.cube_join(binairo_count.tables(r, c, rules), args.method)
 
     def counted(bar, cube, found: int, seconds: float) -> None:
         bar.advance()
@@ -370,7 +371,8 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
             with open(args.checkpoint, "a") as handle:
                 handle.write(json.dumps({"middle_rows": list(cube.rows), "weight": cube.weight,
                                          "count": found, "cpu_seconds": round(seconds, 3),
-                                         "shape": f"{r}x{c}", "rules": rules}) + "\n")
+                                         "shape": f"{r}x{c}", "rules": rules,
+                                         "join": join}) + "\n")
 
     # cubes an earlier run with this log counted are not counted again
     known = read_sample_log(args.checkpoint, f"{r}x{c}", rules) if args.checkpoint else {}
