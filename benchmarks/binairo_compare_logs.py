@@ -34,16 +34,14 @@ def read_checkpoint(path: Path) -> tuple[dict, dict[tuple[int, int], dict]]:
     return header, found
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkpoint", type=Path)
-    parser.add_argument("logs", type=Path, nargs="+")
-    args = parser.parse_args()
-    header, counted = read_checkpoint(args.checkpoint)
+def compare(checkpoint: Path, logs: list[Path]) -> tuple[dict, Counter, Counter, list]:
+    """The cubes counted both in ``checkpoint`` and in ``logs``: (checkpoint header, cubes per
+    pair of joins, equal ones per pair, disagreements as (rows, count here, count there, pair))."""
+    header, counted = read_checkpoint(checkpoint)
     pairs: Counter = Counter()
     agree: Counter = Counter()
     wrong = []
-    for log in args.logs:
+    for log in logs:
         for line in log.read_text().splitlines():
             entry = json.loads(line)
             if "middle_rows" not in entry:
@@ -58,8 +56,16 @@ def main() -> None:
                 agree[key] += 1
             else:
                 wrong.append((rows, mine["count"], entry["count"], key))
-    total = len(counted)
-    print(f"{args.checkpoint}: {total} of {header['cubes']} cubes counted")
+    return header | {"counted": len(counted)}, pairs, agree, wrong
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkpoint", type=Path)
+    parser.add_argument("logs", type=Path, nargs="+")
+    args = parser.parse_args()
+    header, pairs, agree, wrong = compare(args.checkpoint, args.logs)
+    print(f"{args.checkpoint}: {header['counted']} of {header['cubes']} cubes counted")
     for (a, b), n in sorted(pairs.items()):
         print(f"  {n} cubes counted by '{a}' here and in {b}: {agree[(a, b)]} equal")
     for rows, a, b, key in wrong:
