@@ -336,7 +336,7 @@ def _merge_same_rows(rec, bounds):
     size = 1
     while size < 2 * most:
         size *= 2
-    table = np.zeros(size, np.int64)  # record number + 1 per slot, 0 free
+    table = np.zeros((size, 2), np.int64)  # per slot: rows' word, record number + 1 (0 free)
     mult = np.empty(rec.shape[0], np.int64)
     out = np.empty(groups + 1, np.int64)
     w = 0
@@ -347,25 +347,28 @@ def _merge_same_rows(rec, bounds):
         while m < 2 * (i2 - i):
             m *= 2
         mask = m - 1
-        table[:m] = 0
+        table[:m, 1] = 0
         for x in range(i, i2):
             code = rec[x, 2]
             h = code * np.int64(-7046029254386353131)
             s = (h ^ (h >> 29)) & mask
             while True:
-                v = table[s]
-                if v == 0 or (rec[v - 1, 2] == code and mult[v - 1] == MOST_MULT):
-                    rec[w, 0] = rec[x, 0]
-                    rec[w, 1] = rec[x, 1]
-                    rec[w, 2] = code
-                    mult[w] = 1
-                    w += 1
-                    table[s] = w
+                v = table[s, 1]
+                if v == 0:
                     break
-                if rec[v - 1, 2] == code:
-                    mult[v - 1] += 1
+                if table[s, 0] == code:
                     break
                 s = (s + 1) & mask
+            if v != 0 and mult[v - 1] < MOST_MULT:
+                mult[v - 1] += 1
+                continue
+            rec[w, 0] = rec[x, 0]
+            rec[w, 1] = rec[x, 1]
+            rec[w, 2] = code
+            mult[w] = 1
+            w += 1
+            table[s, 0] = code
+            table[s, 1] = w
     out[groups] = w
     return rec[:w], out, mult[:w]
 
