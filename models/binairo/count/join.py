@@ -24,6 +24,10 @@ for the bookkeeping are joined pair by pair (AND tests on bitmasks, as the ``mit
 The sets S are visited depth first, only those both sides hold, and below a set held by few
 halves the rest of the sum is counted pair by pair (``_group_depth_first``); the first way, codes
 (S, p) made for every half and sorted (``_group_by_inclusion_exclusion``), is kept to compare.
+For the join a half is only its key, its partition and its set of rows, all three fixed by the
+set: halves with the same rows in another order are one record with a multiplicity
+(``_merge_same_rows``; 12x12: ~1.56x fewer records), and every count the depth-first join and
+the small groups make is a sum of products of multiplicities (the codes join is not merged).
 
 The key of a half is a dense index: column counts of h rows without three equal cells in a line
 lie in [h // 3, h - h // 3], a digit each.
@@ -337,7 +341,7 @@ def _merge_same_rows(rec, bounds):
     while size < 2 * most:
         size *= 2
     table = np.zeros((size, 2), np.int64)  # per slot: rows' word, record number + 1 (0 free)
-    mult = np.empty(rec.shape[0], np.int64)
+    mult = np.empty(rec.shape[0], np.int32)
     out = np.empty(groups + 1, np.int64)
     w = 0
     for g in range(groups):
@@ -417,7 +421,7 @@ def _pairs_one_by_one(tp, tm, i, i2, bp, bm, j, j2, free, bits, words):
                 clash |= tu[x - i, w] & bu[y - j, w]
             if clash == 0:
                 here += bm[y]
-        found += tm[x] * here
+        found += np.int64(tm[x]) * here
     return found
 
 
@@ -935,10 +939,10 @@ def _group_depth_first(tpid, trec, tm, i, i2, bpid, brec, bm, j, j2, w0, w1, fre
         lo[level + 1] = lo[level] + (free + 1 - level) * most
     for x in range(nt):  # the records' rows are packed ``row_bits`` each, as entries' are
         tcode[x] = (trec[i + x, 2] << 3) | free
-        tp[x] = (tpid[i + x] << MULT_BITS) | tm[i + x]
+        tp[x] = (tpid[i + x] << MULT_BITS) | np.int64(tm[i + x])
     for y in range(nb):
         bcode[y] = (brec[j + y, 2] << 3) | free
-        bp[y] = (bpid[j + y] << MULT_BITS) | bm[j + y]
+        bp[y] = (bpid[j + y] << MULT_BITS) | np.int64(bm[j + y])
     nkids = np.zeros(free + 1, np.int64)
     at = np.zeros(free + 1, np.int64)  # the next child to visit per level
     # the root: S empty, every half of the group
@@ -990,8 +994,8 @@ ONE_BY_ONE = 48
 DIRECT = 48
 # The most halves of a side held at once (about 60 bytes each while sorting: ~0.7 GB).
 MOST_HALVES = 12_000_000
-# The same for the counting join: a half is a record of 24 bytes and a partition number of 8
-# (~0.8 GB a side at most).
+# The same for the counting join: a half is a record of 24 bytes, a partition number of 8 and
+# a multiplicity of 4 (~0.9 GB a side at most).
 MOST_RECORDS = 24_000_000
 
 
@@ -1038,8 +1042,8 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
             tp, ti, tmr = _merge_same_rows(tp, ti)
             bp, bj, bmr = _merge_same_rows(bp, bj)
         else:
-            tmr = np.ones(tp.shape[0], np.int64)
-            bmr = np.ones(bp.shape[0], np.int64)
+            tmr = np.ones(tp.shape[0], np.int32)
+            bmr = np.ones(bp.shape[0], np.int32)
         tpid, bpid, w0, w1 = _intern_partitions(tp, bp)
         if depth_first and w0.shape[0] >= 1 << (31 - MULT_BITS):
             raise ValueError("too many partitions for an entry's int32 with its multiplicity")
