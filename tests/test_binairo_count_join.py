@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from models import binairo
 from models.binairo import count as binairo_count
 from models.binairo.count import Cube, count_cube, cubes, tables
-from models.binairo.count.join import (JoinTables, deal, digit_range, subset_tables,
-                                       valid_digit_range)
+import numpy as np
+
+from models.binairo.count.join import (MOST_MULT, JoinTables, _merge_same_rows, deal,
+                                       digit_range, subset_tables, valid_digit_range)
 from models.runner import PuzzleSolver
 
 COUNTING = {"takuzu": "inclusion-exclusion, depth first", "unruly": "histogram"}
@@ -77,6 +79,26 @@ def test_inclusion_exclusion_numbering_partitions_per_key_group_agrees(rows, col
     for cube in sample_cubes(t, 8, seed=4):
         assert join.takuzu(*cube.rows, t.eqpairs, 0, code_bits=0, depth_first=False) == \
             count_cube(t, "mitm", cube, "pair tests"), cube
+
+
+def test_records_with_the_same_rows_merged_per_key_group():
+    # within each key group, records with equal rows become one with a multiplicity (at most
+    # MOST_MULT: more start another record); groups stay contiguous, in order
+    rng = random.Random(3)
+    groups = [[rng.choice([5, 6, 7, 8]) for _ in range(rng.randrange(0, 40))] for _ in range(30)]
+    groups.append([9] * (2 * MOST_MULT + 3) + [10])
+    codes = [c for g in groups for c in g]
+    rec = np.array([[c * 3, c * 5, c] for c in codes], np.int64).reshape(-1, 3)
+    bounds = np.cumsum([0] + [len(g) for g in groups]).astype(np.int64)
+    merged, out, mult = _merge_same_rows(rec, bounds)
+    for g, group in enumerate(groups):
+        got = {}
+        for x in range(out[g], out[g + 1]):
+            assert list(merged[x]) == [merged[x, 2] * 3, merged[x, 2] * 5, merged[x, 2]]
+            assert 1 <= mult[x] <= MOST_MULT
+            got[int(merged[x, 2])] = got.get(int(merged[x, 2]), 0) + int(mult[x])
+        assert got == {c: group.count(c) for c in group}
+    assert out[-1] - out[-2] == 4  # 2 * MOST_MULT + 3 halves of one set: 3 records, and one
 
 
 def test_rows_as_bytes_only_where_they_fit():
