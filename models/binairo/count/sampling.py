@@ -6,10 +6,11 @@ Y = sum over strata of w * (sum of the stratum's cube counts).  A stratified sim
 sample (without replacement) of cubes is counted exactly, and Y is estimated
 
 * by the **stratified mean**:  sum_w  w * N_w * mean_w,  or
-* by the **separate ratio estimator**, when every cube's count under a related, cheaper rule set
-  is known exactly (the *auxiliary*: a cube's unruly count for a takuzu count; every takuzu grid
-  is an unruly grid, and per cube takuzu / unruly varies far less than the counts themselves):
-  sum_w  w * X_w * (sum of sampled y / sum of sampled x), X_w the stratum's exact auxiliary total.
+* by the **separate ratio estimator**, when every cube has a known size x that its count follows
+  (the *auxiliary*: its two-row continuations, ``continuations``, known at once; or its exact
+  count under a related, cheaper rule set: the unruly count for a takuzu count, since every
+  takuzu grid is an unruly grid and per cube takuzu / unruly varies far less than the counts):
+  sum_h  w * X_h * (sum of sampled y / sum of sampled x), X_h the stratum's auxiliary total.
 
 Both have the textbook variance estimate (Cochran, *Sampling Techniques*, 5.6 and 6.11):
 sum_w (w N_w)^2 (1 - n_w / N_w) s_w^2 / n_w, with s_w^2 the sample variance of the counts (ratio:
