@@ -679,13 +679,12 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
         return False
 
     known = known or {}
-    reused = 0
-    for i, cube in enumerate(picked):
+    for cube in picked:
         if todo[cube].rows in known:
             counted[cube], spent_before = known[todo[cube].rows]
             if spent_before is not None:
                 seconds[cube] = spent_before
-            reused += 1
+    reused = len(counted)
     if on_sample is not None:  # the strata's minimum may take more cubes than asked for
         on_sample(len(picked), reused)
     pending = [(i, todo[cube].rows, todo[cube].weight) for i, cube in enumerate(picked)
