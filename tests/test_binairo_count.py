@@ -49,8 +49,25 @@ def test_row_dfs_agrees_on_8x6():
 
 
 def test_meet_in_the_middle_cubes_recounted_by_dfs():
-    notes = binairo_count.check_cubes(8, 8, "takuzu", sample=5, seed=3)
-    assert len(notes) == 5 and all(n.startswith("dfs recount of mitm cube") for n in notes)
+    recounts = binairo_count.check_cubes(8, 8, "takuzu", sample=5, seed=3)
+    assert len(recounts) == 5 and len({r.cube for r in recounts}) == 5
+    assert all(r.method == "dfs" and r.agrees and r.count > 0 for r in recounts)
+    assert all(r.note().endswith("equal") for r in recounts)
+
+
+def test_a_cross_check_catches_a_wrong_record_of_a_cube():
+    t = binairo_count.tables(6, 6, "takuzu")
+    todo = binairo_count.cubes(t, "mitm")
+    recorded = {i: binairo_count.count_cube(t, "mitm", cube) for i, cube in enumerate(todo)}
+    recorded[0] += 1
+    recounts = binairo_count.check_cubes(6, 6, "takuzu", sample=len(todo), recorded=recorded)
+    assert [r.cube for r in recounts if not r.agrees] == [0]
+    assert "DIFFERENT" in next(r.note() for r in recounts if r.cube == 0)
+
+
+def test_cross_check_recounts_in_worker_processes_by_the_join_asked_for():
+    recounts = binairo_count.check_cubes(8, 8, "unruly", sample=3, seed=1, jobs=2)
+    assert len(recounts) == 3 and all(r.agrees and r.method == "dfs" for r in recounts)
 
 
 def test_cubes_counted_by_inclusion_exclusion_are_recounted_by_pair_tests():

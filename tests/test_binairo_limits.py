@@ -248,3 +248,20 @@ def test_minimize_says_why_it_leaves_a_puzzle_alone(tmp_path):
     path.write_text("1..0\n....\n..1.\n0...\n")
     _, out, _ = cli("binairo", "minimize", str(path))
     assert "not minimized: the puzzle has more than one solution" in out
+
+
+def test_count_cross_check_compares_with_the_checkpoint_and_exits_1_on_a_difference(tmp_path):
+    log = tmp_path / "c6.jsonl"
+    code, out, _ = cli("binairo", "count", "--size", "6", "--checkpoint", str(log),
+                       "--cross-check", "100", "--json")
+    result = json.loads(out)
+    assert code == 0 and result["count"] == 4140
+    assert result["recounts"] and all(r["agrees"] for r in result["recounts"])
+    lines = log.read_text().splitlines()
+    cube = json.loads(lines[1])
+    cube["count"] += 1  # a record gone wrong: the resumed count trusts it, the cross-check does not
+    log.write_text("\n".join([lines[0], json.dumps(cube), *lines[2:]]) + "\n")
+    code, out, err = cli("binairo", "count", "--size", "6", "--checkpoint", str(log),
+                         "--cross-check", "100")
+    assert code == 1 and "cross-check failed: 1 of" in err and "DIFFERENT" in out
+    assert "Traceback" not in err

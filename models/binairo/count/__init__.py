@@ -215,6 +215,8 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
     (``cube_join`` names them; ``compiled pair tests`` skips the numpy version of small shapes);
     ``compiled`` forces the numba dfs on small shapes."""
     if method == "mitm":
+        if join == "dfs":
+            return dfs_check_mitm_cube(t, cube)
         a, b = cube.rows
         join = join or cube_join(t, method)
         if join in ("histogram", "inclusion-exclusion, depth first", "inclusion-exclusion by codes",
@@ -276,10 +278,13 @@ class CountResult:
     checkpoint: str | None = None
     status: str = "unknown"  # counted | unknown (stopped before every cube was counted)
     message: str | None = None
+    recounts: list[dict[str, Any]] = field(default_factory=list)  # cubes counted twice (check_cubes)
+    counts: dict[int, int] = field(default_factory=dict, repr=False)  # cube index -> its count
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["seconds"] = round(self.seconds, 3)
+        del data["counts"]  # thousands of cubes: the checkpoint has them
         return data
 
 
@@ -332,18 +337,19 @@ def shorten_header(header: Any) -> str:
 _WORKER: dict[str, Any] = {}
 
 
-def _worker_init(rows: int, cols: int, rules: str, method: str) -> None:
+def _worker_init(rows: int, cols: int, rules: str, method: str, join: str | None = None) -> None:
     # Ctrl-C reaches every process of the terminal's group; only the parent handles it
     # (it keeps the checkpoint and stops the pool), workers would just print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["tables"] = tables(rows, cols, rules)
     _WORKER["method"] = method
+    _WORKER["join"] = join
 
 
 def _worker_run(item: tuple[int, tuple[int, ...], int]) -> tuple[int, int, float]:
     index, fixed, weight = item
     began = time.process_time()  # CPU seconds: what a cube costs, whatever the load
-    found = count_cube(_WORKER["tables"], _WORKER["method"], Cube(fixed, weight))
+    found = count_cube(_WORKER["tables"], _WORKER["method"], Cube(fixed, weight), _WORKER["join"])
     return index, found, time.process_time() - began
 
 
@@ -426,6 +432,7 @@ def count_grids(
     else:
         run_cubes(t, rules, method, pending, finished, jobs, in_process, deadline)
     result.cubes_done = len(store.done)
+    result.counts = store.done
     result.complete = result.cubes_done == len(todo)
     if result.complete:
         result.count = sum(todo[i].weight * n for i, n in store.done.items())
@@ -479,29 +486,31 @@ def in_this_process(rows: int, cols: int, jobs: int | None, isolate: bool = Fals
 
 
 def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Callable[[int, int, float], bool],
-              jobs: int, in_process: bool, deadline: float | None) -> None:
-    """Count the ``pending`` cubes (index, rows, weight), here or in ``jobs`` worker processes;
-    ``finished(index, count, seconds)`` returns True to stop.  Stops at ``deadline``."""
+              jobs: int, in_process: bool, deadline: float | None, join: str | None = None) -> None:
+    """Count the ``pending`` cubes (index, rows, weight), here or in ``jobs`` worker processes,
+    by ``join`` (``count_cube``; None: the method's own); ``finished(index, count, seconds)``
+    returns True to stop.  Stops at ``deadline``."""
     if not in_process:
-        _run_processes(jobs, t.rows, t.cols, rules, method, pending, finished, deadline)
+        _run_processes(jobs, t.rows, t.cols, rules, method, pending, finished, deadline, join)
         return
     for index, fixed, weight in pending:
         if deadline is not None and time.monotonic() >= deadline:
             return
         began = time.process_time()
-        found = count_cube(t, method, Cube(fixed, weight))
+        found = count_cube(t, method, Cube(fixed, weight), join)
         if finished(index, found, time.process_time() - began):
             return
 
 
-def _worker_loop(tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str) -> None:
+def _worker_loop(tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str,
+                 join: str | None = None) -> None:
     """A counting worker: cubes from ``tasks`` until None, (index, count, seconds) to ``results``."""
-    _worker_init(rows, cols, rules, method)
+    _worker_init(rows, cols, rules, method, join)
     while (item := tasks.get()) is not None:
         results.put(_worker_run(item))
 
 
-def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None) -> None:
+def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None, join=None) -> None:
     """The cubes on ``jobs`` worker processes, fed a few at a time (so no pipe ever fills and
     nothing waits on a killed worker); stopping kills the workers, cubes under way with them."""
     import itertools
@@ -511,10 +520,10 @@ def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None) 
     fork = hasattr(os, "fork")
     if fork:  # compile (or load) the kernels once here; forked workers inherit them
         small = tables(4, 4, rules)
-        count_cube(small, method, cubes(small, method)[0])
+        count_cube(small, method, cubes(small, method)[0], join)
     context = multiprocessing.get_context("fork" if fork else "spawn")
     tasks, results = context.SimpleQueue(), context.Queue()
-    workers = [context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method),
+    workers = [context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method, join),
                                daemon=True) for _ in range(min(jobs, max(1, len(pending))))]
     todo = iter(pending)
 
@@ -605,23 +614,59 @@ def recount_join(t: Tables) -> str:
     return "bucketed pair tests" if cube_join(t, "mitm") == "inclusion-exclusion, depth first" else "dfs"
 
 
-def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0) -> list[str]:
-    """Count a random sample of mitm cubes again by a second method (``recount_join``); the
-    findings, as "<method> recount of mitm cube (a, b): <count>"."""
+@dataclass(frozen=True)
+class Recount:
+    """One cube counted twice: by the count (or the count's checkpoint) and by ``method``."""
+    cube: int  # its index among the cubes of the job (the checkpoint's "cube")
+    rows: tuple[int, ...]  # its fixed middle rows
+    count: int
+    recount: int
+    method: str
+    cpu_seconds: float
+
+    @property
+    def agrees(self) -> bool:
+        return self.count == self.recount
+
+    def note(self) -> str:
+        verdict = "equal" if self.agrees else f"DIFFERENT (count {self.count:,})"
+        return f"{self.method} recount of mitm cube {self.cube} {self.rows}: {self.recount:,}, {verdict}"
+
+
+def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0,
+                recorded: dict[int, int] | None = None, jobs: int = 1,
+                deadline: float | None = None,
+                on_progress: Callable[[int, int], None] | None = None) -> list[Recount]:
+    """Count a random sample of ``sample`` mitm cubes again by a second method (``recount_join``)
+    and set each beside its first count: ``recorded`` (cube index -> count, e.g. a checkpoint's,
+    so that a wrong record is caught), else a count made here by the method's own join.
+
+    ``rows x cols`` is the counted orientation (``CountResult.orientation``).  The recounts run
+    on ``jobs`` worker processes when ``jobs > 1`` (one 12x12 cube takes the pair tests from
+    seconds to minutes); ``on_progress(done, total)`` hears each, and at ``deadline`` the cubes
+    recounted by then are returned.  A recount that differs is returned too (``agrees`` False):
+    it is a bug, for the caller to report."""
     import random
 
     t = tables(rows, cols, rules)
     todo = cubes(t, "mitm")
     second = recount_join(t)
-    rng = random.Random(seed)
-    notes = []
-    for cube in rng.sample(todo, min(sample, len(todo))):
-        a = count_cube(t, "mitm", cube)
-        b = dfs_check_mitm_cube(t, cube) if second == "dfs" else count_cube(t, "mitm", cube, second)
-        if a != b:
-            raise AssertionError(f"cube {cube.rows}: mitm {a} != {second} {b}")
-        notes.append(f"{second} recount of mitm cube {cube.rows}: {a}")
-    return notes
+    picked = sorted(random.Random(seed).sample(range(len(todo)), min(sample, len(todo))))
+    found: list[Recount] = []
+
+    def finished(index: int, count: int, seconds: float) -> bool:
+        first = recorded[index] if recorded is not None else count_cube(t, "mitm", todo[index])
+        found.append(Recount(index, todo[index].rows, first, count, second, round(seconds, 2)))
+        if on_progress:
+            on_progress(len(found), len(picked))
+        return False
+
+    if on_progress:
+        on_progress(0, len(picked))
+    pending = [(i, todo[i].rows, todo[i].weight) for i in picked]
+    in_process = jobs <= 1 and rows * cols < 100
+    run_cubes(t, rules, "mitm", pending, finished, max(1, jobs), in_process, deadline, second)
+    return sorted(found, key=lambda r: r.cube)
 
 
 def join_work(t: Tables, cube: Cube) -> int:
