@@ -1,4 +1,4 @@
-"""The per-cube records kept in benchmarks/ (the running 12x12 takuzu count's checkpoint, the
+"""The per-cube records kept in benchmarks/ (the 12x12 takuzu count's checkpoint, the
 estimate and sample logs) are the evidence behind README's 12x12 figures: a cube counted twice,
 by another run or another join, must have the same count in both."""
 
@@ -33,3 +33,30 @@ def test_cubes_counted_twice_have_one_count():
     _, pairs, agree, wrong = compare(CHECKPOINT, logs)
     assert wrong == []
     assert sum(pairs.values()) > 0 and agree == pairs
+
+
+RESULT = BENCHMARKS / "binairo-12x12-takuzu-count.json"
+README = BENCHMARKS.parent / "README.md"
+
+
+def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_states_it():
+    from models.binairo import count as binairo_count
+
+    todo = binairo_count.cubes(binairo_count.tables(12, 12, "takuzu"), "mitm")
+    counted = {entry["cube"]: entry["count"]
+               for entry in map(json.loads, CHECKPOINT.read_text().splitlines()[1:])}
+    assert sorted(counted) == list(range(len(todo)))  # every cube, once
+    total = sum(cube.weight * counted[i] for i, cube in enumerate(todo))
+    result = json.loads(RESULT.read_text())  # the command's own output, recorded
+    assert result["status"] == "counted" and result["count"] == total
+    assert f"takuzu, exact: {total:,}" in README.read_text()
+
+
+def test_the_recorded_cross_check_recounted_cubes_by_pair_tests_and_found_them_equal():
+    result = json.loads(RESULT.read_text())
+    counted = {entry["cube"]: entry["count"]
+               for entry in map(json.loads, CHECKPOINT.read_text().splitlines()[1:])}
+    recounts = result["recounts"]
+    assert recounts and len({r["cube"] for r in recounts}) == len(recounts)
+    assert all(r["method"] == "bucketed pair tests" for r in recounts)
+    assert all(r["agrees"] and r["recount"] == r["count"] == counted[r["cube"]] for r in recounts)
