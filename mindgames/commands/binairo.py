@@ -337,12 +337,12 @@ def cross_check(result, rules: str, sample: int, deadline: float | None,
             recounts = binairo_count.check_cubes(
                 r, c, rules, sample, seed=args.seed, recorded=result.counts, jobs=jobs,
                 deadline=deadline, on_progress=lambda done, total: bar.update(completed=done, total=total))
-    except KeyboardInterrupt:
-        recounts = []  # the count stands; the check was cut short
+    except KeyboardInterrupt:  # the count stands; the check was cut short
         result.checked.append("cross-check interrupted")
+        return []
     result.checked += [x.note() for x in recounts]
     result.recounts = [asdict(x) | {"agrees": x.agrees} for x in recounts]
-    if len(recounts) < min(sample, result.cubes) and result.checked[-1:] != ["cross-check interrupted"]:
+    if len(recounts) < min(sample, result.cubes):
         result.checked.append(f"cross-check: time limit reached after {len(recounts)} of "
                               f"{min(sample, result.cubes)} recounts")
     return [x for x in recounts if not x.agrees]

@@ -664,8 +664,9 @@ def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0,
     if on_progress:
         on_progress(0, len(picked))
     pending = [(i, todo[i].rows, todo[i].weight) for i in picked]
-    in_process = jobs <= 1 and rows * cols < 100
-    run_cubes(t, rules, "mitm", pending, finished, max(1, jobs), in_process, deadline, second)
+    jobs = max(1, jobs)
+    run_cubes(t, rules, "mitm", pending, finished, jobs, in_this_process(rows, cols, jobs, isolate=True),
+              deadline, second)
     return sorted(found, key=lambda r: r.cube)
 
 
