@@ -15,11 +15,11 @@ import argparse
 import time
 from unittest import mock
 
-from models import sudoku
-from models.runner import PuzzleSolver
 from pysat.card import CardEnc, EncType
 
-import solver.sat as sat
+import mindgames.solver.sat as sat
+from mindgames.models import sudoku
+from mindgames.models.runner import PuzzleSolver
 
 from . import generate
 

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models import binairo  # noqa: E402
-from models.runner import PuzzleSolver  # noqa: E402
+from mindgames.models import binairo  # noqa: E402
+from mindgames.models.runner import PuzzleSolver  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "binairo"
 if not SHARED.exists():
@@ -43,8 +43,21 @@ def engine_count(engine: str, n: int, cap: float) -> dict:
 
 
 def process_count(method: str, n: int, cap: float, jobs: int | None) -> dict:
-    argv = [sys.executable, "-m", "mindgames.cli", "binairo", "count", "--size", str(n),
-            "--method", method, "--json", "--cross-check", "0", "--no-checkpoint"]
+    argv = [
+        sys.executable,
+        "-m",
+        "mindgames.cli",
+        "binairo",
+        "count",
+        "--size",
+        str(n),
+        "--method",
+        method,
+        "--json",
+        "--cross-check",
+        "0",
+        "--no-checkpoint",
+    ]
     if jobs:
         argv += ["--jobs", str(jobs)]
     start = time.perf_counter()
@@ -53,8 +66,12 @@ def process_count(method: str, n: int, cap: float, jobs: int | None) -> dict:
     except subprocess.TimeoutExpired:
         return {"count": None, "complete": False, "seconds": time.perf_counter() - start}
     data = json.loads(out.stdout)
-    return {"count": data["count"], "complete": True, "seconds": time.perf_counter() - start,
-            "inner": data["seconds"]}
+    return {
+        "count": data["count"],
+        "complete": True,
+        "seconds": time.perf_counter() - start,
+        "inner": data["seconds"],
+    }
 
 
 def cell(run: dict, baseline: dict | None) -> str:
@@ -75,8 +92,10 @@ def cell(run: dict, baseline: dict | None) -> str:
 
 
 def counting(sizes: list[int], cap: float, jobs: int | None) -> list[str]:
-    lines = ["| n | grids | backtrack (baseline) | cpsat | sat | dfs (numba) | mitm (numba) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| n | grids | backtrack (baseline) | cpsat | sat | dfs (numba) | mitm (numba) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for n in sizes:
         runs = {}
         for engine in ("backtrack", "cpsat", "sat"):
@@ -101,8 +120,7 @@ def uniqueness(sample: int, cap: float) -> list[str]:
         path = SHARED / f"binairo{size}.txt"
         if not path.exists():
             continue
-        puzzles = [binairo.parse_one(line.split()[0])
-                   for line in path.read_text().splitlines()[:sample]]
+        puzzles = [binairo.parse_one(line.split()[0]) for line in path.read_text().splitlines()[:sample]]
         row = [f"{size}x{size} ({len(puzzles)})"]
         for engine in ("backtrack", "cpsat", "sat"):
             solver = PuzzleSolver(binairo, engine)
@@ -143,8 +161,11 @@ def main() -> None:
     args = parser.parse_args()
     sizes = list(range(4, args.max_size + 1, 2))
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
-    report = [f"machine: {os.cpu_count()} cores, load average at start {load}; "
-              f"cap {args.cap:.0f} s per method and size", ""]
+    report = [
+        f"machine: {os.cpu_count()} cores, load average at start {load}; "
+        f"cap {args.cap:.0f} s per method and size",
+        "",
+    ]
     report += ["## Counting the empty n x n grid (takuzu)", ""] + counting(sizes, args.cap, args.jobs)
     report += ["", "## Uniqueness checks per second (shared puzzle sets)", ""]
     report += uniqueness(args.sample, min(args.cap, 20.0))

@@ -17,7 +17,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from models.binairo.count import cubes, tables
+from mindgames.models.binairo.count import cubes, tables
 
 
 def read_checkpoint(path: Path) -> tuple[dict, dict[tuple[int, int], dict]]:

@@ -20,9 +20,14 @@ import random
 import time
 from pathlib import Path
 
-from models.binairo.count import count_cube, cubes, tables
-from models.binairo.count.sampling import (MINIMUM_PER_STRATUM, SIZE_CLASSES, continuations,
-                                           stratified_estimate, stratified_sample)
+from mindgames.models.binairo.count import count_cube, cubes, tables
+from mindgames.models.binairo.count.sampling import (
+    MINIMUM_PER_STRATUM,
+    SIZE_CLASSES,
+    continuations,
+    stratified_estimate,
+    stratified_sample,
+)
 
 HERE = Path(__file__).parent
 
@@ -49,8 +54,7 @@ def score(todo, counts, auxiliary, sample, runs, minimum, classes, normal) -> di
     held, widths, z = 0, [], []
     for seed in range(runs):
         picked = stratified_sample(todo, sample, random.Random(seed), auxiliary, minimum, classes)
-        found = stratified_estimate(todo, {i: counts[i] for i in picked}, auxiliary,
-                                    classes=classes)
+        found = stratified_estimate(todo, {i: counts[i] for i in picked}, auxiliary, classes=classes)
         estimate, error = found["estimated_count"], found["standard_error"]
         if normal:
             low, high = estimate - 1.96 * error, estimate + 1.96 * error
@@ -60,9 +64,13 @@ def score(todo, counts, auxiliary, sample, runs, minimum, classes, normal) -> di
         widths.append((high - low) / exact)
         z.append((exact - estimate) / error if error else 0.0)
     z.sort()
-    return {"coverage": held / runs, "width": sum(widths) / runs,
-            "z_low": z[int(0.025 * runs)], "z_high": z[int(0.975 * runs) - 1],
-            "cubes": len(picked)}
+    return {
+        "coverage": held / runs,
+        "width": sum(widths) / runs,
+        "z_low": z[int(0.025 * runs)],
+        "z_high": z[int(0.975 * runs) - 1],
+        "cubes": len(picked),
+    }
 
 
 def main() -> None:
@@ -72,10 +80,14 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
-    print(f"runs {args.runs} per case; load average {load}; "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
-    print("| shape | rules | estimator | interval | sample (cubes) | coverage | mean width / count "
-          "| z 2.5 % .. 97.5 % |")
+    print(
+        f"runs {args.runs} per case; load average {load}; "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n"
+    )
+    print(
+        "| shape | rules | estimator | interval | sample (cubes) | coverage | mean width / count "
+        "| z 2.5 % .. 97.5 % |"
+    )
     print("|---|---|---|---|---:|---:|---:|---|")
     cases = []
     for size in (8, 10):
@@ -83,28 +95,40 @@ def main() -> None:
         utodo, unr = every_cube(size, size, "unruly")
         by_rows = dict(zip((c.rows for c in utodo), unr))
         helper = [by_rows[c.rows] for c in todo]
-        cases += [(size, "takuzu", "stratified mean", todo, tak, None),
-                  (size, "takuzu", "ratio to continuations", todo, tak, sizes(size, todo)),
-                  (size, "takuzu", "ratio to unruly", todo, tak, helper),
-                  (size, "unruly", "stratified mean", utodo, unr, None),
-                  (size, "unruly", "ratio to continuations", utodo, unr, sizes(size, utodo))]
+        cases += [
+            (size, "takuzu", "stratified mean", todo, tak, None),
+            (size, "takuzu", "ratio to continuations", todo, tak, sizes(size, todo)),
+            (size, "takuzu", "ratio to unruly", todo, tak, helper),
+            (size, "unruly", "stratified mean", utodo, unr, None),
+            (size, "unruly", "ratio to continuations", utodo, unr, sizes(size, utodo)),
+        ]
     todo, unr = every_cube(12, 12, "unruly")
-    cases += [(12, "unruly", "stratified mean", todo, unr, None),
-              (12, "unruly", "ratio to continuations", todo, unr, sizes(12, todo))]
+    cases += [
+        (12, "unruly", "stratified mean", todo, unr, None),
+        (12, "unruly", "ratio to continuations", todo, unr, sizes(12, todo)),
+    ]
     for size, rules, name, todo, counts, helper in cases:
         for sample in args.samples:
             if sample >= len(todo):
                 continue
             for interval, minimum, classes, normal in (
-                    (f"t, min {MINIMUM_PER_STRATUM}, {SIZE_CLASSES} classes", MINIMUM_PER_STRATUM,
-                     SIZE_CLASSES, False),
-                    ("normal, min 2, orbit sizes only", 2, 1, True)):
+                (
+                    f"t, min {MINIMUM_PER_STRATUM}, {SIZE_CLASSES} classes",
+                    MINIMUM_PER_STRATUM,
+                    SIZE_CLASSES,
+                    False,
+                ),
+                ("normal, min 2, orbit sizes only", 2, 1, True),
+            ):
                 if helper is None and classes > 1:
                     interval = f"t, min {MINIMUM_PER_STRATUM}, orbit sizes only"
                 s = score(todo, counts, helper, sample, args.runs, minimum, classes, normal)
-                print(f"| {size}x{size} | {rules} | {name} | {interval} | {sample} ({s['cubes']}) "
-                      f"| {100 * s['coverage']:.1f} % | {100 * s['width']:.2f} % "
-                      f"| {s['z_low']:+.2f} .. {s['z_high']:+.2f} |", flush=True)
+                print(
+                    f"| {size}x{size} | {rules} | {name} | {interval} | {sample} ({s['cubes']}) "
+                    f"| {100 * s['coverage']:.1f} % | {100 * s['width']:.2f} % "
+                    f"| {s['z_low']:+.2f} .. {s['z_high']:+.2f} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -38,11 +38,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models.binairo.count import count_cube, cube_join, cubes, stratified_sample, tables  # noqa: E402
-from models.binairo.count.join import JoinTables  # noqa: E402
+from mindgames.models.binairo.count import count_cube, cube_join, cubes, stratified_sample, tables  # noqa: E402
 
-RECORDED = [ROOT / "benchmarks" / name for name in ("binairo-12x12-takuzu-sample.jsonl",
-                                                   "binairo-12x12-takuzu-symmetric.jsonl")]
+RECORDED = [
+    ROOT / "benchmarks" / name
+    for name in ("binairo-12x12-takuzu-sample.jsonl", "binairo-12x12-takuzu-symmetric.jsonl")
+]
 
 
 def load_baseline(path: str):
@@ -64,10 +65,17 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=12)
     parser.add_argument("--sample", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--cube", action="append", default=[], metavar="A,B",
-                        help="this cube (its middle rows) instead of a sample; repeatable")
-    parser.add_argument("--baseline", help="an older join.py to time against (10x10: its "
-                        "bucketed pair tests, instead of the first kernel)")
+    parser.add_argument(
+        "--cube",
+        action="append",
+        default=[],
+        metavar="A,B",
+        help="this cube (its middle rows) instead of a sample; repeatable",
+    )
+    parser.add_argument(
+        "--baseline",
+        help="an older join.py to time against (10x10: its bucketed pair tests, instead of the first kernel)",
+    )
     args = parser.parse_args()
     n = args.size
     t = tables(n, n, "takuzu")
@@ -75,8 +83,12 @@ def main() -> None:
     join = cube_join(t, "mitm")
     small = tables(8, 8, "takuzu")  # compile (or load) every kernel before the clocks start
     first_small = cubes(small, "mitm")[0]
-    for name in ("bucketed pair tests", "inclusion-exclusion, depth first", "inclusion-exclusion by codes",
-                 "compiled pair tests"):
+    for name in (
+        "bucketed pair tests",
+        "inclusion-exclusion, depth first",
+        "inclusion-exclusion by codes",
+        "compiled pair tests",
+    ):
         count_cube(small, "mitm", first_small, name)
     if args.cube:
         by_middle = {c.rows: c for c in todo}
@@ -87,8 +99,7 @@ def main() -> None:
     else:
         picked = todo if args.sample >= len(todo) else random.Random(args.seed).sample(todo, args.sample)
     if n >= 12:
-        baseline_name = "baseline inclusion-exclusion" if args.baseline else \
-            "inclusion-exclusion by codes"
+        baseline_name = "baseline inclusion-exclusion" if args.baseline else "inclusion-exclusion by codes"
     else:
         baseline_name = "baseline bucketed pair tests" if args.baseline else "first kernel (mitm_cube)"
     baseline_join = None  # the baseline tree's join of this size, one cube at a time
@@ -96,8 +107,7 @@ def main() -> None:
         module = load_baseline(args.baseline)
         method = "takuzu" if n >= 12 else "lookup"
         baseline_join = getattr(module.JoinTables(n, n, t.bits, t.words), method)
-        getattr(module.JoinTables(8, 8, small.bits, small.words), method)(*first_small.rows,
-                                                                          small.eqpairs)
+        getattr(module.JoinTables(8, 8, small.bits, small.words), method)(*first_small.rows, small.eqpairs)
     recorded = {}
     for path in RECORDED if n == 12 else ():
         if path.exists():
@@ -107,6 +117,7 @@ def main() -> None:
 
         def baseline_join(a: int, b: int, _eqpairs) -> int:
             return count_cube(t, "mitm", by_rows[(a, b)], "inclusion-exclusion by codes")
+
     spent_new = spent_old = 0.0
     for at, cube in enumerate(picked):
         if baseline_join is not None and at % 2:  # alternating: every other cube baseline first
@@ -122,24 +133,43 @@ def main() -> None:
         if cube.rows in recorded:
             agree = agree and recorded[cube.rows] == found
         if not agree:
-            raise SystemExit(f"cube {cube.rows}: {join} {found}, baseline {before}, "
-                             f"recorded {recorded.get(cube.rows)}")
+            raise SystemExit(
+                f"cube {cube.rows}: {join} {found}, baseline {before}, recorded {recorded.get(cube.rows)}"
+            )
         spent_new += new
         spent_old += old or 0.0
         if n >= 12:
-            print(json.dumps({"middle_rows": list(cube.rows), "weight": cube.weight, "count": found,
-                              "cpu_seconds": round(new, 2),
-                              "cpu_seconds_baseline": None if old is None else round(old, 2)}),
-                  flush=True)
+            print(
+                json.dumps(
+                    {
+                        "middle_rows": list(cube.rows),
+                        "weight": cube.weight,
+                        "count": found,
+                        "cpu_seconds": round(new, 2),
+                        "cpu_seconds_baseline": None if old is None else round(old, 2),
+                    }
+                ),
+                flush=True,
+            )
     k = len(picked)
-    summary = {"size": n, "join": join, "baseline": baseline_name, "cubes": len(todo), "sampled": k,
-               "seed": args.seed, "counts_agree": True,
-               "cpu_seconds": round(spent_new, 2), "cpu_seconds_baseline": round(spent_old, 2),
-               "ratio": round(spent_old / spent_new, 2) if spent_old else None,
-               "load_average": ", ".join(f"{v:.2f}" for v in os.getloadavg())}
+    summary = {
+        "size": n,
+        "join": join,
+        "baseline": baseline_name,
+        "cubes": len(todo),
+        "sampled": k,
+        "seed": args.seed,
+        "counts_agree": True,
+        "cpu_seconds": round(spent_new, 2),
+        "cpu_seconds_baseline": round(spent_old, 2),
+        "ratio": round(spent_old / spent_new, 2) if spent_old else None,
+        "load_average": ", ".join(f"{v:.2f}" for v in os.getloadavg()),
+    }
     if n >= 12 and not args.cube:
         summary["cpu_hours_projected"] = round(spent_new / k * len(todo) / 3600, 1)
-        summary["cpu_hours_projected_baseline"] = round(spent_old / k * len(todo) / 3600, 1) if spent_old else None
+        summary["cpu_hours_projected_baseline"] = (
+            round(spent_old / k * len(todo) / 3600, 1) if spent_old else None
+        )
     print(json.dumps(summary), flush=True)
 
 

@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from models.binairo.count import cubes, tables
+from mindgames.models.binairo.count import cubes, tables
 
 
 def seed(checkpoint: Path, logs: list[Path], rules: str = "takuzu") -> int:
@@ -35,16 +35,21 @@ def seed(checkpoint: Path, logs: list[Path], rules: str = "takuzu") -> int:
                 continue  # a summary line
             cube = index[tuple(entry["middle_rows"])]
             if todo[cube].weight != entry["weight"]:
-                sys.exit(f"{log}: cube {entry['middle_rows']} has weight {todo[cube].weight}, "
-                         f"not {entry['weight']}")
+                sys.exit(
+                    f"{log}: cube {entry['middle_rows']} has weight {todo[cube].weight}, "
+                    f"not {entry['weight']}"
+                )
             if cube in found and found[cube][0] != entry["count"]:
-                sys.exit(f"cube {entry['middle_rows']}: {found[cube][1]} says {found[cube][0]}, "
-                         f"{log} says {entry['count']}")
+                sys.exit(
+                    f"cube {entry['middle_rows']}: {found[cube][1]} says {found[cube][0]}, "
+                    f"{log} says {entry['count']}"
+                )
             found.setdefault(cube, (entry["count"], log.name))
     header = {"rows": 12, "cols": 12, "rules": rules, "method": "mitm", "cubes": len(todo)}
     lines = [json.dumps(header)] + [
         json.dumps({"cube": i, "count": n, "join": "inclusion-exclusion", "from": source})
-        for i, (n, source) in sorted(found.items())]
+        for i, (n, source) in sorted(found.items())
+    ]
     checkpoint.write_text("\n".join(lines) + "\n")
     return len(found)
 

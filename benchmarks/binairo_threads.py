@@ -16,13 +16,15 @@ from __future__ import annotations
 import argparse
 import time
 
-from models.binairo.count import cubes, tables
-from models.binairo.count.join import JoinTables, deal
+from mindgames.models.binairo.count import cubes, tables
+from mindgames.models.binairo.count.join import JoinTables, deal
 
 
 def makespan(seconds: list[float], batches: list[list[int]], dealt: list[list[list[int]]]) -> float:
-    return sum(max(sum(seconds[batch[x]] for x in chunk) for chunk in chunks)
-               for batch, chunks in zip(batches, dealt))
+    return sum(
+        max(sum(seconds[batch[x]] for x in chunk) for chunk in chunks)
+        for batch, chunks in zip(batches, dealt)
+    )
 
 
 def main() -> None:
@@ -43,15 +45,16 @@ def main() -> None:
     print(f"{len(todo)} cubes, {work:.2f} CPU s one by one")
     old = [list(range(at, min(len(todo), at + 16 * k))) for at in range(0, len(todo), 16 * k)]
     old_dealt = [[list(range(c, len(batch), k)) for c in range(k)] for batch in old]
-    print(f"old: {len(old)} batches, x mod {k}: {work / makespan(seconds, old, old_dealt):.2f} "
-          f"of {k} cores busy")
+    print(
+        f"old: {len(old)} batches, x mod {k}: {work / makespan(seconds, old, old_dealt):.2f} "
+        f"of {k} cores busy"
+    )
     cost = [join.cost(*cube.rows) for cube in todo]
     by_cost = sorted(range(len(todo)), key=lambda x: -cost[x])
     for count in (1, 2, 4, 8, 16, 32):
         batches = [by_cost[b::count] for b in range(count)]
         dealt = [deal([cost[x] for x in batch], k) for batch in batches]
-        print(f"by cost: {count} batches: {work / makespan(seconds, batches, dealt):.2f} of {k} "
-              f"cores busy")
+        print(f"by cost: {count} batches: {work / makespan(seconds, batches, dealt):.2f} of {k} cores busy")
     free = [0.0] * k  # when each thread is done with its cubes so far
     for x in by_cost:
         free[free.index(min(free))] += seconds[x]

@@ -7,10 +7,10 @@ forum-hardest; Binairo 10x10 and 14x14; sets that are absent are skipped) it
 measures, per puzzle,
 
 * the plain ``check`` (solve + uniqueness, witnesses verified) through
-  :class:`models.runner.PuzzleSolver`, the shape's session built before the
+  :class:`mindgames.models.runner.PuzzleSolver`, the shape's session built before the
   clock starts, as ``benchmarks/sudoku.py`` does;
 * ``certify_unique`` as ``PuzzleSolver.check(certify=True)`` calls it, with
-  the shape's :class:`~solver.proof.ProofBase` (its CNF and our checker loaded
+  the shape's :class:`~mindgames.solver.proof.ProofBase` (its CNF and our checker loaded
   with it) built before the clock starts, like the session: the givens and the
   clause excluding the solution are added to a copy of the loaded checker;
   when unit propagation refutes that, the proof is the empty clause alone and
@@ -34,16 +34,17 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pysat
 
-from models import binairo, sudoku
-from models.runner import PuzzleSolver
-from solver import get_engine, projection
-from solver.proof import ProofBase, certify_unique, check_proof, read_cnf, read_proof
-from solver.proof.certify import BY_PROPAGATION
+from mindgames.models import binairo, sudoku
+from mindgames.models.runner import PuzzleSolver
+from mindgames.solver import get_engine, projection
+from mindgames.solver.proof import ProofBase, certify_unique, check_proof, read_cnf, read_proof
+from mindgames.solver.proof.certify import BY_PROPAGATION
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # (kind, file under SHARED, how a line becomes a puzzle)
@@ -65,9 +66,23 @@ def sample(path: Path, size: int, seed: int, parse: Callable[[str], Any]) -> lis
 
 
 def measure(kind: Any, puzzles: list[Any]) -> dict[str, list[float]]:
-    rows: dict[str, list[float]] = {k: [] for k in (
-        "check", "certify", "check_cpu", "certify_cpu", "solve", "proof", "proof_check", "read_check",
-        "lemmas", "core_lemmas", "bytes", "by_propagation")}
+    rows: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "check",
+            "certify",
+            "check_cpu",
+            "certify_cpu",
+            "solve",
+            "proof",
+            "proof_check",
+            "read_check",
+            "lemmas",
+            "core_lemmas",
+            "bytes",
+            "by_propagation",
+        )
+    }
     checker = PuzzleSolver(kind, "sat")
     sessions: dict[Any, Any] = {}
     bases: dict[Any, ProofBase] = {}

@@ -5,7 +5,7 @@
 For each action it measures, on the first ``--count`` puzzles of ``--file`` (default:
 the 17-clue set of ../shared/data/sudoku):
 
-* the library: :class:`models.runner.PuzzleSolver` in this process on puzzles parsed up
+* the library: :class:`mindgames.models.runner.PuzzleSolver` in this process on puzzles parsed up
   front, one warm-up puzzle before the clock starts (what ``benchmarks.sudoku`` calls
   the library's rate);
 * the whole process, as a user runs it: ``python -m mindgames.cli sudoku ACTION FILE
@@ -29,11 +29,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from models.registry import get_kind
-from models.runner import PuzzleSolver
+from mindgames.models.registry import get_kind
+from mindgames.models.runner import PuzzleSolver
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = REPO.parent / "shared" / "data" / "sudoku" / "17clue_royle_49158.txt"
@@ -56,9 +56,13 @@ def process_seconds(path: Path, action: str, jobs: int) -> tuple[float, float]:
     """(wall, CPU) seconds of the whole command, its workers' CPU included."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "mindgames.cli", "sudoku", action, str(path), "--json",
-                    "--jobs", str(jobs)], stdout=subprocess.DEVNULL, check=True, cwd=REPO,
-                   env={**os.environ, "PYTHONPATH": str(REPO)})
+    subprocess.run(
+        [sys.executable, "-m", "mindgames.cli", "sudoku", action, str(path), "--json", "--jobs", str(jobs)],
+        stdout=subprocess.DEVNULL,
+        check=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -67,8 +71,8 @@ def process_seconds(path: Path, action: str, jobs: int) -> tuple[float, float]:
 
 LIBRARY_RUN = """
 import sys
-from models.registry import get_kind
-from models.runner import PuzzleSolver
+from mindgames.models.registry import get_kind
+from mindgames.models.runner import PuzzleSolver
 kind = get_kind("sudoku")
 with open(sys.argv[1]) as source:  # the same puzzles parsed whatever the count answered
     puzzles = [item.puzzle for item in kind.read("".join(line for line, _ in zip(source, range(int(sys.argv[4])))))]
@@ -81,15 +85,24 @@ for puzzle in puzzles[:int(sys.argv[3])]:
 
 def instructions(command: list[str]) -> int:
     """Instructions the command executes (valgrind's count: the same on a busy machine)."""
-    done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                           *command], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                          env={**os.environ, "PYTHONPATH": str(REPO)}, check=True)
-    return int(next(line for line in done.stderr.splitlines() if "I   refs" in line).split()[-1].replace(",", ""))
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *command],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        check=True,
+    )
+    return int(
+        next(line for line in done.stderr.splitlines() if "I   refs" in line).split()[-1].replace(",", "")
+    )
 
 
 def instructions_per_puzzle(path: Path, action: str, few: int, many: int) -> tuple[int, int]:
     """(library, whole process --jobs 1) instructions per puzzle: the difference between
     answering ``many`` and ``few`` puzzles, so start-up and parsing up front drop out."""
+
     def library(count: int) -> int:
         return instructions([sys.executable, "-c", LIBRARY_RUN, str(path), action, str(count), str(many)])
 
@@ -97,8 +110,9 @@ def instructions_per_puzzle(path: Path, action: str, few: int, many: int) -> tup
         with tempfile.NamedTemporaryFile("w", suffix=".txt") as head:
             head.writelines(line for line, _ in zip(path.open(), range(count)))
             head.flush()
-            return instructions([sys.executable, "-m", "mindgames.cli", "sudoku", action, head.name,
-                                 "--json", "--jobs", "1"])
+            return instructions(
+                [sys.executable, "-m", "mindgames.cli", "sudoku", action, head.name, "--json", "--jobs", "1"]
+            )
 
     return ((library(many) - library(few)) // (many - few), (process(many) - process(few)) // (many - few))
 
@@ -114,8 +128,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--actions", nargs="+", choices=("solve", "check"), default=["solve", "check"])
     parser.add_argument("--jobs", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--repeat", type=int, default=2, help="runs of each, the best kept")
-    parser.add_argument("--instructions", action="store_true",
-                        help="also count instructions per puzzle (valgrind; 1,000 and 3,000 puzzles)")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count instructions per puzzle (valgrind; 1,000 and 3,000 puzzles)",
+    )
     args = parser.parse_args(argv)
     if not args.file.exists():
         print(f"{args.file}: absent (the shared data sets are not beside this clone)", file=sys.stderr)
@@ -127,8 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         path.write_text("".join(lines))
         count = len(lines)
         print(f"{count:,} puzzles of {args.file.name}; load average before: {load_average()}")
-        print("| command | mode | wall s | CPU s | puzzles/s (wall) | puzzles/s (CPU) | CPU vs library "
-              "| wall vs `--jobs 1` |")
+        print(
+            "| command | mode | wall s | CPU s | puzzles/s (wall) | puzzles/s (CPU) | CPU vs library "
+            "| wall vs `--jobs 1` |"
+        )
         print("|---|---|---:|---:|---:|---:|---:|---:|")
         for action in args.actions:
             library = (float("inf"), float("inf"))
@@ -139,15 +158,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                     wall, cpu = process_seconds(path, action, jobs)
                     if jobs not in runs or wall < runs[jobs][0]:
                         runs[jobs] = (wall, cpu)
-            print(f"| `sudoku {action}` | library, in process | {library[0]:.2f} | {library[1]:.2f} | "
-                  f"{count / library[0]:,.0f} | {count / library[1]:,.0f} | 1 | |")
+            print(
+                f"| `sudoku {action}` | library, in process | {library[0]:.2f} | {library[1]:.2f} | "
+                f"{count / library[0]:,.0f} | {count / library[1]:,.0f} | 1 | |"
+            )
             first = runs[args.jobs[0]][0]
             for jobs, (wall, cpu) in runs.items():
-                print(f"| `sudoku {action} --json` | `--jobs {jobs}` | {wall:.2f} | {cpu:.2f} | "
-                      f"{count / wall:,.0f} | {count / cpu:,.0f} | {library[1] / cpu:.2f}x | {first / wall:.2f}x |")
+                print(
+                    f"| `sudoku {action} --json` | `--jobs {jobs}` | {wall:.2f} | {cpu:.2f} | "
+                    f"{count / wall:,.0f} | {count / cpu:,.0f} | {library[1] / cpu:.2f}x | {first / wall:.2f}x |"
+                )
         print(f"load average after: {load_average()}")
         if args.instructions:
-            print("\n| command | library instructions/puzzle | whole process (`--jobs 1`) | library / whole |")
+            print(
+                "\n| command | library instructions/puzzle | whole process (`--jobs 1`) | library / whole |"
+            )
             print("|---|---:|---:|---:|")
             for action in args.actions:
                 library, process = instructions_per_puzzle(path, action, 1_000, 3_000)

@@ -40,9 +40,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from models.crossing import Options, parse_document, presets, solve  # noqa: E402
-from models.crossing.problem import CrossingProblem  # noqa: E402
-from solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths  # noqa: E402
+from mindgames.models.crossing import Options, parse_document, presets, solve  # noqa: E402
+from mindgames.models.crossing.problem import CrossingProblem  # noqa: E402
+from mindgames.solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths  # noqa: E402
 
 BASELINE_LIMIT = 10.0
 GRAPH_LIMIT = 300_000
@@ -117,12 +117,14 @@ def certify_instances():
 
 def certify_table() -> None:
     print("\n## Certified answers (`crossing solve --certify`)\n")
-    print(f"Machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Command: "
-          f"`python3 benchmarks/crossing.py --certify >> benchmarks/crossing.md`. The proof is about "
-          f"the time-expanded model of horizon L with step L-1 idle (solved: no plan of L-1 crossings) "
-          f"or of the longest loop-free horizon (unsolvable); solve = CaDiCaL emitting DRAT, check = "
-          f"our checker; total = the whole `solve --certify` run without cross-checks.\n")
+    print(
+        f"Machine: {platform.machine()}, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Command: "
+        f"`python3 benchmarks/crossing.py --certify >> benchmarks/crossing.md`. The proof is about "
+        f"the time-expanded model of horizon L with step L-1 idle (solved: no plan of L-1 crossings) "
+        f"or of the longest loop-free horizon (unsolvable); solve = CaDiCaL emitting DRAT, check = "
+        f"our checker; total = the whole `solve --certify` run without cross-checks.\n"
+    )
     print("| puzzle | parameters | answer | claim | lemmas | solve s | proof s | check s | total s |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, params in certify_instances():
@@ -131,11 +133,16 @@ def certify_table() -> None:
         answer = outcome.crossings if outcome.status == "solved" else outcome.status
         certificate = outcome.certificate or {}
         seconds = certificate.get("seconds", {})
-        claim = certificate.get("claim", "-") if certificate.get("checked") else certificate.get("reason", "-")
+        claim = (
+            certificate.get("claim", "-") if certificate.get("checked") else certificate.get("reason", "-")
+        )
         shown = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
-        print(f"| {name} | {shown} | {answer} | {claim} | {certificate.get('lemmas', 0):,} | "
-              f"{seconds.get('solve', 0):.2f} | {seconds.get('proof', 0):.2f} | "
-              f"{seconds.get('check', 0):.2f} | {outcome.seconds:.2f} |", flush=True)
+        print(
+            f"| {name} | {shown} | {answer} | {claim} | {certificate.get('lemmas', 0):,} | "
+            f"{seconds.get('solve', 0):.2f} | {seconds.get('proof', 0):.2f} | "
+            f"{seconds.get('check', 0):.2f} | {outcome.seconds:.2f} |",
+            flush=True,
+        )
 
 
 SWEEP_SIZES = [*range(1, 21), 25, 30, 40, 50, 60, 70, 80, 90, 100]
@@ -148,15 +155,30 @@ ENTRY = "import sys; from mindgames.cli import entry; sys.exit(entry())"
 
 def whole_process(root: str, family: str, key: str, n: int, boat: int) -> tuple[float, dict]:
     """Wall seconds and the --json answer of one ``crossing solve`` process run in ``root``."""
-    command = [sys.executable, "-c", ENTRY, "crossing", "solve", family, "--set", f"{key}={n}",
-               "--set", f"capacity={boat}", "--json", "--time-limit", str(SWEEP_LIMIT)]
+    command = [
+        sys.executable,
+        "-c",
+        ENTRY,
+        "crossing",
+        "solve",
+        family,
+        "--set",
+        f"{key}={n}",
+        "--set",
+        f"capacity={boat}",
+        "--json",
+        "--time-limit",
+        str(SWEEP_LIMIT),
+    ]
     env = dict(os.environ, PYTHONPATH=root)
     start = time.perf_counter()
     done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     if done.returncode != 0:
-        raise SystemExit(f"{family} {key}={n} capacity={boat} in {root}: exit {done.returncode}: "
-                         f"{done.stderr.strip()[-300:]}")
+        raise SystemExit(
+            f"{family} {key}={n} capacity={boat} in {root}: exit {done.returncode}: "
+            f"{done.stderr.strip()[-300:]}"
+        )
     return wall, json.loads(done.stdout)
 
 
@@ -178,18 +200,20 @@ def sweep(baseline: str | None, sizes: list[int]) -> None:
     here = str(Path(__file__).resolve().parent.parent)
     load = os.getloadavg()
     print("\n## Sweep: both families, n up to 100, boats 2..6, whole process\n")
-    print(f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other work (load average "
-          f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the start), Python "
-          f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Command: "
-          f"`python3 benchmarks/crossing.py --sweep{' --baseline DIR' if baseline else ''}`. "
-          f"Each row is one `crossing solve FAMILY --set N --set capacity=B --json --time-limit "
-          f"{SWEEP_LIMIT:g}` process: wall seconds (start-up included) and the engine seconds its JSON "
-          f"reports. Proof: `bfs` = breadth-first search over the counted states (shortest plan "
-          f"replayed by the checker, or every reachable counted state seen); `+ sat model` = the "
-          f"time-expanded model also says UNSAT at L-1 and SAT at L (unsolvable: UNSAT at R-1); "
-          f"`+ sat, layer by layer` = the same claims checked on a one-step model, question by "
-          f"question along the search's distance layers (unsolvable: no move leaves the reachable "
-          f"states).\n")
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores shared with other work (load average "
+        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the start), Python "
+        f"{platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Command: "
+        f"`python3 benchmarks/crossing.py --sweep{' --baseline DIR' if baseline else ''}`. "
+        f"Each row is one `crossing solve FAMILY --set N --set capacity=B --json --time-limit "
+        f"{SWEEP_LIMIT:g}` process: wall seconds (start-up included) and the engine seconds its JSON "
+        f"reports. Proof: `bfs` = breadth-first search over the counted states (shortest plan "
+        f"replayed by the checker, or every reachable counted state seen); `+ sat model` = the "
+        f"time-expanded model also says UNSAT at L-1 and SAT at L (unsolvable: UNSAT at R-1); "
+        f"`+ sat, layer by layer` = the same claims checked on a one-step model, question by "
+        f"question along the search's distance layers (unsolvable: no move leaves the reachable "
+        f"states).\n"
+    )
     columns = "| family | n | boat | answer | proof | whole process s | engine s |"
     rule = "|---|---:|---:|---|---|---:|---:|"
     if baseline:
@@ -206,25 +230,35 @@ def sweep(baseline: str | None, sizes: list[int]) -> None:
                 total += wall
                 if wall > worst[0]:
                     worst = (wall, f"{family} {key}={n} capacity={boat}")
-                row = (f"| {family} | {n} | {boat} | {answer_of(record)} | {confirmed(record)} | "
-                       f"{wall:.2f} | {record['seconds']:.2f} |")
+                row = (
+                    f"| {family} | {n} | {boat} | {answer_of(record)} | {confirmed(record)} | "
+                    f"{wall:.2f} | {record['seconds']:.2f} |"
+                )
                 if baseline:
                     then, old = whole_process(baseline, family, key, n, boat)
-                    if answer_of(old) != answer_of(record) and "unknown" not in (answer_of(old), answer_of(record)):
-                        raise SystemExit(f"{family} {key}={n} capacity={boat}: baseline answers "
-                                         f"{answer_of(old)}, now {answer_of(record)}")
+                    if answer_of(old) != answer_of(record) and "unknown" not in (
+                        answer_of(old),
+                        answer_of(record),
+                    ):
+                        raise SystemExit(
+                            f"{family} {key}={n} capacity={boat}: baseline answers "
+                            f"{answer_of(old)}, now {answer_of(record)}"
+                        )
                     row += f" {then:.2f} | {then / wall:.1f}x |"
                 print(row, flush=True)
-    print(f"\nWorst: {worst[0]:.2f} s ({worst[1]}); the sweep's solves took {total:.0f} s in all "
-          f"(load average at the end {os.getloadavg()[0]:.1f}).")
+    print(
+        f"\nWorst: {worst[0]:.2f} s ({worst[1]}); the sweep's solves took {total:.0f} s in all "
+        f"(load average at the end {os.getloadavg()[0]:.1f})."
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer sizes")
     parser.add_argument("--certify", action="store_true", help="the table of certified answers")
-    parser.add_argument("--sweep", action="store_true",
-                        help="both families, n up to 100, boats 2..6, each a whole process")
+    parser.add_argument(
+        "--sweep", action="store_true", help="both families, n up to 100, boats 2..6, each a whole process"
+    )
     parser.add_argument("--baseline", metavar="DIR", help="with --sweep: also time this checkout")
     parser.add_argument("--sizes", help="with --sweep: the n to try, e.g. 1,2,50 (default: the sweep's)")
     args = parser.parse_args()
@@ -238,15 +272,21 @@ def main() -> None:
     for engine in ("sat", "cpsat"):
         solve(warm, Options(engine=engine, cross_check=False))
     print("# Crossing puzzles: seconds to a proven answer\n")
-    print(f"Machine: {platform.machine()}, Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Command: "
-          f"`python3 benchmarks/crossing.py{' --quick' if args.quick else ''} > benchmarks/crossing.md`\n")
-    print(f"Baselines limited to {BASELINE_LIMIT:g} s (once a baseline times out or is skipped in a "
-          f"family, larger n of that family are not tried); the explicit graph is skipped past "
-          f"{GRAPH_LIMIT} possible states. Ratios: baseline seconds / sat seconds (above 1: sat is "
-          f"faster).\n")
-    print("| puzzle | parameters | answer | sat s | cpsat s | networkx BFS s | backtracking DFS s "
-          "| BFS/sat | DFS/sat |")
+    print(
+        f"Machine: {platform.machine()}, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Command: "
+        f"`python3 benchmarks/crossing.py{' --quick' if args.quick else ''} > benchmarks/crossing.md`\n"
+    )
+    print(
+        f"Baselines limited to {BASELINE_LIMIT:g} s (once a baseline times out or is skipped in a "
+        f"family, larger n of that family are not tried); the explicit graph is skipped past "
+        f"{GRAPH_LIMIT} possible states. Ratios: baseline seconds / sat seconds (above 1: sat is "
+        f"faster).\n"
+    )
+    print(
+        "| puzzle | parameters | answer | sat s | cpsat s | networkx BFS s | backtracking DFS s "
+        "| BFS/sat | DFS/sat |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     gave_up: set = set()  # (baseline, family, capacity) that already timed out at a smaller n
     for name, params in instances(args.quick):
@@ -271,9 +311,12 @@ def main() -> None:
             if seconds is not None and found != expected:
                 raise SystemExit(f"baseline disagrees on {name} {params}: {found} vs {answer}")
         shown = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
-        print(f"| {name} | {shown} | {answer} | {cell(times['sat'], 'timeout')} | "
-              f"{cell(times['cpsat'], 'timeout')} | {cell(bfs, bfs_answer)} | {cell(dfs, dfs_answer)} | "
-              f"{ratio(bfs, times['sat'])} | {ratio(dfs, times['sat'])} |", flush=True)
+        print(
+            f"| {name} | {shown} | {answer} | {cell(times['sat'], 'timeout')} | "
+            f"{cell(times['cpsat'], 'timeout')} | {cell(bfs, bfs_answer)} | {cell(dfs, dfs_answer)} | "
+            f"{ratio(bfs, times['sat'])} | {ratio(dfs, times['sat'])} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

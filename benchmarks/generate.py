@@ -44,7 +44,9 @@ def blank(grid: Grid, fraction: float, rng: random.Random) -> Grid:
     return [[0 if (r, c) in holes else v for c, v in enumerate(row)] for r, row in enumerate(grid)]
 
 
-def puzzles(box_rows: int, box_cols: int, count: int, fraction: float, seed: int = 1) -> list[tuple[Grid, Grid]]:
+def puzzles(
+    box_rows: int, box_cols: int, count: int, fraction: float, seed: int = 1
+) -> list[tuple[Grid, Grid]]:
     """``count`` (puzzle, full grid) pairs with ``fraction`` of the cells blank."""
     rng = random.Random(seed)
     made = []

@@ -1,6 +1,6 @@
 """Grade distributions of Sudoku collections by the deduction ladder (models.sudoku.techniques).
 
-    python -m benchmarks.grades FILE [N]     # the first N puzzles (default 100)
+python -m benchmarks.grades FILE [N]     # the first N puzzles (default 100)
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import collections
 import sys
 import time
 
-from models.sudoku import SUDOKU
-from models.sudoku.techniques import GRADE_NAMES, grade
+from mindgames.models.sudoku import SUDOKU
+from mindgames.models.sudoku.techniques import GRADE_NAMES, grade
 
 
 def main(path: str, how_many: int = 100) -> None:

@@ -42,8 +42,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from mindgames.models import sudoku
 from mindgames.service.testing import Server
-from models import sudoku
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data" / "sudoku" / "printable_25clue_1000.txt"
@@ -52,11 +52,17 @@ SHARED = ROOT.parent / "shared" / "data" / "sudoku" / "printable_25clue_1000.txt
 def load_puzzles(path: str | None) -> tuple[list[str], str]:
     source = Path(path) if path else SHARED
     if source.exists():
-        lines = [line.split()[0] for line in source.read_text().splitlines()
-                 if line.strip() and not line.startswith("#")]
+        lines = [
+            line.split()[0]
+            for line in source.read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
         return [line for line in lines if len(line) == 81], str(source.name)
-    seeds = [line.strip() for line in (ROOT / "data" / "sudoku" / "seed.txt").read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    seeds = [
+        line.strip()
+        for line in (ROOT / "data" / "sudoku" / "seed.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     puzzles = []
     for seed, perm in itertools.product(seeds, itertools.permutations("123456789")):
         puzzles.append("".join(ch if ch in ".0" else perm[int(ch) - 1] for ch in seed))
@@ -109,9 +115,14 @@ def library_speed(puzzles: list[str], count: int) -> dict:
         solver.solve(sudoku.parse(line))
     with_parse = time.perf_counter() - t
     parse_cpu = time.process_time() - parse_cpu
-    return {"per_second": count / elapsed, "p50": percentile(latencies, 0.5),
-            "p99": percentile(latencies, 0.99), "with_parse_per_second": count / with_parse,
-            "cpu_ms": 1000 * cpu / count, "with_parse_cpu_ms": 1000 * parse_cpu / count}
+    return {
+        "per_second": count / elapsed,
+        "p50": percentile(latencies, 0.5),
+        "p99": percentile(latencies, 0.99),
+        "with_parse_per_second": count / with_parse,
+        "cpu_ms": 1000 * cpu / count,
+        "with_parse_cpu_ms": 1000 * parse_cpu / count,
+    }
 
 
 def app_alone_cpu(puzzles: list[str], count: int) -> float:
@@ -127,8 +138,9 @@ def app_alone_cpu(puzzles: list[str], count: int) -> float:
         real_pool, app_module.SolverPool = app_module.SolverPool, InProcessPool
         try:
             with tempfile.TemporaryDirectory() as tmp:
-                app = app_module.create_app(Settings(db=str(Path(tmp) / "jobs.sqlite3"), host="127.0.0.1",
-                                                     port=8000))
+                app = app_module.create_app(
+                    Settings(db=str(Path(tmp) / "jobs.sqlite3"), host="127.0.0.1", port=8000)
+                )
                 startup: asyncio.Queue = asyncio.Queue()
                 started: list[dict] = []
                 await startup.put({"type": "lifespan.startup"})
@@ -136,18 +148,37 @@ def app_alone_cpu(puzzles: list[str], count: int) -> float:
                 async def lifespan_send(message: dict) -> None:
                     started.append(message)
 
-                lifespan = asyncio.ensure_future(app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}},
-                                                     startup.get, lifespan_send))
+                lifespan = asyncio.ensure_future(
+                    app(
+                        {"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}},
+                        startup.get,
+                        lifespan_send,
+                    )
+                )
                 while not started:
                     await asyncio.sleep(0.01)
                 bodies = [json.dumps({"puzzle": p}).encode() for p in puzzles]
 
                 async def solve(body: bytes) -> None:
-                    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-                             "scheme": "http", "path": "/v1/sudoku/solve", "raw_path": b"/v1/sudoku/solve",
-                             "query_string": b"", "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 8000),
-                             "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
-                                         (b"content-length", str(len(body)).encode())], "state": {}}
+                    scope = {
+                        "type": "http",
+                        "asgi": {"version": "3.0"},
+                        "http_version": "1.1",
+                        "method": "POST",
+                        "scheme": "http",
+                        "path": "/v1/sudoku/solve",
+                        "raw_path": b"/v1/sudoku/solve",
+                        "query_string": b"",
+                        "root_path": "",
+                        "client": ("127.0.0.1", 1),
+                        "server": ("127.0.0.1", 8000),
+                        "headers": [
+                            (b"host", b"127.0.0.1:8000"),
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                        ],
+                        "state": {},
+                    }
                     events = [{"type": "http.request", "body": body, "more_body": False}]
                     sent: list[dict] = []
 
@@ -183,14 +214,18 @@ def request_bytes(port: int, path: str, body: dict | None = None) -> bytes:
     if body is None:
         return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
     data = json.dumps(body).encode()
-    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(data)}\r\n\r\n").encode()
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(data)}\r\n\r\n"
+    ).encode()
     return head + data
 
 
 def solve_requests(port: int, puzzles: list[str]) -> list[Prepared]:
-    return [("sudoku solve", request_bytes(port, "/v1/sudoku/solve", {"puzzle": p}), b'"status":"solved"')
-            for p in puzzles]
+    return [
+        ("sudoku solve", request_bytes(port, "/v1/sudoku/solve", {"puzzle": p}), b'"status":"solved"')
+        for p in puzzles
+    ]
 
 
 #: a prepared request: its label, its bytes, and a piece every good answer's body contains
@@ -220,8 +255,9 @@ async def load(port: int, prepared: list[Prepared], clients: int, total: int, pi
     """``clients`` keep-alive connections sending ``total`` requests in all, client c taking the
     prepared requests from offset c * (total / clients) on, round the list."""
     per_client = max(1, total // clients)
-    shares = [[prepared[(c * per_client + i) % len(prepared)] for i in range(per_client)]
-              for c in range(clients)]
+    shares = [
+        [prepared[(c * per_client + i) % len(prepared)] for i in range(per_client)] for c in range(clients)
+    ]
     latencies: list[tuple[str, float]] = []
     server_cpu = tree_cpu(pid) if pid else None
     client_cpu = time.process_time()
@@ -236,21 +272,30 @@ async def load(port: int, prepared: list[Prepared], clients: int, total: int, pi
     by_label: dict[str, list[float]] = {}
     for label, t in latencies:
         by_label.setdefault(label, []).append(t)
-    return {"clients": clients, "requests": n, "per_second": n / elapsed,
-            "p50": percentile(seconds, 0.5), "p99": percentile(seconds, 0.99),
-            "mean": statistics.fmean(seconds),
-            "by_label": {label: {"requests": len(ts), "p50": percentile(ts, 0.5), "p99": percentile(ts, 0.99)}
-                         for label, ts in by_label.items()},
-            "server_cpu_ms": None if server_cpu is None else 1000 * server_cpu / n,
-            "client_cpu_ms": 1000 * client_cpu / n}
+    return {
+        "clients": clients,
+        "requests": n,
+        "per_second": n / elapsed,
+        "p50": percentile(seconds, 0.5),
+        "p99": percentile(seconds, 0.99),
+        "mean": statistics.fmean(seconds),
+        "by_label": {
+            label: {"requests": len(ts), "p50": percentile(ts, 0.5), "p99": percentile(ts, 0.99)}
+            for label, ts in by_label.items()
+        },
+        "server_cpu_ms": None if server_cpu is None else 1000 * server_cpu / n,
+        "client_cpu_ms": 1000 * client_cpu / n,
+    }
 
 
 # -- mixed small requests: every kind and action -------------------------------------------------------
 def binairo_puzzles(name: str) -> list[str]:
     """The puzzles of a bundled binairo file (blank-line separated grids, header lines dropped)."""
     text = (ROOT / "data" / "binairo" / name).read_text()
-    blocks = ["\n".join(line for line in block.splitlines() if not line.startswith("#"))
-              for block in text.split("\n\n")]
+    blocks = [
+        "\n".join(line for line in block.splitlines() if not line.startswith("#"))
+        for block in text.split("\n\n")
+    ]
     return [block for block in blocks if block.strip()]
 
 
@@ -272,11 +317,19 @@ def mixed_requests(sudokus: list[str]) -> list[tuple[str, str, dict, bytes]]:
             ("binairo check", "/v1/binairo/check", {"puzzle": b6[i % len(b6)]}, b'"uniqueness":"unique"'),
             ("binairo count", "/v1/binairo/count", {"puzzle": b6[(i + 1) % len(b6)]}, b'"complete":true'),
             ("binairo hint", "/v1/binairo/hint", {"puzzle": b8[(i + 1) % len(b8)]}, b'"technique"'),
-            ("crossing solve", "/v1/crossing/solve",
-             {"puzzle": ("wolf-goat-cabbage", "missionaries-cannibals")[i % 2]}, b'"status":"solved"'),
+            (
+                "crossing solve",
+                "/v1/crossing/solve",
+                {"puzzle": ("wolf-goat-cabbage", "missionaries-cannibals")[i % 2]},
+                b'"status":"solved"',
+            ),
             ("crossing explain", "/v1/crossing/explain", {"puzzle": "wolf-goat-cabbage"}, b'"explanation"'),
-            ("crossing export", "/v1/crossing/export",
-             {"puzzle": "missionaries-cannibals", "params": {"pairs": 2 + i % 4}}, b'"actors"'),
+            (
+                "crossing export",
+                "/v1/crossing/export",
+                {"puzzle": "missionaries-cannibals", "params": {"pairs": 2 + i % 4}},
+                b'"actors"',
+            ),
         ]
     return mix
 
@@ -305,24 +358,34 @@ def library_mix_cpu(mix: list[tuple[str, str, dict, bytes]]) -> dict:
         by_label[label] = by_label.get(label, 0.0) + time.process_time() - t
     cpu = time.process_time() - start
     share = len(mix) / len(by_label)
-    return {"cpu_ms": 1000 * cpu / len(mix),
-            "by_label": {label: 1000 * seconds / share for label, seconds in by_label.items()}}
+    return {
+        "cpu_ms": 1000 * cpu / len(mix),
+        "by_label": {label: 1000 * seconds / share for label, seconds in by_label.items()},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=3000, help="requests per client count")
     parser.add_argument("--clients", default="1,8,32", help="comma-separated client counts (sudoku solves)")
-    parser.add_argument("--mixed-clients", default="20",
-                        help="comma-separated client counts for the mixed requests (empty: none)")
+    parser.add_argument(
+        "--mixed-clients",
+        default="20",
+        help="comma-separated client counts for the mixed requests (empty: none)",
+    )
     parser.add_argument("--mixed-requests", type=int, default=2000, help="mixed requests per client count")
-    parser.add_argument("--solver-workers", type=int, default=None,
-                        help="server's solver processes (default: the server's own default)")
+    parser.add_argument(
+        "--solver-workers",
+        type=int,
+        default=None,
+        help="server's solver processes (default: the server's own default)",
+    )
     parser.add_argument("--puzzles", help="a file of 81-character puzzle lines")
     parser.add_argument("--markdown", action="store_true", help="print the results as Markdown tables")
     args = parser.parse_args(argv)
     try:
         import uvloop  # noqa: F401
+
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     except ImportError:
         pass
@@ -349,38 +412,63 @@ def main(argv: list[str] | None = None) -> int:
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     load_after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     if not args.markdown:
-        print(json.dumps({"puzzles": source, "machine": machine, "load": [load_before, load_after],
-                          "library": library, "app_alone_cpu_ms": app_alone, "api": rows,
-                          "library_mix": library_mix, "mixed": mixed_rows},
-                         indent=2))
+        print(
+            json.dumps(
+                {
+                    "puzzles": source,
+                    "machine": machine,
+                    "load": [load_before, load_after],
+                    "library": library,
+                    "app_alone_cpu_ms": app_alone,
+                    "api": rows,
+                    "library_mix": library_mix,
+                    "mixed": mixed_rows,
+                },
+                indent=2,
+            )
+        )
         return 0
-    print(f"Puzzles: {source} ({len(puzzles)}); {machine}; "
-          f"1-minute load average {load_before:.1f} before, {load_after:.1f} after\n")
+    print(
+        f"Puzzles: {source} ({len(puzzles)}); {machine}; "
+        f"1-minute load average {load_before:.1f} before, {load_after:.1f} after\n"
+    )
     base = library["with_parse_cpu_ms"]
     print("| what | clients | requests/s | p50 ms | p99 ms | CPU ms per request | CPU / library's |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    print(f"| library, in process (sat), solve only | 1 | {library['per_second']:,.0f} | "
-          f"{library['p50'] * 1e3:.2f} | {library['p99'] * 1e3:.2f} | {library['cpu_ms']:.3f} | |")
-    print(f"| library, in process (sat), parse + solve | 1 | {library['with_parse_per_second']:,.0f} | | | "
-          f"{base:.3f} | 1x |")
+    print(
+        f"| library, in process (sat), solve only | 1 | {library['per_second']:,.0f} | "
+        f"{library['p50'] * 1e3:.2f} | {library['p99'] * 1e3:.2f} | {library['cpu_ms']:.3f} | |"
+    )
+    print(
+        f"| library, in process (sat), parse + solve | 1 | {library['with_parse_per_second']:,.0f} | | | "
+        f"{base:.3f} | 1x |"
+    )
     if app_alone is not None:
-        print(f"| API app alone (ASGI in process, no sockets), solve | 1 | | | | {app_alone:.3f} | "
-              f"{app_alone / base:.1f}x |")
+        print(
+            f"| API app alone (ASGI in process, no sockets), solve | 1 | | | | {app_alone:.3f} | "
+            f"{app_alone / base:.1f}x |"
+        )
     for row in rows:
         print(api_row("API, POST /v1/sudoku/solve", row, base))
     if library_mix:
-        print(f"| library, in process, the mix | 1 | {1000 / library_mix['cpu_ms']:,.0f} | | | "
-              f"{library_mix['cpu_ms']:.3f} | 1x |")
+        print(
+            f"| library, in process, the mix | 1 | {1000 / library_mix['cpu_ms']:,.0f} | | | "
+            f"{library_mix['cpu_ms']:.3f} | 1x |"
+        )
         for row in mixed_rows:
             print(api_row("API, mixed small requests", row, library_mix["cpu_ms"]))
     for row in mixed_rows:
-        print(f"\nMixed, {row['clients']} clients, each kind of request "
-              "(library CPU: the same work in process):\n")
+        print(
+            f"\nMixed, {row['clients']} clients, each kind of request "
+            "(library CPU: the same work in process):\n"
+        )
         print("| request | requests | p50 ms | p99 ms | library CPU ms |")
         print("|---|---:|---:|---:|---:|")
         for label, stats in row["by_label"].items():
-            print(f"| {label} | {stats['requests']} | {stats['p50'] * 1e3:.2f} | {stats['p99'] * 1e3:.2f} | "
-                  f"{library_mix['by_label'][label]:.2f} |")
+            print(
+                f"| {label} | {stats['requests']} | {stats['p50'] * 1e3:.2f} | {stats['p99'] * 1e3:.2f} | "
+                f"{library_mix['by_label'][label]:.2f} |"
+            )
     return 0
 
 
@@ -388,8 +476,10 @@ def api_row(what: str, row: dict, library_cpu_ms: float) -> str:
     cpu = row["server_cpu_ms"]
     shown = "n/a" if cpu is None else f"{cpu:.3f} (+ client {row['client_cpu_ms']:.3f})"
     ratio = "n/a" if cpu is None else f"{cpu / library_cpu_ms:.1f}x"
-    return (f"| {what} | {row['clients']} | {row['per_second']:,.0f} | {row['p50'] * 1e3:.2f} | "
-            f"{row['p99'] * 1e3:.2f} | {shown} | {ratio} |")
+    return (
+        f"| {what} | {row['clients']} | {row['per_second']:,.0f} | {row['p50'] * 1e3:.2f} | "
+        f"{row['p99'] * 1e3:.2f} | {shown} | {ratio} |"
+    )
 
 
 if __name__ == "__main__":

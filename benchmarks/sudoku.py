@@ -6,7 +6,7 @@
 For each set of ../shared/data/sudoku/ (and a generated 25x25 set) it
 measures puzzles per second for
 
-* our engines through :class:`models.runner.PuzzleSolver`, exactly as the
+* our engines through :class:`mindgames.models.runner.PuzzleSolver`, exactly as the
   library and CLI use them: ``solve`` (one solution, verified) and ``check``
   (solve + uniqueness, every witness verified).  The first puzzle's session is
   built before the clock starts (that one-time build is reported apart); any
@@ -21,7 +21,7 @@ Times are per puzzle (``time.perf_counter`` around each call), so speed-up
 ratios are taken over exactly the same puzzles.  Parsing is not timed for
 our engines (puzzles are parsed once up front; its rate is reported).
 Answers are checked outside the clock: against the published solutions where
-a set has them, and peers' grids with :func:`models.sudoku.verify`.
+a set has them, and peers' grids with :func:`mindgames.models.sudoku.verify`.
 
 The tables are written between markers in ``--out`` so that prose around
 them survives a rerun.
@@ -37,12 +37,13 @@ import re
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
-from models import sudoku
-from models.runner import PuzzleSolver
+from mindgames.models import sudoku
+from mindgames.models.runner import PuzzleSolver
 
 from . import generate, norvig
 
@@ -99,9 +100,7 @@ def load(spec: SetSpec) -> list[Item]:
     """Every puzzle of a set, parsed, with its known solution if the set has them."""
     if spec.file is None:
         made = generate.puzzles(5, 5, GENERATED25["count"], GENERATED25["blank"], GENERATED25["seed"])
-        return [
-            Item(sudoku.to_line(p), sudoku.make_puzzle(p, box=(5, 5)), None) for p, _full in made
-        ]
+        return [Item(sudoku.to_line(p), sudoku.make_puzzle(p, box=(5, 5)), None) for p, _full in made]
     lines = [l for l in (DATA / spec.file).read_text().split("\n") if l.strip()]
     if spec.jigsaw:
         items = []
@@ -166,12 +165,16 @@ class Progress:
         self.bar = None
         if enabled:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar
-            from rich.progress import TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as Bar
 
             self.bar = Bar(
-                TextColumn("{task.description:<36}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+                TextColumn("{task.description:<36}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+                transient=True,
             )
             self.bar.start()
             self.task = self.bar.add_task("", total=1)
@@ -190,8 +193,13 @@ class Progress:
 
 
 def run_engine(
-    engine: str, mode: str, items: list[Item], indices: list[int], cap: float | None,
-    progress: Progress, label: str = "",
+    engine: str,
+    mode: str,
+    items: list[Item],
+    indices: list[int],
+    cap: float | None,
+    progress: Progress,
+    label: str = "",
 ) -> Run:
     """``PuzzleSolver.solve`` or ``.check`` (verification included) on each puzzle, timed."""
     solver = PuzzleSolver(sudoku, engine)
@@ -263,8 +271,12 @@ def dlx_solve(item: Item) -> Grid:
 
 
 def run_peer(
-    name: str, items: list[Item], indices: list[int], cap: float | None,
-    progress: Progress, label: str = "",
+    name: str,
+    items: list[Item],
+    indices: list[int],
+    cap: float | None,
+    progress: Progress,
+    label: str = "",
 ) -> Run | None:
     """A peer solver, timed per puzzle; None when it cannot take this set's puzzles."""
     first = items[indices[0]].puzzle
@@ -380,9 +392,7 @@ def report(results: dict[str, dict[str, Any]], args: argparse.Namespace, meta: d
                 return float("nan")
             return runs[fast].rate(r[subset], "cpu") / runs[slow].rate(r[subset], "cpu")
 
-        build = " / ".join(
-            f"{runs[k].build:.2f}" if k in runs else "-" for k in ("sat solve", "cpsat solve")
-        )
+        build = " / ".join(f"{runs[k].build:.2f}" if k in runs else "-" for k in ("sat solve", "cpsat solve"))
         lines.append(
             f"| {name} | {fmt_ratio(ratio('sat solve', 'backtrack solve', 'backtrack'))} "
             f"| {fmt_ratio(ratio('sat check', 'backtrack check', 'backtrack'))} "
@@ -399,7 +409,7 @@ def report(results: dict[str, dict[str, Any]], args: argparse.Namespace, meta: d
         f"`cpsat` and the peers on up to {args.peer_sample} of those, `backtrack` on up to "
         f"{args.backtrack_sample} of those with a {args.cap:g} s cap per puzzle (a capped puzzle counts "
         f"{args.cap:g} s: its rate is an upper bound). Peers are capped at {args.peer_cap:g} s per puzzle.",
-        "\"WRONG\" would flag an answer differing from the published solution or failing `verify`.",
+        '"WRONG" would flag an answer differing from the published solution or failing `verify`.',
     ]
     return "\n".join(lines)
 
@@ -465,7 +475,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m benchmarks.sudoku", description=__doc__.split("\n")[0])
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS))
     parser.add_argument("--sample", type=int, default=None, help="puzzles per set for sat (default: all)")
-    parser.add_argument("--peer-sample", type=int, default=300, help="puzzles per set for cpsat and the peers")
+    parser.add_argument(
+        "--peer-sample", type=int, default=300, help="puzzles per set for cpsat and the peers"
+    )
     parser.add_argument("--backtrack-sample", type=int, default=10, help="puzzles per set for backtrack")
     parser.add_argument("--cap", type=float, default=2.0, help="backtrack's time cap per puzzle, seconds")
     parser.add_argument("--peer-cap", type=float, default=10.0, help="peers' time cap per puzzle, seconds")
@@ -474,7 +486,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=None, help="markdown file to write the tables into")
     parser.add_argument(
-        "--profile", metavar="ENGINE", default=None,
+        "--profile",
+        metavar="ENGINE",
+        default=None,
         help="instead of the benchmark: cProfile ENGINE's solve and check on the first set's sample",
     )
     args = parser.parse_args(argv)
@@ -509,19 +523,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             everyone = sample(len(items), args.sample, args.seed)
             peers = [everyone[i] for i in sample(len(everyone), args.peer_sample, args.seed)]
             slow = [peers[i] for i in sample(len(peers), args.backtrack_sample, args.seed)]
-            r = results[name] = {"total": len(items), "all": everyone, "peers": peers, "backtrack": slow, "runs": {}}
+            r = results[name] = {
+                "total": len(items),
+                "all": everyone,
+                "peers": peers,
+                "backtrack": slow,
+                "runs": {},
+            }
             for engine in args.engines:
                 indices = {"sat": everyone, "backtrack": slow}.get(engine, peers)
                 cap = args.cap if engine == "backtrack" else None
                 for mode in ("solve", "check"):
                     run = run_engine(engine, mode, items, indices, cap, progress, f"{name}: ")
                     r["runs"][f"{engine} {mode}"] = run
-                    print(f"{name:>16} {engine:>9} {mode}: {fmt_rate(run.rate())}/s{flags(run)}", file=sys.stderr)
+                    print(
+                        f"{name:>16} {engine:>9} {mode}: {fmt_rate(run.rate())}/s{flags(run)}",
+                        file=sys.stderr,
+                    )
             for peer in args.peers:
                 run = run_peer(peer, items, peers, args.peer_cap, progress, f"{name}: ")
                 if run is not None:
                     r["runs"][f"{peer} solve"] = run
-                    print(f"{name:>16} {peer:>9} solve: {fmt_rate(run.rate())}/s{flags(run)}", file=sys.stderr)
+                    print(
+                        f"{name:>16} {peer:>9} solve: {fmt_rate(run.rate())}/s{flags(run)}", file=sys.stderr
+                    )
             if args.out:  # after every set, so that an interrupted run keeps what it measured
                 write(args.out, finish(results, args, meta, wall, parse_seconds, parsed, partial=True))
     finally:
@@ -534,8 +559,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def finish(
-    results: dict[str, dict[str, Any]], args: argparse.Namespace, meta: dict[str, str],
-    wall: float, parse_seconds: float, parsed: int, partial: bool = False,
+    results: dict[str, dict[str, Any]],
+    args: argparse.Namespace,
+    meta: dict[str, str],
+    wall: float,
+    parse_seconds: float,
+    parsed: int,
+    partial: bool = False,
 ) -> str:
     """The report so far (``partial``: the run is still going)."""
     meta["wall"] = f"{time.perf_counter() - wall:.0f} s" + (" so far, run in progress" if partial else "")

@@ -13,7 +13,7 @@ the child's CPU time (user + sys) are both reported.  The answers are compared: 
 shared set has one solution per puzzle, so both sides must print the same grids.
 
 In-library: in this process, every puzzle of the set solved one after the other by one
-:class:`models.runner.PuzzleSolver` (verification included) and by the Norvig-style solver,
+:class:`mindgames.models.runner.PuzzleSolver` (verification included) and by the Norvig-style solver,
 each starting cold (our first model and solver, its first units and peers, are on the clock;
 a jigsaw's per-layout work too, on both sides).  Parsing is not timed.  ``--library-only``:
 only that, each set in ``--runs`` fresh processes (nothing warm from an earlier set), the
@@ -36,12 +36,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from models import sudoku
-from models.runner import PuzzleSolver
-from solver import get_engine
+from mindgames.models import sudoku
+from mindgames.models.runner import PuzzleSolver
+from mindgames.solver import get_engine
 
 from . import norvig
 from .sudoku import DATA, load_average
@@ -78,8 +78,12 @@ def set_lines(name: str, sample: int, seed: int) -> list[str]:
     if name.startswith("jigsaw9"):
         pairs = [line.split()[:2] for line in lines]
         if name == "jigsaw9_turned":
-            pairs = [[turned(t, turns, mirrored) for t in pair] for turns in range(4)
-                     for mirrored in (False, True) for pair in pairs]
+            pairs = [
+                [turned(t, turns, mirrored) for t in pair]
+                for turns in range(4)
+                for mirrored in (False, True)
+                for pair in pairs
+            ]
         lines = [" ".join(pair) for pair in pairs]
     return lines
 
@@ -113,8 +117,17 @@ def whole_process(lines: list[str], runs: int, work: Path) -> dict[str, tuple[fl
     python = sys.executable
     commands = {
         "ours": [python, "-m", "mindgames.cli", "sudoku", "solve", str(puzzles), "--json"],
-        "ours --jobs 1": [python, "-m", "mindgames.cli", "sudoku", "solve", str(puzzles), "--json",
-                          "--jobs", "1"],
+        "ours --jobs 1": [
+            python,
+            "-m",
+            "mindgames.cli",
+            "sudoku",
+            "solve",
+            str(puzzles),
+            "--json",
+            "--jobs",
+            "1",
+        ],
         "norvig": [python, "-m", "benchmarks.norvig", str(puzzles)],
     }
     best: dict[str, tuple[float, float]] = {}
@@ -149,11 +162,28 @@ def library_only(args: argparse.Namespace) -> None:
     print("| set | puzzles | in-library s ours / Norvig (fastest of fresh processes) | ratio |")
     print("|---|---:|---:|---:|")
     for name in args.sets:
-        command = [sys.executable, "-m", "benchmarks.sudoku_vs_norvig", "--in-library-of", name,
-                   "--sample", str(args.sample), "--seed", str(args.seed)]
-        runs = [subprocess.run(command, capture_output=True, text=True, check=True, cwd=REPO,
-                               env={**os.environ, "PYTHONPATH": str(REPO)}).stdout.split()
-                for _ in range(args.runs)]
+        command = [
+            sys.executable,
+            "-m",
+            "benchmarks.sudoku_vs_norvig",
+            "--in-library-of",
+            name,
+            "--sample",
+            str(args.sample),
+            "--seed",
+            str(args.seed),
+        ]
+        runs = [
+            subprocess.run(
+                command,
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=REPO,
+                env={**os.environ, "PYTHONPATH": str(REPO)},
+            ).stdout.split()
+            for _ in range(args.runs)
+        ]
         count = int(runs[0][0])
         ours, theirs = (min(float(run[i]) for run in runs) for i in (1, 2))
         print(f"| {name} | {count:,} | {ours:.3f} / {theirs:.3f} | {theirs / ours:.1f}x |", flush=True)
@@ -165,8 +195,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=3000, help="17-clue puzzles (default 3000)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each process; the fastest counts")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--library-only", action="store_true",
-                        help="only the in-library figures, each set in --runs fresh processes")
+    parser.add_argument(
+        "--library-only",
+        action="store_true",
+        help="only the in-library figures, each set in --runs fresh processes",
+    )
     parser.add_argument("--in-library-of", choices=list(SETS), help=argparse.SUPPRESS)  # one such process
     args = parser.parse_args(argv)
     if args.in_library_of:
@@ -178,9 +211,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         library_only(args)
         print(f"\nLoad average at end: {load_average()}")
         return 0
-    print("| set | puzzles | ours whole s (wall / CPU) | `--jobs 1` (wall / CPU) | Norvig whole s "
-          "(wall / CPU) | whole-process ratio (wall / CPU; `--jobs 1` CPU) | in-library s ours / "
-          "Norvig | in-library ratio |")
+    print(
+        "| set | puzzles | ours whole s (wall / CPU) | `--jobs 1` (wall / CPU) | Norvig whole s "
+        "(wall / CPU) | whole-process ratio (wall / CPU; `--jobs 1` CPU) | in-library s ours / "
+        "Norvig | in-library ratio |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sets:
@@ -188,9 +223,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             best = whole_process(lines, args.runs, Path(tmp))
             (ow, oc), (jw, jc), (nw, nc) = best["ours"], best["ours --jobs 1"], best["norvig"]
             lib_ours, lib_norvig = in_library(lines)
-            print(f"| {name} | {len(lines):,} | {ow:.2f} / {oc:.2f} | {jw:.2f} / {jc:.2f} "
-                  f"| {nw:.2f} / {nc:.2f} | {nw / ow:.1f}x / {nc / oc:.1f}x; {nc / jc:.1f}x "
-                  f"| {lib_ours:.3f} / {lib_norvig:.3f} | {lib_norvig / lib_ours:.1f}x |", flush=True)
+            print(
+                f"| {name} | {len(lines):,} | {ow:.2f} / {oc:.2f} | {jw:.2f} / {jc:.2f} "
+                f"| {nw:.2f} / {nc:.2f} | {nw / ow:.1f}x / {nc / oc:.1f}x; {nc / jc:.1f}x "
+                f"| {lib_ours:.3f} / {lib_norvig:.3f} | {lib_norvig / lib_ours:.1f}x |",
+                flush=True,
+            )
     print(f"\nLoad average at end: {load_average()}")
     return 0
 

@@ -1,28 +1,9 @@
-"""mindgames: the command line and the HTTP service, thin layers over :mod:`models` and :mod:`solver`."""
+"""mindgames: logic puzzles compiled into constraint models and proved by real engines.
 
-import os
-import sys
+The library is :mod:`mindgames.models` (the puzzle kinds) over :mod:`mindgames.solver`
+(the engine-neutral model and the engines); the command line and the HTTP service are
+thin layers over both.  In the repository the two live in the top-level folders
+``models/`` and ``solver/``; the install maps them into this namespace
+(``[tool.setuptools.package-dir]`` in pyproject.toml)."""
 
 __version__ = "0.1.0"
-
-
-def _unshadow_models_package() -> None:
-    """Keep python-sat's ``models.py`` script from hiding the ``models`` package.
-
-    python-sat installs command-line scripts, one of them ``models.py``, into the
-    same ``bin`` directory as the ``mindgames`` console script; a console script
-    runs with that directory first on ``sys.path``, so ``import models`` would
-    find the script instead of this project's package."""
-    if not sys.path or not sys.path[0]:
-        return
-    script_dir = os.path.abspath(sys.path[0])
-    if os.path.isfile(os.path.join(script_dir, "models.py")) and not os.path.isfile(
-        os.path.join(script_dir, "models", "__init__.py")
-    ):
-        del sys.path[0]
-        loaded = sys.modules.get("models")
-        if loaded is not None and not hasattr(loaded, "__path__"):
-            del sys.modules["models"]
-
-
-_unshadow_models_package()

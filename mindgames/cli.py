@@ -1,6 +1,6 @@
 """The ``mindgames`` command: ``mindgames KIND ACTION ...``.
 
-The grid kinds of :mod:`models.registry` get their subcommands from
+The grid kinds of :mod:`mindgames.models.registry` get their subcommands from
 :mod:`mindgames.commands.grid`; the other commands (crossing, serve, certify)
 are modules of :mod:`mindgames.commands`.  This module only wires them
 together (building fully just the command asked for, so that ``mindgames
@@ -18,11 +18,11 @@ import importlib
 import importlib.util
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from models import registry
-from models.errors import PuzzleError
-from models.kind import GridKind
+from mindgames.models import registry
+from mindgames.models.errors import PuzzleError
+from mindgames.models.kind import GridKind
 
 from . import __version__
 from .commands import COMMANDS
@@ -91,8 +91,10 @@ def main(argv: Sequence[str] | None = None, cap_memory: bool = False) -> int:
     except MemoryError:
         return fail(memory_limit_message(getattr(args, "memory_limit", None)), code=3)
     except ModuleNotFoundError as error:  # a broken install, never a traceback
-        return fail(f"mindgames is not completely installed: no module named {error.name!r} "
-                    "(reinstall it: pip install --force-reinstall mindgames)")
+        return fail(
+            f"mindgames is not completely installed: no module named {error.name!r} "
+            "(reinstall it: pip install --force-reinstall mindgames)"
+        )
     except KeyboardInterrupt:
         print("mindgames: interrupted", file=sys.stderr)
         return 130
@@ -106,7 +108,7 @@ def main(argv: Sequence[str] | None = None, cap_memory: bool = False) -> int:
 
 def is_certification_error(error: Exception) -> bool:
     """A proof that did not check (--certify): imported only when something went wrong."""
-    from solver.proof import CertificationError
+    from mindgames.solver.proof import CertificationError
 
     return isinstance(error, CertificationError)
 

@@ -8,9 +8,10 @@ import os
 import stat
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
 #: bytes read at a time from an input read as it comes
@@ -156,7 +157,9 @@ def stdout_is_terminal() -> bool:
 
 
 @contextmanager
-def progress(total: int | None, description: str, elapsed: bool = True, in_bytes: bool = False) -> Iterator[Any]:
+def progress(
+    total: int | None, description: str, elapsed: bool = True, in_bytes: bool = False
+) -> Iterator[Any]:
     """A progress bar on stderr when stderr is a terminal; a silent stand-in otherwise.
 
     ``elapsed`` adds the time spent so far (for steps that take minutes each);
@@ -168,16 +171,29 @@ def progress(total: int | None, description: str, elapsed: bool = True, in_bytes
         yield _Silent()
         return
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn,
-                               TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
-    columns = [TextColumn("{task.description}"), BarColumn(),
-               TaskProgressColumn() if in_bytes else MofNCompleteColumn()]
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn() if in_bytes else MofNCompleteColumn(),
+    ]
     columns += [TimeElapsedColumn()] if elapsed else []
     bar = Progress(
-        *columns, TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True,
-        redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
+        *columns,
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
     )
     with bar:
         task = bar.add_task(description, total=total)

@@ -40,8 +40,7 @@ def memory_mb(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of megabytes") from None
     if value != 0 and value < MIN_MEMORY_MB:
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: at least {MIN_MEMORY_MB} MB (or 0 for no limit)")
+        raise argparse.ArgumentTypeError(f"{text!r}: at least {MIN_MEMORY_MB} MB (or 0 for no limit)")
     return value
 
 
@@ -56,9 +55,13 @@ def add_memory_limit_option(parser: argparse.ArgumentParser) -> None:
         return
     if not subcommands:
         parser.add_argument(
-            "--memory-limit", type=memory_mb, default=default_memory_limit_mb(), metavar="MB",
+            "--memory-limit",
+            type=memory_mb,
+            default=default_memory_limit_mb(),
+            metavar="MB",
             help="cap on this process's memory; reaching it is a clear error, exit 3 "
-                 f"(default {default_memory_limit_mb()}: min(8192, 80%% of RAM); 0: no cap)")
+            f"(default {default_memory_limit_mb()}: min(8192, 80%% of RAM); 0: no cap)",
+        )
         return
     for action in subcommands:
         for child in dict.fromkeys(action.choices.values()):
@@ -83,6 +86,8 @@ def apply_memory_limit(megabytes: int | None) -> None:
 
 def memory_limit_message(megabytes: int | None) -> str:
     if megabytes:
-        return (f"out of memory: the memory limit of {megabytes} MB was reached "
-                "(--memory-limit MB raises it; the puzzle may be too large for this machine)")
+        return (
+            f"out of memory: the memory limit of {megabytes} MB was reached "
+            "(--memory-limit MB raises it; the puzzle may be too large for this machine)"
+        )
     return "out of memory (the machine has no more to give)"

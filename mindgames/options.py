@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from models.kind import GridKind
+from mindgames.models.kind import GridKind
 
 
 def positive_float(text: str) -> float:
@@ -43,5 +43,6 @@ def unread_fields(kind: GridKind, stated: dict[str, Any]) -> dict[str, Any]:
     ``choices``: as ``stated``, else the default, else the first choice), e.g. binairo's rules."""
     return {
         o.name: stated.get(o.name) or (o.default if o.default is not None else o.choices[0])
-        for o in kind.options if o.choices
+        for o in kind.options
+        if o.choices
     }

@@ -3,11 +3,11 @@
 On a terminal, givens are bold and filled-in cells red (the seeds draw
 givens black and the solver's digits red); in plain text the puzzle is
 printed beside its solution so the difference stays visible.  The grid drawing
-itself lives in :mod:`models.draw` (the kinds draw their puzzles); it is re-exported here."""
+itself lives in :mod:`mindgames.models.draw` (the kinds draw their puzzles); it is re-exported here."""
 
 from __future__ import annotations
 
-from models.draw import BOLD, RED, RESET, grid_lines, marked_rows  # noqa: F401 - drawn in models
+from mindgames.models.draw import BOLD, RED, RESET, grid_lines, marked_rows  # noqa: F401 - drawn in models
 
 
 def _visible(text: str) -> str:

@@ -1,4 +1,4 @@
-"""The old name of :mod:`models.binairo.count`, for the command line's imports: every name is that module's."""
+"""The old name of :mod:`mindgames.models.binairo.count`, for the command line's imports: every name is that module's."""
 
 from .binairo import count
 

@@ -28,11 +28,10 @@ import csv
 import io
 import statistics
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .kind import GridKind, Parsed
 
@@ -65,16 +64,24 @@ class Row:
         return self.answer.startswith("unknown")
 
     @classmethod
-    def from_json(cls, record: dict[str, Any]) -> "Row":
+    def from_json(cls, record: dict[str, Any]) -> Row:
         """A row back from :meth:`to_json` (the service sums up its workers' rows)."""
-        return cls(record["index"], record["engine"], record["status"], record["answer"],
-                   record["seconds"], record["stats"], record)
+        return cls(
+            record["index"],
+            record["engine"],
+            record["status"],
+            record["answer"],
+            record["seconds"],
+            record["stats"],
+            record,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """``index``, ``engine``, the kind's fields, then ``seconds`` and ``stats``."""
         record = {"index": self.index, "engine": self.engine}
-        record.update({k: v for k, v in self.fields.items()
-                       if k not in ("index", "engine", "seconds", "stats")})
+        record.update(
+            {k: v for k, v in self.fields.items() if k not in ("index", "engine", "seconds", "stats")}
+        )
         record.update(answer=self.answer, seconds=round(self.seconds, 6), stats=self.stats)
         return record
 
@@ -83,14 +90,14 @@ class Disagreement(Exception):
     """Two engines gave different answers to one puzzle: a bug in one of them."""
 
 
-def make_solver(kind: GridKind, engine: str) -> "PuzzleSolver":
+def make_solver(kind: GridKind, engine: str) -> PuzzleSolver:
     """The solver that answers for ``engine`` (tests put a deliberately wrong one here)."""
     from .runner import PuzzleSolver
 
     return PuzzleSolver(kind, engine, max_shapes=8)
 
 
-def answer_of(result: "Result", action: str) -> str:
+def answer_of(result: Result, action: str) -> str:
     """What engines must agree on, in words."""
     if result.status in ("unknown", "invalid"):
         return result.status
@@ -109,7 +116,7 @@ def grid_rows(
     time_limit: float | None = None,
     limit: int | None = 10_000,
     on_step: Callable[[int, str], None] | None = None,
-    solver_for: Callable[[GridKind, str], "PuzzleSolver"] | None = None,
+    solver_for: Callable[[GridKind, str], PuzzleSolver] | None = None,
 ) -> Iterable[Row]:
     """Every puzzle on every engine, puzzle by puzzle, as rows (a generator: stopping it,
     by Ctrl-C, keeps the rows made so far).  ``on_step(index, engine)`` is told before
@@ -131,8 +138,15 @@ def grid_rows(
                 result = getattr(solver, action)(item.puzzle, time_limit)
             seconds = time.perf_counter() - started
             result.extra.update(kind.result_fields(item.puzzle))
-            yield Row(index, engine, result.status, answer_of(result, action), seconds,
-                      dict(result.stats), result.to_json())
+            yield Row(
+                index,
+                engine,
+                result.status,
+                answer_of(result, action),
+                seconds,
+                dict(result.stats),
+                result.to_json(),
+            )
 
 
 def disagreements(rows: Iterable[Row]) -> list[str]:
@@ -171,10 +185,15 @@ class EngineSummary:
     baseline: str = BASELINE
 
     def to_json(self) -> dict[str, Any]:
-        return {"engine": self.engine, "puzzles": self.puzzles, "answered": self.answered,
-                "median_seconds": round(self.median_seconds, 6),
-                "total_seconds": round(self.total_seconds, 6), "baseline": self.baseline,
-                "vs_baseline": self.vs_baseline}
+        return {
+            "engine": self.engine,
+            "puzzles": self.puzzles,
+            "answered": self.answered,
+            "median_seconds": round(self.median_seconds, 6),
+            "total_seconds": round(self.total_seconds, 6),
+            "baseline": self.baseline,
+            "vs_baseline": self.vs_baseline,
+        }
 
 
 def ratio(baseline: Sequence[Row], rows: Sequence[Row]) -> str:
@@ -204,11 +223,17 @@ def summarize(rows: Sequence[Row], engines: Sequence[str]) -> list[EngineSummary
     for engine in engines:
         mine = [row for row in rows if row.engine == engine]
         times = [row.seconds for row in mine] or [0.0]
-        summaries.append(EngineSummary(
-            engine, len(mine), sum(1 for row in mine if not row.limit_reached and row.status != "invalid"),
-            statistics.median(times), sum(times),
-            "1x" if engine == name else ratio(baseline, mine) if baseline else "", name,
-        ))
+        summaries.append(
+            EngineSummary(
+                engine,
+                len(mine),
+                sum(1 for row in mine if not row.limit_reached and row.status != "invalid"),
+                statistics.median(times),
+                sum(times),
+                "1x" if engine == name else ratio(baseline, mine) if baseline else "",
+                name,
+            )
+        )
     return summaries
 
 
@@ -229,17 +254,29 @@ def stats_text(stats: dict[str, int]) -> str:
 
 def _columns(header: Sequence[str], lines: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *lines)]
-    return ["  ".join(str(cell).ljust(width) for cell, width in zip(line, widths)).rstrip()
-            for line in [header, *lines]]
+    return [
+        "  ".join(str(cell).ljust(width) for cell, width in zip(line, widths)).rstrip()
+        for line in [header, *lines]
+    ]
 
 
 def table(rows: Sequence[Row], engines: Sequence[str], interrupted: bool = False) -> str:
     """Per puzzle and engine, then the summary per engine, then the agreement line."""
-    lines = [[str(row.index + 1), row.engine, row.answer, f"{row.seconds:.4f}",
-              stats_text(row.stats)] for row in rows]
+    lines = [
+        [str(row.index + 1), row.engine, row.answer, f"{row.seconds:.4f}", stats_text(row.stats)]
+        for row in rows
+    ]
     text = _columns(["puzzle", "engine", "answer", "seconds", "work"], lines)
-    summary = [[s.engine, f"{s.answered}/{s.puzzles}", f"{s.median_seconds:.4f}",
-                f"{s.total_seconds:.4f}", s.vs_baseline or "-"] for s in summarize(rows, engines)]
+    summary = [
+        [
+            s.engine,
+            f"{s.answered}/{s.puzzles}",
+            f"{s.median_seconds:.4f}",
+            f"{s.total_seconds:.4f}",
+            s.vs_baseline or "-",
+        ]
+        for s in summarize(rows, engines)
+    ]
     header = ["engine", "answered", "median s", "total s", f"vs {baseline_of(engines)}"]
     text += [""] + _columns(header, summary)
     text += ["", agreement_line(rows)]
@@ -251,8 +288,13 @@ def table(rows: Sequence[Row], engines: Sequence[str], interrupted: bool = False
 def json_records(rows: Sequence[Row], engines: Sequence[str], interrupted: bool = False) -> list[dict]:
     """One object per puzzle and engine, then one with ``"summary": true``."""
     found = disagreements(rows)
-    summary = {"summary": True, "engines": [s.to_json() for s in summarize(rows, engines)],
-               "agree": not found, "disagreements": found, "interrupted": interrupted}
+    summary = {
+        "summary": True,
+        "engines": [s.to_json() for s in summarize(rows, engines)],
+        "agree": not found,
+        "disagreements": found,
+        "interrupted": interrupted,
+    }
     return [row.to_json() for row in rows] + [summary]
 
 
@@ -268,8 +310,17 @@ def csv_text(rows: Sequence[Row]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in rows:
-        writer.writerow([row.index, row.engine, row.status, row.answer, f"{row.seconds:.6f}",
-                         str(row.limit_reached).lower(), stats_text(row.stats)])
+        writer.writerow(
+            [
+                row.index,
+                row.engine,
+                row.status,
+                row.answer,
+                f"{row.seconds:.6f}",
+                str(row.limit_reached).lower(),
+                stats_text(row.stats),
+            ]
+        )
     return out.getvalue()
 
 
@@ -305,10 +356,14 @@ def plot(rows: Sequence[Row], engines: Sequence[str], path: str | Path, title: s
 def _cactus(axes: Any, rows: Sequence[Row], engines: Sequence[str]) -> None:
     """Puzzles answered (y) within a time limit (x, log scale), one line per engine."""
     for engine in engines:
-        times = sorted(row.seconds for row in rows if row.engine == engine
-                       and not row.limit_reached and row.status != "invalid")
-        axes.step([max(t, 1e-5) for t in times], range(1, len(times) + 1), where="post",
-                  marker=".", label=engine)
+        times = sorted(
+            row.seconds
+            for row in rows
+            if row.engine == engine and not row.limit_reached and row.status != "invalid"
+        )
+        axes.step(
+            [max(t, 1e-5) for t in times], range(1, len(times) + 1), where="post", marker=".", label=engine
+        )
     axes.set_xscale("log")
     axes.set_xlabel("time limit per puzzle (s)")
     axes.set_ylabel("puzzles answered")
@@ -332,8 +387,9 @@ def _bars(time_axes: Any, work_axes: Any, rows: Sequence[Row], engines: Sequence
     time_axes.set_ylabel("seconds")
     time_axes.set_title("time")
     counted = [row for row in shown if row.stats]  # crossings on a model have no counters
-    work_axes.bar([row.engine for row in counted], [max(work_of(row), 1) for row in counted],
-                  color="tab:orange")
+    work_axes.bar(
+        [row.engine for row in counted], [max(work_of(row), 1) for row in counted], color="tab:orange"
+    )
     work_axes.set_yscale("log")
     work_axes.set_ylabel("nodes / decisions / branches / states")
     work_axes.set_title("work")
@@ -363,7 +419,7 @@ def crossing_rows(
     """One crossing puzzle by each method: the shortest plan's length (or unsolvable), with
     ``stats``: bfs ``states`` and ``edges`` of the graph; dfs ``expanded`` (states whose
     moves were listed, once per path reaching them) and ``paths`` (goal-reaching plans)."""
-    from solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths
+    from mindgames.solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths
 
     from .crossing import CrossingProblem, Options, solve
 
@@ -385,10 +441,13 @@ def crossing_rows(
         stats: dict[str, int] = {}
         if method in ("sat", "cpsat"):
             # counted_limit=1: the breadth-first search stops at once, the model alone decides
-            outcome = solve(spec, Options(engine=method, time_limit=time_limit, cross_check=False,
-                                          counted_limit=1))
-            status, answer = outcome.status, (f"{outcome.crossings} crossings"
-                                              if outcome.status == "solved" else outcome.status)
+            outcome = solve(
+                spec, Options(engine=method, time_limit=time_limit, cross_check=False, counted_limit=1)
+            )
+            status, answer = (
+                outcome.status,
+                (f"{outcome.crossings} crossings" if outcome.status == "solved" else outcome.status),
+            )
         elif method == "bfs":
             try:
                 graph = build_graph(problem.initial, neighbours, GRAPH_LIMIT, time_limit)
@@ -404,5 +463,12 @@ def crossing_rows(
             status, answer = _plan_answer(length, found.complete)
         seconds = time.perf_counter() - started
         crossings = int(answer.split()[0]) if status == "solved" else None
-        yield Row(0, method, status, answer, seconds, stats,
-                  {"name": spec.name, "status": status, "crossings": crossings})
+        yield Row(
+            0,
+            method,
+            status,
+            answer,
+            seconds,
+            stats,
+            {"name": spec.name, "status": status, "crossings": crossings},
+        )

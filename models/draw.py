@@ -3,7 +3,7 @@ apart from filled-in cells (bold givens and red filled-in cells with ``color``, 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .grid import symbol_char
 

@@ -1,8 +1,8 @@
 """Explanations for people, for every grid kind: why a puzzle has no solution or several, and hints.
 
-Kind-neutral: a kind is known through its object (:class:`~models.kind.GridKind`:
+Kind-neutral: a kind is known through its object (:class:`~mindgames.models.kind.GridKind`:
 ``given_cells``, ``with_givens``, ``givens``, ``decode``) and the engines
-through :class:`~models.runner.PuzzleSolver`'s session, every question asked
+through :class:`~mindgames.models.runner.PuzzleSolver`'s session, every question asked
 under assumptions (the givens), so nothing is compiled twice.
 
 * **clash** (no solution): a *minimal* set of givens that cannot all hold.
@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.deadline import Deadline
+from mindgames.solver.deadline import Deadline
 
 from .errors import TimeLimitReached
 from .grid import cell_name
@@ -57,8 +57,10 @@ class Explanation:
             reply["clash"] = [one_based(cell) for cell in self.clash]
         elif self.explanation == "open":
             reply["open_cells"] = [one_based(cell) for cell in self.open_cells]
-            reply["add_givens"] = [{"row": r + 1, "col": c + 1, "value": value}
-                                   for (r, c), value in sorted(self.add_givens.items())]
+            reply["add_givens"] = [
+                {"row": r + 1, "col": c + 1, "value": value}
+                for (r, c), value in sorted(self.add_givens.items())
+            ]
         elif self.grade is not None:
             reply.update(grade=self.grade, grade_name=self.grade_name, techniques=self.techniques)
         return reply
@@ -128,9 +130,11 @@ class Explainer:
         if plain and set(self.kind.clashing_cells(alone)) == set(clash):
             text = plain
         else:
-            text = (f"no solution: these {len(clash)} givens cannot all hold "
-                    f"(without any one of them there is a solution): "
-                    f"{', '.join(cell_name(cell) for cell in sorted(clash))}")
+            text = (
+                f"no solution: these {len(clash)} givens cannot all hold "
+                f"(without any one of them there is a solution): "
+                f"{', '.join(cell_name(cell) for cell in sorted(clash))}"
+            )
         return Explanation("clash", text, clash=sorted(clash))
 
     def unique_with(self, puzzle: Any, solution: Any, deadline: Deadline = Deadline(None)) -> dict[Cell, Any]:
@@ -152,8 +156,12 @@ class Explainer:
             return next(s for s in decoded if s != solution)
 
         while (other := other_solution(extra)) is not None:
-            cell = next((r, c) for r, row in enumerate(solution) for c, value in enumerate(row)
-                        if other[r][c] != value)
+            cell = next(
+                (r, c)
+                for r, row in enumerate(solution)
+                for c, value in enumerate(row)
+                if other[r][c] != value
+            )
             extra[cell] = solution[cell[0]][cell[1]]
         # Shrink: a cell can go when the rest still forces it (its other values are impossible).
         for cell in sorted(extra):
@@ -165,12 +173,15 @@ class Explainer:
 
     def _open(self, puzzle: Any, solutions: list[Any], deadline: Deadline) -> Explanation:
         first, second = solutions[:2]
-        open_cells = [(r, c) for r, row in enumerate(first) for c, value in enumerate(row)
-                      if second[r][c] != value]
+        open_cells = [
+            (r, c) for r, row in enumerate(first) for c, value in enumerate(row) if second[r][c] != value
+        ]
         extra = self.unique_with(puzzle, first, deadline)
-        text = (f"several solutions: {len(open_cells)} cells differ between two of them; "
-                f"giving {', '.join(f'{cell_name(cell)}={value}' for cell, value in sorted(extra.items()))} "
-                f"makes it unique")
+        text = (
+            f"several solutions: {len(open_cells)} cells differ between two of them; "
+            f"giving {', '.join(f'{cell_name(cell)}={value}' for cell, value in sorted(extra.items()))} "
+            f"makes it unique"
+        )
         return Explanation("open", text, open_cells=open_cells, add_givens=extra, solutions=solutions)
 
     def _unique(self, puzzle: Any, deadline: Deadline) -> Explanation:
@@ -178,8 +189,13 @@ class Explainer:
         if grade is None:
             return Explanation("unique", "one solution")
         level, name, techniques = grade(puzzle, deadline)
-        return Explanation("unique", f"one solution; grade {level} ({name}): {', '.join(techniques)}",
-                           grade=level, grade_name=name, techniques=techniques)
+        return Explanation(
+            "unique",
+            f"one solution; grade {level} ({name}): {', '.join(techniques)}",
+            grade=level,
+            grade_name=name,
+            techniques=techniques,
+        )
 
     def fixed(self, puzzle: Any, explanation: Explanation) -> Any:
         """The puzzle with the explanation's extra givens (``--fix``)."""
@@ -192,8 +208,9 @@ class Explainer:
         solution; else (or when the ladder is stuck) a cell's value from the solution."""
         deadline = Deadline(time_limit)
         encoding, session = self.solver.session(puzzle)
-        answer = session.check_unique(self._literals(encoding, puzzle, self.kind.given_cells(puzzle)),
-                                      deadline.remaining())
+        answer = session.check_unique(
+            self._literals(encoding, puzzle, self.kind.given_cells(puzzle)), deadline.remaining()
+        )
         if answer.status != "unique":
             if answer.status == "unknown":
                 raise TimeLimitReached("time limit reached while explaining")
@@ -205,11 +222,18 @@ class Explainer:
             check_hint(step, solution)
             return step
         givens = self.kind.given_cells(puzzle)
-        r, c = next((r, c) for r, row in enumerate(solution) for c, _ in enumerate(row)
-                    if (r, c) not in givens)
-        return {"row": r + 1, "col": c + 1, "value": solution[r][c], "technique": "needs search",
-                "because": [], "text": f"{cell_name((r, c))} is {solution[r][c]} (found by search: "
-                                       f"no technique of the ladder applies)"}
+        r, c = next(
+            (r, c) for r, row in enumerate(solution) for c, _ in enumerate(row) if (r, c) not in givens
+        )
+        return {
+            "row": r + 1,
+            "col": c + 1,
+            "value": solution[r][c],
+            "technique": "needs search",
+            "because": [],
+            "text": f"{cell_name((r, c))} is {solution[r][c]} (found by search: "
+            f"no technique of the ladder applies)",
+        }
 
 
 def check_hint(step: dict[str, Any], solution: Any) -> None:

@@ -1,8 +1,8 @@
 """Making puzzles, the same way for every grid kind: a random full grid, then every given that can go, goes.
 
-The loop knows a kind only through its object (:class:`~models.kind.GridKind`:
+The loop knows a kind only through its object (:class:`~mindgames.models.kind.GridKind`:
 ``with_givens``, ``given_cells``, ``givens``) and the engines only through
-:class:`~models.runner.PuzzleSolver` and its engine-neutral session: the rules
+:class:`~mindgames.models.runner.PuzzleSolver` and its engine-neutral session: the rules
 are compiled once per shape and every question is asked under assumptions,
 so no solver is rebuilt between two uniqueness checks.
 
@@ -12,9 +12,10 @@ A solution is a grid (rows of values), as every grid kind decodes one.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
-from solver.deadline import Deadline
+from mindgames.solver.deadline import Deadline
 
 from .errors import PuzzleError, TimeLimitReached
 from .kind import Cell, GridKind
@@ -49,7 +50,10 @@ class Generator(Generic[P]):
         self.checks = 0  # uniqueness questions asked, for benchmarks
 
     def generate(
-        self, empty: P, rng: random.Random, deadline: Deadline = Deadline(None),
+        self,
+        empty: P,
+        rng: random.Random,
+        deadline: Deadline = Deadline(None),
         on_progress: Progress | None = None,
     ) -> tuple[P, Solution]:
         """A minimal unique puzzle of ``empty``'s variant and its solution.
@@ -66,7 +70,10 @@ class Generator(Generic[P]):
         return puzzle, solution
 
     def random_solution(
-        self, empty: P, rng: random.Random, deadline: Deadline = Deadline(None),
+        self,
+        empty: P,
+        rng: random.Random,
+        deadline: Deadline = Deadline(None),
         on_progress: Progress | None = None,
     ) -> Solution | None:
         """A random solution of ``empty``'s variant; None if ``deadline`` passes first.
@@ -104,7 +111,10 @@ class Generator(Generic[P]):
         return current
 
     def minimize(
-        self, puzzle: P, rng: random.Random, deadline: Deadline = Deadline(None),
+        self,
+        puzzle: P,
+        rng: random.Random,
+        deadline: Deadline = Deadline(None),
         on_progress: Progress | None = None,
     ) -> tuple[P, bool]:
         """Remove givens in random order while the solution stays the only one.

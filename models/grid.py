@@ -7,8 +7,8 @@ column, a box, a region, a diagonal).
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Hashable, Sequence
 
 Cell = tuple[int, int]
 
@@ -42,9 +42,7 @@ def boxes(size: int, box_rows: int, box_cols: int) -> list[Unit]:
     units = []
     for top in range(0, size, box_rows):
         for left in range(0, size, box_cols):
-            cells = tuple(
-                (r, c) for r in range(top, top + box_rows) for c in range(left, left + box_cols)
-            )
+            cells = tuple((r, c) for r in range(top, top + box_rows) for c in range(left, left + box_cols))
             units.append(Unit(f"box {len(units) + 1}", cells))
     return units
 

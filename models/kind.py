@@ -1,4 +1,4 @@
-"""What a puzzle kind is: one object per kind, all of them in :mod:`models.registry`.
+"""What a puzzle kind is: one object per kind, all of them in :mod:`mindgames.models.registry`.
 
 A kind says everything the library, the command line, the service and the web
 page need to know about one family of puzzles, and nothing about how they are
@@ -9,9 +9,9 @@ reaches every interface at once, and adding a kind touches ``models/`` only.
 Two families:
 
 :class:`GridKind`
-    a grid with givens, answered by :class:`models.runner.PuzzleSolver` on any
+    a grid with givens, answered by :class:`mindgames.models.runner.PuzzleSolver` on any
     engine (solve, check, count, generate): Sudoku, binairo.  It compiles the
-    rules of a *shape* once into a :class:`solver.Model`; a puzzle's givens are
+    rules of a *shape* once into a :class:`mindgames.solver.Model`; a puzzle's givens are
     literals assumed per question; an engine's assignment is decoded into a
     solution that :meth:`GridKind.verify` checks by the rules alone.
 :class:`PlanKind`
@@ -27,10 +27,11 @@ is a result (``invalid``) and the others are still answered.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generic, Hashable, Iterable, Iterator, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from solver import Assignment, Model
+from mindgames.solver import Assignment, Model
 
 from .errors import PuzzleError
 
@@ -72,7 +73,7 @@ class Parsed(Generic[P]):
         return self.error is None
 
     @classmethod
-    def attempt(cls, parse: Any, *args: Any, **kwargs: Any) -> "Parsed[P]":
+    def attempt(cls, parse: Any, *args: Any, **kwargs: Any) -> Parsed[P]:
         """``parse(*args, **kwargs)`` as a puzzle, or its PuzzleError as the error."""
         try:
             return cls(puzzle=parse(*args, **kwargs))
@@ -115,7 +116,7 @@ class PuzzleKind(ABC):
 
 
 class GridKind(PuzzleKind, Generic[P]):
-    """A grid puzzle with givens, answered on any engine by :class:`models.runner.PuzzleSolver`."""
+    """A grid puzzle with givens, answered on any engine by :class:`mindgames.models.runner.PuzzleSolver`."""
 
     actions = ("solve", "check", "count", "generate")
 

@@ -1,6 +1,6 @@
 """Every puzzle kind mindgames knows, by name: the one list the interfaces are made from.
 
-Adding a kind means writing its module (a :class:`~models.kind.PuzzleKind`)
+Adding a kind means writing its module (a :class:`~mindgames.models.kind.PuzzleKind`)
 and one line here; the command line, the service and the web page find it.
 Kinds are imported when first asked for, so a command that needs one kind does
 not pay for importing the others.
@@ -14,9 +14,9 @@ from .kind import GridKind, PuzzleKind
 
 #: kind name -> "module:attribute" of its kind object
 KIND_PATHS: dict[str, str] = {
-    "sudoku": "models.sudoku:SUDOKU",
-    "binairo": "models.binairo:BINAIRO",
-    "crossing": "models.crossing:CROSSING",
+    "sudoku": "mindgames.models.sudoku:SUDOKU",
+    "binairo": "mindgames.models.binairo:BINAIRO",
+    "crossing": "mindgames.models.crossing:CROSSING",
 }
 KIND_NAMES: tuple[str, ...] = tuple(KIND_PATHS)
 

@@ -1,12 +1,12 @@
 """Solve, check, count and enumerate any puzzle kind on any engine.
 
-A puzzle *kind* (a module of :mod:`models`, e.g. :mod:`models.sudoku`)
+A puzzle *kind* (a module of :mod:`mindgames.models`, e.g. :mod:`mindgames.models.sudoku`)
 supplies five things, and this module does the rest the same way for all:
 
 ``shape(puzzle)``
     a hashable key; puzzles of one shape share one compiled model;
 ``compile(shape) -> Encoding``
-    the rules as a :class:`solver.Model` (no givens), plus what decoding needs;
+    the rules as a :class:`mindgames.solver.Model` (no givens), plus what decoding needs;
 ``givens(encoding, puzzle) -> list[int]``
     the puzzle's givens as literals, passed to the engine as assumptions;
 ``decode(encoding, assignment)``
@@ -21,12 +21,12 @@ clash, and ``compile_puzzle(puzzle) -> Encoding | None``: a model of that one pu
 with the next one (a jigsaw's layout): it is asked of a fresh session, kept by no
 cache, unless the shape's model is prepared already; None means the shape's model.  Every solution an engine returns is verified
 before it is reported; a failed verification raises
-:class:`~models.errors.VerificationError`.
+:class:`~mindgames.models.errors.VerificationError`.
 
 Certified answers (``certify=True`` on :meth:`PuzzleSolver.solve` and
 :meth:`PuzzleSolver.check`): after the engine's answer, whichever engine gave
 it, and the verification of its solutions, an answer that rests on the
-absence of solutions gets a checked DRAT proof (:mod:`solver.proof`), and the
+absence of solutions gets a checked DRAT proof (:mod:`mindgames.solver.proof`), and the
 result carries ``extra["certificate"]``:
 
 * ``unique`` (check) and ``unsolvable`` (check and solve): the issue's object
@@ -34,7 +34,7 @@ result carries ``extra["certificate"]``:
   ``files`` with ``proof_dir``: ``NAME.cnf`` and ``NAME.drat`` there, checked
   as written).  A proof our checker rejects, or a proof solver that finds a
   solution where the engine said there is none (another one, for ``unique``),
-  raises :class:`~solver.proof.CertificationError`: never a silent answer.
+  raises :class:`~mindgames.solver.proof.CertificationError`: never a silent answer.
 * certification counts inside the puzzle's time limit; when the limit comes
   first, the answer stays as the engine gave it and the certificate says
   ``checked: false`` with a ``reason`` that begins "time limit".
@@ -47,18 +47,19 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
-from solver import Assignment, Model, Session, Uniqueness, get_engine
-from solver.engine import Enumeration, SolveResult
-from solver.deadline import Deadline
+from mindgames.solver import Assignment, Model, Session, Uniqueness, get_engine
+from mindgames.solver.deadline import Deadline
+from mindgames.solver.engine import Enumeration, SolveResult
 
 from .errors import VerificationError
 
 if TYPE_CHECKING:  # proofs are imported when one is asked for (--certify): ~3 ms otherwise
-    from solver.proof import ProofBase
+    from mindgames.solver.proof import ProofBase
 
 
 TIME_LIMIT_BEFORE = "time limit reached before the proof was made"
@@ -71,8 +72,7 @@ _NO_PROOF_NEEDED = {
 }
 
 
-
-def _no_certificate(result: "Result", answer: str) -> None:
+def _no_certificate(result: Result, answer: str) -> None:
     result.extra["certificate"] = None
     result.extra["certificate_reason"] = _NO_PROOF_NEEDED[answer]
 
@@ -234,7 +234,7 @@ class PuzzleSolver:
 
     def _proof_base(self, model: Model) -> ProofBase:
         """The model's CNF and loaded checker, kept like the sessions (see :class:`ProofBase`)."""
-        from solver.proof import ProofBase
+        from mindgames.solver.proof import ProofBase
 
         key = id(model)
         if key in self._proof_bases:
@@ -256,7 +256,7 @@ class PuzzleSolver:
         name: str,
     ) -> None:
         """Set ``result.extra["certificate"]`` for the engine's ``answer`` (see the module's doc)."""
-        from solver.proof import Certificate, CertificationError, certify_answer
+        from mindgames.solver.proof import Certificate, CertificationError, certify_answer
 
         if answer.status not in ("unique", "unsat"):
             _no_certificate(result, answer.status)
@@ -266,8 +266,13 @@ class PuzzleSolver:
             return
         givens = [*getattr(encoding, "fixed", ()), *givens]  # the proof assumes a jigsaw's layout too
         certificate = certify_answer(
-            encoding.model, givens, answer, keep_dir=proof_dir, name=name,
-            time_limit=deadline.remaining(), base=self._proof_base(encoding.model),
+            encoding.model,
+            givens,
+            answer,
+            keep_dir=proof_dir,
+            name=name,
+            time_limit=deadline.remaining(),
+            base=self._proof_base(encoding.model),
         )
         assert certificate is not None  # unique and unsat always call for a proof
         if certificate.status == "sat":
@@ -377,8 +382,9 @@ class PuzzleSolver:
         answer = session.count(
             self.kind.givens(encoding, puzzle), limit, deadline.remaining(), on_solution=verify_each
         )
-        result = Result(engine=self.engine_name, count=answer.count, complete=answer.complete,
-                        stats=answer.stats)
+        result = Result(
+            engine=self.engine_name, count=answer.count, complete=answer.complete, stats=answer.stats
+        )
         if kept:
             result.solutions = kept
         if answer.count:

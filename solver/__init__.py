@@ -34,6 +34,18 @@ def get_engine(name: str) -> Engine:
 
 
 __all__ = [
-    "Assignment", "Choice", "Deadline", "ENGINE_NAMES", "Engine", "Enumeration", "Model", "Session",
-    "Solutions", "SolveResult", "Uniqueness", "get_engine", "is_true", "projection",
+    "Assignment",
+    "Choice",
+    "Deadline",
+    "ENGINE_NAMES",
+    "Engine",
+    "Enumeration",
+    "Model",
+    "Session",
+    "Solutions",
+    "SolveResult",
+    "Uniqueness",
+    "get_engine",
+    "is_true",
+    "projection",
 ]

@@ -15,7 +15,7 @@ make it impossible whatever the rest become.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .deadline import Deadline
 from .engine import Engine, Session, Solutions, SolveResult

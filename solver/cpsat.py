@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Iterator, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -56,8 +56,11 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None):
 def _stats(solver: cp_model.CpSolver) -> dict[str, int]:
     """The search's counters, from CP-SAT's response."""
     response = solver.response_proto
-    return {"branches": int(response.num_branches), "conflicts": int(response.num_conflicts),
-            "booleans": int(response.num_booleans)}
+    return {
+        "branches": int(response.num_branches),
+        "conflicts": int(response.num_conflicts),
+        "booleans": int(response.num_booleans),
+    }
 
 
 class CpSatSession(Session):
@@ -127,8 +130,7 @@ class CpSatSession(Session):
         start = time.perf_counter()
         with self._with_assumptions(assumptions) as model:
             if model is None:
-                return SolveResult("unsat", None, time.perf_counter() - start,
-                                   dict.fromkeys(self.STATS, 0))
+                return SolveResult("unsat", None, time.perf_counter() - start, dict.fromkeys(self.STATS, 0))
             solver = self._solver(time_limit)
             status = _run(solver, model)
             if status == cp_model.MODEL_INVALID:

@@ -29,7 +29,7 @@ class Deadline:
     def passed(self) -> bool:
         return self.end is not None and time.perf_counter() >= self.end
 
-    def within(self, seconds: float | None) -> "Deadline":
+    def within(self, seconds: float | None) -> Deadline:
         """The earlier of this deadline and ``seconds`` from now (a budget for one step)."""
         if seconds is None:
             return self

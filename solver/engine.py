@@ -1,6 +1,6 @@
 """What every engine offers, and the results it returns.
 
-An :class:`Engine` turns a :class:`~solver.model.Model` into a prepared
+An :class:`Engine` turns a :class:`~mindgames.solver.model.Model` into a prepared
 :class:`Session` once; the session then answers many questions about that
 model, each under its own *assumptions* (literals forced true, e.g. the
 givens of one puzzle).  Preparing once and assuming per question is what
@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 from .deadline import Deadline
 from .model import Assignment, Model, projection
@@ -70,8 +71,14 @@ class Solutions:
     Counts the distinct ones (by their primary projection), keeps the first
     ``keep``, shows each to ``on_solution``, and says when ``limit`` is reached."""
 
-    def __init__(self, model: Model, limit: int | None = None, keep: int = 0,
-                 on_solution: OnSolution | None = None, distinct: bool = False):
+    def __init__(
+        self,
+        model: Model,
+        limit: int | None = None,
+        keep: int = 0,
+        on_solution: OnSolution | None = None,
+        distinct: bool = False,
+    ):
         self.model, self.limit, self.keep, self.on_solution = model, limit, keep, on_solution
         self.seen: set[tuple[int, ...]] | None = None if distinct else set()
         self.count = 0
@@ -107,9 +114,7 @@ class Session(ABC):
         self.search_stats: dict[str, int] = {}
 
     @abstractmethod
-    def solve(
-        self, assumptions: Sequence[int] = (), time_limit: float | None = None
-    ) -> SolveResult:
+    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> SolveResult:
         """One solution, or a proof there is none, or ``unknown``."""
 
     def enumerate(
@@ -131,15 +136,20 @@ class Session(ABC):
             return Enumeration(0, False, [], 0.0, dict.fromkeys(self.STATS, 0))
         self.search_stats = dict.fromkeys(self.STATS, 0)
         complete = self._search(list(assumptions), Deadline(time_limit), solutions)
-        return Enumeration(solutions.count, complete and not solutions.reached_limit,
-                           solutions.kept, time.perf_counter() - start, dict(self.search_stats))
+        return Enumeration(
+            solutions.count,
+            complete and not solutions.reached_limit,
+            solutions.kept,
+            time.perf_counter() - start,
+            dict(self.search_stats),
+        )
 
     #: True when the search itself never reports one primary projection twice
     #: (a SAT solver blocking each solution), so no set of seen ones is kept.
     distinct_by_construction: bool = False
 
     @abstractmethod
-    def _search(self, assumptions: list[int], deadline: Deadline, solutions: "Solutions") -> bool:
+    def _search(self, assumptions: list[int], deadline: Deadline, solutions: Solutions) -> bool:
         """Offer every solution to ``solutions.add`` until it returns False (the
         limit is reached) or the deadline passes; True when the search space was
         exhausted (so the solutions offered are all there are).  The search's
@@ -155,9 +165,7 @@ class Session(ABC):
         """How many solutions; ``complete`` says whether that is all of them."""
         return self.enumerate(assumptions, limit, time_limit, 0, on_solution)
 
-    def check_unique(
-        self, assumptions: Sequence[int] = (), time_limit: float | None = None
-    ) -> Uniqueness:
+    def check_unique(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Uniqueness:
         """Exactly one solution?  ``multiple`` comes with two distinct witnesses."""
         found = self.enumerate(assumptions, limit=2, time_limit=time_limit, keep=2)
         if found.count >= 2:

@@ -2,8 +2,8 @@
 
 A puzzle kind describes its rules here, in terms of Boolean variables and
 constraints over *literals* (DIMACS convention: variable ``v`` is the literal
-``v``, its negation is ``-v``).  The engines (:mod:`solver.sat`, :mod:`solver.cpsat`,
-:mod:`solver.backtrack`) take such a model and never see the puzzle behind it.
+``v``, its negation is ``-v``).  The engines (:mod:`mindgames.solver.sat`, :mod:`mindgames.solver.cpsat`,
+:mod:`mindgames.solver.backtrack`) take such a model and never see the puzzle behind it.
 
 Constraint kinds:
 
@@ -21,8 +21,9 @@ variables only, so auxiliary variables never inflate a count.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Literal, Sequence
+from typing import Literal
 
 Operator = Literal["<=", ">=", "=="]
 OPERATORS: tuple[str, ...] = ("<=", ">=", "==")
@@ -76,7 +77,7 @@ class Choice:
         except ValueError:
             raise ValueError(f"{value!r} is not among the values {self.values}") from None
 
-    def value(self, assignment: "Assignment") -> Hashable | None:
+    def value(self, assignment: Assignment) -> Hashable | None:
         """The value taken under ``assignment`` (None if no literal of it is true)."""
         for value, literal in zip(self.values, self.literals):
             if is_true(assignment, literal):
@@ -109,8 +110,9 @@ class Model:
     def new_vars(self, count: int, primary: bool = False) -> list[int]:
         return [self.new_var(primary=primary) for _ in range(count)]
 
-    def new_choice(self, values: Iterable[Hashable], primary: bool = False,
-                   name: str | None = None) -> Choice:
+    def new_choice(
+        self, values: Iterable[Hashable], primary: bool = False, name: str | None = None
+    ) -> Choice:
         """A finite-domain variable over ``values`` (one-hot); a branching point for search.
 
         Its literals are fresh consecutive variables, one per value, in the
@@ -179,16 +181,12 @@ class Model:
     def add_at_least(self, literals: Iterable[int], k: int) -> None:
         self.add_cardinality(literals, ">=", k)
 
-    def add_linear(
-        self, literals: Sequence[int], weights: Sequence[int], op: Operator, bound: int
-    ) -> None:
+    def add_linear(self, literals: Sequence[int], weights: Sequence[int], op: Operator, bound: int) -> None:
         if op not in OPERATORS:
             raise ValueError(f"unknown operator {op!r}")
         if len(literals) != len(weights):
             raise ValueError("literals and weights differ in length")
-        self.linears.append(
-            Linear(self._checked(literals), tuple(int(w) for w in weights), op, int(bound))
-        )
+        self.linears.append(Linear(self._checked(literals), tuple(int(w) for w in weights), op, int(bound)))
 
     def add_choice(self, literals: Iterable[int]) -> None:
         """Exactly one of ``literals`` is true; also a branching point for search."""
@@ -216,7 +214,7 @@ class Model:
         self.add_clause((output, a, -b))
 
     # -- counts in order encoding (unary) ------------------------------------
-    def new_count(self, size: int, primary: bool = False) -> "Units":
+    def new_count(self, size: int, primary: bool = False) -> Units:
         """A count in ``0..size``, order encoded: ``size`` literals ``u1 >= u2 >= ...``
         whose sum is the count, so "count >= k" is the single literal ``units[k-1]``."""
         units = self.new_vars(size, primary=primary)
@@ -224,7 +222,7 @@ class Model:
             self.add_implication(upper, lower)
         return units
 
-    def unary_sum(self, counts: Sequence["Units"], cap: int) -> "Units":
+    def unary_sum(self, counts: Sequence[Units], cap: int) -> Units:
         """The sum of order-encoded counts, order encoded (a totalizer: pairwise
         merges, each output unit defined both ways, so propagation is arc
         consistent, unlike a generic pseudo-Boolean equation).  The sum may not
@@ -246,7 +244,7 @@ class Model:
             counts = merged + ([counts[-1]] if len(counts) % 2 else [])
         return counts[0]
 
-    def _merge(self, a: "Units", b: "Units", cap: int) -> "Units":
+    def _merge(self, a: Units, b: Units, cap: int) -> Units:
         out = self.new_vars(min(len(a) + len(b), cap))
         for i in range(len(a) + 1):
             for j in range(len(b) + 1):
@@ -260,11 +258,12 @@ class Model:
                         self.add_clause(head)
                 # a <= i and b <= j  ->  out <= i + j
                 if i + j < len(out):
-                    self.add_clause([*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []),
-                                     -out[i + j]])
+                    self.add_clause(
+                        [*([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else []), -out[i + j]]
+                    )
         return out
 
-    def add_equal_counts(self, left: "Units", right: "Units") -> None:
+    def add_equal_counts(self, left: Units, right: Units) -> None:
         """Two order-encoded counts are equal (the longer one's extra units false)."""
         for j in range(max(len(left), len(right))):
             if j < len(left) and j < len(right):
@@ -273,7 +272,7 @@ class Model:
             else:
                 self.add_clause([-(left[j] if j < len(left) else right[j])])
 
-    def add_at_most_count(self, count: "Units", bound: "Units") -> None:
+    def add_at_most_count(self, count: Units, bound: Units) -> None:
         """``count <= bound``, both order encoded."""
         for j, unit in enumerate(count):
             self.add_clause([-unit, bound[j]] if j < len(bound) else [-unit])

@@ -19,10 +19,10 @@ from __future__ import annotations
 import gc
 import time
 from collections import deque
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import combinations
-from typing import Iterator, Sequence
 
 import pysolvers  # python-sat's extension module
 from pysat.solvers import Cadical153, Solver
@@ -129,7 +129,8 @@ def _encode_pb(clauses, lits, weights, op, bound, top, contradiction) -> int:
     if op == "<=" and bound < 0 or op == ">=" and bound > total:
         contradiction()
         return top
-    from pysat.pb import EncType as PBType, PBEnc  # needs the pindakaas package
+    from pysat.pb import EncType as PBType  # needs the pindakaas package
+    from pysat.pb import PBEnc
 
     encode = PBEnc.leq if op == "<=" else PBEnc.geq
     enc = encode(lits=lits, weights=weights, bound=bound, top_id=top, encoding=PBType.best)

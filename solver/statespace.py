@@ -10,8 +10,8 @@ any hashable values; ``neighbours(state)`` yields the states one step away.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Hashable, Iterable
 
 import networkx as nx
 
@@ -121,7 +121,10 @@ def breadth_first(
 
 
 def build_graph(
-    start: Hashable, neighbours: Neighbours, max_states: int, time_limit: float | None = None,
+    start: Hashable,
+    neighbours: Neighbours,
+    max_states: int,
+    time_limit: float | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> nx.DiGraph:
     """The graph of every state reachable from ``start`` (breadth first).
@@ -230,5 +233,13 @@ def simple_paths(
     return result
 
 
-__all__ = ["OutOfTime", "Search", "SimplePaths", "TooLarge", "breadth_first", "build_graph",
-           "shortest_paths", "simple_paths"]
+__all__ = [
+    "OutOfTime",
+    "Search",
+    "SimplePaths",
+    "TooLarge",
+    "breadth_first",
+    "build_graph",
+    "shortest_paths",
+    "simple_paths",
+]

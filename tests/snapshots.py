@@ -35,7 +35,14 @@ COMMANDS: dict[str, list[str]] = {
     "crossing-wgc": ["crossing", "solve", "wolf-goat-cabbage", "--json"],
     "crossing-mc": ["crossing", "solve", "missionaries-cannibals", "--json"],
     "crossing-jh": ["crossing", "solve", "jealous-husbands", "--count-shortest", "--json"],
-    "crossing-jh-unsolvable": ["crossing", "solve", "jealous-husbands", "--set", "return_capacity=1", "--json"],
+    "crossing-jh-unsolvable": [
+        "crossing",
+        "solve",
+        "jealous-husbands",
+        "--set",
+        "return_capacity=1",
+        "--json",
+    ],
     "crossing-family": ["crossing", "solve", "data/crossing/dangerous-family.toml", "--json"],
     "crossing-tower": ["crossing", "solve", "queens-tower", "--json"],
     "crossing-export-mc4": ["crossing", "export", "missionaries-cannibals", "--set", "pairs=4", "--json"],
@@ -54,7 +61,10 @@ def run(args: list[str]) -> list[Any]:
     """The command's JSON output, one value per line (a pretty-printed object counts as one)."""
     done = subprocess.run(
         [sys.executable, "-m", "mindgames.cli", *args, "--memory-limit", "0"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     if done.returncode != 0:
         raise RuntimeError(f"mindgames {' '.join(args)} exited {done.returncode}: {done.stderr}")

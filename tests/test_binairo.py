@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models import binairo
-from models.binairo import Puzzle, make_puzzle, parse_one, read, verify
-from models.errors import PuzzleError
-from models.runner import PuzzleSolver
+from mindgames.models import binairo
+from mindgames.models.binairo import Puzzle, make_puzzle, parse_one, read, verify
+from mindgames.models.errors import PuzzleError
+from mindgames.models.runner import PuzzleSolver
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "binairo"
 if not SHARED.exists():
@@ -108,7 +108,9 @@ def test_contradicting_givens_are_unsolvable_and_say_where():
 def test_three_formats_give_the_same_puzzle():
     grid = "1..0\n....\n..1.\n0..."
     line = grid.replace("\n", "")
-    as_json = json.dumps({"grid": [[1, None, -1, 0], [None] * 4, [None, None, 1, None], [0, None, None, None]]})
+    as_json = json.dumps(
+        {"grid": [[1, None, -1, 0], [None] * 4, [None, None, 1, None], [0, None, None, None]]}
+    )
     assert parse_one(grid) == parse_one(line) == parse_one(as_json)
 
 
@@ -156,7 +158,9 @@ def test_each_cell_is_a_primary_choice_of_0_then_1_in_row_major_order():
 def test_givens_are_the_cells_choices_and_decoding_reads_them_back():
     puzzle = blank_puzzle_of(GOOD)
     encoding = binairo.compile(binairo.shape(puzzle))
-    full = binairo.BINAIRO.with_givens(puzzle, {(r, c): v for r, row in enumerate(GOOD) for c, v in enumerate(row)})
+    full = binairo.BINAIRO.with_givens(
+        puzzle, {(r, c): v for r, row in enumerate(GOOD) for c, v in enumerate(row)}
+    )
     literals = binairo.givens(encoding, full)
     assert literals[:2] == [encoding.cells[0][0].is_(1), encoding.cells[0][1].is_(0)]
     assignment = [v if v in literals else -v for v in range(1, encoding.model.num_vars + 1)]
@@ -184,10 +188,13 @@ def test_every_engine_counts_a_rectangle(engine):
 
 
 def random_givens(rows: int, cols: int, data) -> Puzzle:
-    cells = data.draw(st.lists(st.sampled_from([None, None, None, 0, 1]),
-                               min_size=rows * cols, max_size=rows * cols))
-    return Puzzle(tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows)),
-                  data.draw(st.sampled_from(binairo.RULE_SETS)))
+    cells = data.draw(
+        st.lists(st.sampled_from([None, None, None, 0, 1]), min_size=rows * cols, max_size=rows * cols)
+    )
+    return Puzzle(
+        tuple(tuple(cells[r * cols : (r + 1) * cols]) for r in range(rows)),
+        data.draw(st.sampled_from(binairo.RULE_SETS)),
+    )
 
 
 SOLVERS = {name: PuzzleSolver(binairo, name) for name in ("sat", "cpsat", "backtrack")}
@@ -221,13 +228,18 @@ def shared_puzzles(size: int, how_many: int):
     lines = path.read_text().splitlines()[:how_many]
     for line in lines:
         puzzle_text, solution_text = line.split()
-        solution = [[int(ch) for ch in solution_text[r * size:(r + 1) * size]] for r in range(size)]
+        solution = [[int(ch) for ch in solution_text[r * size : (r + 1) * size]] for r in range(size)]
         yield parse_one(puzzle_text), solution
 
 
-@pytest.mark.parametrize("engine, sizes", [
-    ("sat", (6, 8, 10, 12, 14)), ("cpsat", (6, 8, 10)), ("backtrack", (6,)),
-])
+@pytest.mark.parametrize(
+    "engine, sizes",
+    [
+        ("sat", (6, 8, 10, 12, 14)),
+        ("cpsat", (6, 8, 10)),
+        ("backtrack", (6,)),
+    ],
+)
 def test_shared_puzzles_are_solved_unique_and_verified(engine, sizes):
     solver = PuzzleSolver(binairo, engine)
     for size in sizes:
@@ -252,9 +264,16 @@ def assert_unique_and_minimal(puzzle: Puzzle, solver: PuzzleSolver) -> None:
         assert solver.count(weaker, limit=2).count >= 2, f"r{r + 1}c{c + 1} was not needed"
 
 
-@pytest.mark.parametrize("rows, cols, rules", [
-    (4, 4, "takuzu"), (6, 6, "takuzu"), (8, 8, "takuzu"), (6, 6, "unruly"), (6, 8, "takuzu"),
-])
+@pytest.mark.parametrize(
+    "rows, cols, rules",
+    [
+        (4, 4, "takuzu"),
+        (6, 6, "takuzu"),
+        (8, 8, "takuzu"),
+        (6, 6, "unruly"),
+        (6, 8, "takuzu"),
+    ],
+)
 def test_generated_puzzles_are_unique_and_minimal(rows, cols, rules):
     checker = PuzzleSolver(binairo, "cpsat")  # another engine than the generator's
     for puzzle, solution in binairo.generate(rows, cols, rules, seed=7, count=2):
@@ -333,11 +352,14 @@ def test_cli_count_of_a_partial_grid_and_of_all_grids(tmp_path, capsys):
     assert json.loads(out)["count"] == 96
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["count"], "needs FILE"),
-    (["count", "--size", "7"], "even number"),
-    (["solve", "/nonexistent/file"], "no such file"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["count"], "needs FILE"),
+        (["count", "--size", "7"], "even number"),
+        (["solve", "/nonexistent/file"], "no such file"),
+    ],
+)
 def test_cli_usage_errors_are_one_line_and_exit_2(capsys, argv, message):
     code, out, err = run_cli(capsys, "binairo", *argv)
     assert code == 2 and message in err and "Traceback" not in err
@@ -364,7 +386,7 @@ def test_minimize_answers_each_puzzle_of_a_collection_bad_ones_invalid(tmp_path,
 
 
 def test_an_unsolvable_message_names_the_first_broken_rules_and_counts_the_rest():
-    from models.binairo import BINAIRO
+    from mindgames.models.binairo import BINAIRO
 
     puzzle = BINAIRO.read("\n".join(["01" * 8] * 2 + ["10" * 8] * 2))[0].puzzle
     message = BINAIRO.explain_unsolvable(puzzle)

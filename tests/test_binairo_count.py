@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from models import binairo
-from models.binairo import count as binairo_count
-from models.binairo.count import count_grids
-from models.errors import PuzzleError
-from models.runner import PuzzleSolver
+from mindgames.models import binairo
+from mindgames.models.binairo import count as binairo_count
+from mindgames.models.binairo.count import count_grids
+from mindgames.models.errors import PuzzleError
+from mindgames.models.runner import PuzzleSolver
 
 # OEIS A253316 (takuzu, square) and Unruly counts; rectangles are rows x columns.
 TAKUZU = {2: 2, 4: 72, 6: 4140}
@@ -144,6 +144,9 @@ def test_a_ray_cluster_that_cannot_be_reached_is_a_puzzle_error(monkeypatch):
         raise ConnectionError("Could not find any running Ray instance.\nMore text.")
 
     monkeypatch.setattr(ray, "init", refuse)
-    with pytest.raises(PuzzleError, match=r"^--ray auto: could not start or reach a Ray cluster "
-                                          r"\(Could not find any running Ray instance\.\)$"):
+    with pytest.raises(
+        PuzzleError,
+        match=r"^--ray auto: could not start or reach a Ray cluster "
+        r"\(Could not find any running Ray instance\.\)$",
+    ):
         count_grids(6, 6, ray_address="auto")

@@ -7,22 +7,42 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from models import binairo
-from models.binairo import count as binairo_count
-from models.binairo.count import Cube, count_cube, cubes, tables
-import numpy as np
-
-from models.binairo.count.join import (MOST_MULT, JoinTables, _merge_same_rows, deal,
-                                       digit_range, subset_tables, valid_digit_range)
-from models.runner import PuzzleSolver
+from mindgames.models import binairo
+from mindgames.models.binairo import count as binairo_count
+from mindgames.models.binairo.count import Cube, count_cube, cubes, tables
+from mindgames.models.binairo.count.join import (
+    MOST_MULT,
+    JoinTables,
+    _merge_same_rows,
+    deal,
+    digit_range,
+    subset_tables,
+    valid_digit_range,
+)
+from mindgames.models.runner import PuzzleSolver
 
 COUNTING = {"takuzu": "inclusion-exclusion, depth first", "unruly": "histogram"}
-SHAPES = [(2, 2), (2, 6), (4, 4), (4, 6), (6, 4), (6, 6), (8, 6), (6, 8), (8, 8), (10, 6), (6, 10),
-          (10, 10), (12, 6), (6, 12)]
+SHAPES = [
+    (2, 2),
+    (2, 6),
+    (4, 4),
+    (4, 6),
+    (6, 4),
+    (6, 6),
+    (8, 6),
+    (6, 8),
+    (8, 8),
+    (10, 6),
+    (6, 10),
+    (10, 10),
+    (12, 6),
+    (6, 12),
+]
 
 
 def sample_cubes(t, k: int = 40, seed: int = 0) -> list[Cube]:
@@ -35,18 +55,15 @@ def sample_cubes(t, k: int = 40, seed: int = 0) -> list[Cube]:
 def test_counting_joins_agree_with_pair_tests_per_cube(rows, cols, rules):
     t = tables(rows, cols, rules)
     for cube in sample_cubes(t):
-        assert count_cube(t, "mitm", cube, COUNTING[rules]) == \
-            count_cube(t, "mitm", cube, "pair tests"), cube
+        assert count_cube(t, "mitm", cube, COUNTING[rules]) == count_cube(t, "mitm", cube, "pair tests"), cube
 
 
 # the inclusion-exclusion joins: depth first (every node by its partitions, direct=0; small
 # subtrees pair by pair, rows as bytes or as bitsets) and by sorted codes
-INCLUSION_EXCLUSION = [{"direct": 0}, {}, {"direct": 1000}, {"in_bytes": False},
-                       {"depth_first": False}]
+INCLUSION_EXCLUSION = [{"direct": 0}, {}, {"direct": 1000}, {"in_bytes": False}, {"depth_first": False}]
 
 
-@pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10), (10, 10), (12, 6),
-                                        (6, 12)])
+@pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10), (10, 10), (12, 6), (6, 12)])
 def test_inclusion_exclusion_alone_agrees_per_cube(rows, cols):
     # every key group through inclusion-exclusion (none joined pair by pair), and a mix
     t = tables(rows, cols, "takuzu")
@@ -57,8 +74,11 @@ def test_inclusion_exclusion_alone_agrees_per_cube(rows, cols):
         tested = count_cube(t, "mitm", cube, "pair tests")
         for one_by_one in (0, 4):
             for way in ways:
-                assert join.takuzu(*cube.rows, t.eqpairs, one_by_one, **way) == tested, \
-                    (cube, one_by_one, way)
+                assert join.takuzu(*cube.rows, t.eqpairs, one_by_one, **way) == tested, (
+                    cube,
+                    one_by_one,
+                    way,
+                )
 
 
 @pytest.mark.parametrize("rows, cols", [(10, 6), (6, 10), (12, 6), (6, 12)])
@@ -77,8 +97,9 @@ def test_inclusion_exclusion_numbering_partitions_per_key_group_agrees(rows, col
     t = tables(rows, cols, "takuzu")
     join = JoinTables(rows, cols, t.bits, t.words)
     for cube in sample_cubes(t, 8, seed=4):
-        assert join.takuzu(*cube.rows, t.eqpairs, 0, code_bits=0, depth_first=False) == \
-            count_cube(t, "mitm", cube, "pair tests"), cube
+        assert join.takuzu(*cube.rows, t.eqpairs, 0, code_bits=0, depth_first=False) == count_cube(
+            t, "mitm", cube, "pair tests"
+        ), cube
 
 
 def test_records_with_the_same_rows_merged_per_key_group():
@@ -113,8 +134,9 @@ def test_rows_as_bytes_only_where_they_fit():
 def test_bucketed_pair_tests_agree_with_the_first_kernel_per_cube(rows, cols):
     t = tables(rows, cols, "takuzu")
     for cube in sample_cubes(t):
-        assert count_cube(t, "mitm", cube, "bucketed pair tests") == \
-            count_cube(t, "mitm", cube, "compiled pair tests"), cube
+        assert count_cube(t, "mitm", cube, "bucketed pair tests") == count_cube(
+            t, "mitm", cube, "compiled pair tests"
+        ), cube
 
 
 @pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10), (10, 10)])
@@ -123,8 +145,7 @@ def test_bucketed_pair_tests_in_parts_agree_per_cube(rows, cols):
     t = tables(rows, cols, "takuzu")
     join = JoinTables(rows, cols, t.bits, t.words)
     for cube in sample_cubes(t, 12, seed=3):
-        assert join.lookup(*cube.rows, t.eqpairs, most=300) == \
-            count_cube(t, "mitm", cube, "pair tests"), cube
+        assert join.lookup(*cube.rows, t.eqpairs, most=300) == count_cube(t, "mitm", cube, "pair tests"), cube
 
 
 @pytest.mark.parametrize("rows, cols", [(6, 6), (8, 8), (10, 6), (6, 10)])
@@ -145,8 +166,9 @@ def test_bucketed_pair_tests_on_threads_agree_per_cube(rows, cols):
     t = tables(rows, cols, "takuzu")
     join = JoinTables(rows, cols, t.bits, t.words)
     sample = sample_cubes(t, 20, seed=5)
-    assert join.lookup_many([c.rows for c in sample], t.eqpairs, 2) == \
-        [count_cube(t, "mitm", c, "pair tests") for c in sample]
+    assert join.lookup_many([c.rows for c in sample], t.eqpairs, 2) == [
+        count_cube(t, "mitm", c, "pair tests") for c in sample
+    ]
 
 
 @given(st.lists(st.integers(0, 10**6), max_size=60), st.integers(1, 8))
@@ -157,8 +179,9 @@ def test_cubes_are_dealt_to_threads_once_each_and_evenly(costs, chunks):
     # greedy, largest first: no chunk holds more than the mean plus one item
     loads = [sum(costs[x] for x in chunk) for chunk in dealt]
     assert max(loads) <= sum(costs) / chunks + max(costs, default=0)
-    assert all([costs[x] for x in chunk] == sorted((costs[x] for x in chunk), reverse=True)
-               for chunk in dealt)
+    assert all(
+        [costs[x] for x in chunk] == sorted((costs[x] for x in chunk), reverse=True) for chunk in dealt
+    )
 
 
 def test_ten_by_ten_counted_on_threads_in_this_process():
@@ -199,10 +222,16 @@ def test_counting_joins_give_the_known_totals():
     assert total(8, 8, "takuzu", "inclusion-exclusion, depth first") == 4111116
     assert total(8, 8, "unruly", "histogram") == 12413918
     assert total(8, 8, "takuzu", "bucketed pair tests") == 4111116
-    assert total(10, 6, "takuzu", "bucketed pair tests") == \
-        total(6, 10, "takuzu", "bucketed pair tests") == 392208
-    assert total(10, 6, "takuzu", "inclusion-exclusion, depth first") == total(6, 10, "takuzu", "pair tests") \
+    assert (
+        total(10, 6, "takuzu", "bucketed pair tests")
+        == total(6, 10, "takuzu", "bucketed pair tests")
         == 392208
+    )
+    assert (
+        total(10, 6, "takuzu", "inclusion-exclusion, depth first")
+        == total(6, 10, "takuzu", "pair tests")
+        == 392208
+    )
 
 
 def test_twelve_by_twelve_takes_the_counting_joins():
@@ -221,7 +250,7 @@ def test_subset_tables_list_every_subset_once():
     start, flat = subset_tables(5)
     for m in range(6):
         for k in range(1, m + 1):
-            chunk = flat[start[m, k]:start[m, k + 1]].reshape(-1, k)
+            chunk = flat[start[m, k] : start[m, k + 1]].reshape(-1, k)
             assert len({tuple(s) for s in chunk.tolist()}) == len(chunk)
             assert all(list(s) == sorted(s) and max(s) < m for s in chunk.tolist())
 

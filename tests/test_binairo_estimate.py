@@ -16,21 +16,33 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.binairo import count as binairo_count
-from models.binairo.count import Cube, count_grids, cubes, tables
-from models.binairo.count.sampling import (allocate, continuations, strata, stratified_estimate,
-                                           stratified_sample, student_t_cdf, student_t_quantile)
+from mindgames.models.binairo import count as binairo_count
+from mindgames.models.binairo.count import Cube, count_grids, cubes, tables
+from mindgames.models.binairo.count.sampling import (
+    allocate,
+    continuations,
+    strata,
+    stratified_estimate,
+    stratified_sample,
+    student_t_cdf,
+    student_t_quantile,
+)
 from tests.test_binairo_limits import cli
 
-EXACT = {(8, "takuzu"): 4111116, (10, "takuzu"): 48183195384,
-         (8, "unruly"): 12413918, (10, "unruly"): 117925227108}
+EXACT = {
+    (8, "takuzu"): 4111116,
+    (10, "takuzu"): 48183195384,
+    (8, "unruly"): 12413918,
+    (10, "unruly"): 117925227108,
+}
 
 
 # -- Student's t --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("df, quantile", [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281),
-                                          (30, 2.0423), (math.inf, 1.9600)])
+@pytest.mark.parametrize(
+    "df, quantile", [(1, 12.7062), (2, 4.3027), (5, 2.5706), (10, 2.2281), (30, 2.0423), (math.inf, 1.9600)]
+)
 def test_the_t_quantile_matches_the_printed_tables(df, quantile):
     assert student_t_quantile(0.975, df) == pytest.approx(quantile, abs=5e-5)
 
@@ -71,7 +83,7 @@ def test_the_sample_is_the_size_asked_for_with_two_of_every_stratum(sample, seed
     for members in groups.values():
         assert len(set(members) & set(picked)) >= min(2, len(members))
     # interleaved: a run stopped after one cube per stratum has some of every stratum
-    first = set(picked[:len(groups)])
+    first = set(picked[: len(groups)])
     assert all(first & set(members) for members in groups.values())
 
 
@@ -138,8 +150,9 @@ def test_no_interval_while_a_stratum_has_one_counted_cube():
     assert found["estimated_count"] is not None and found["interval_95"] is None
 
 
-@pytest.mark.parametrize("rows, rules, sample", [(8, "takuzu", 40), (10, "takuzu", 60),
-                                                 (8, "unruly", 40), (10, "unruly", 60)])
+@pytest.mark.parametrize(
+    "rows, rules, sample", [(8, "takuzu", 40), (10, "takuzu", 60), (8, "unruly", 40), (10, "unruly", 60)]
+)
 def test_a_seeded_estimate_interval_covers_the_exact_count(rows, rules, sample):
     guess = binairo_count.estimate(rows, rows, rules, "mitm", sample, seed=1)
     low, high = guess["interval_95"]
@@ -172,20 +185,29 @@ def test_the_command_reports_the_estimate_with_its_interval():
 # -- a bad auxiliary file is an error naming what is wrong, before any cube is counted ----------
 
 
-@pytest.mark.parametrize("content, says", [
-    ("", "not the checkpoint of `count --size 8x8 --rules unruly`"),
-    ('{"rows": 8, "cols": 8, "rules": "takuzu", "method": "mitm", "cubes": 164}\n',
-     "not the checkpoint of `count --size 8x8 --rules unruly`"),
-    ('{"rows": 8, "cols": 8, "rules": "unruly", "method": "mitm", "cubes": 176}\n{"cube": 0}\n',
-     "line 2: not a cube's count"),
-    ('{"rows": 8, "cols": 8, "rules": "unruly", "method": "mitm", "cubes": 176}\n'
-     '{"cube": 1, "count": 5}\n', "163 of the 164 cubes are not counted in it"),
-])
+@pytest.mark.parametrize(
+    "content, says",
+    [
+        ("", "not the checkpoint of `count --size 8x8 --rules unruly`"),
+        (
+            '{"rows": 8, "cols": 8, "rules": "takuzu", "method": "mitm", "cubes": 164}\n',
+            "not the checkpoint of `count --size 8x8 --rules unruly`",
+        ),
+        (
+            '{"rows": 8, "cols": 8, "rules": "unruly", "method": "mitm", "cubes": 176}\n{"cube": 0}\n',
+            "line 2: not a cube's count",
+        ),
+        (
+            '{"rows": 8, "cols": 8, "rules": "unruly", "method": "mitm", "cubes": 176}\n'
+            '{"cube": 1, "count": 5}\n',
+            "163 of the 164 cubes are not counted in it",
+        ),
+    ],
+)
 def test_a_bad_auxiliary_file_is_a_one_line_error(tmp_path, content, says):
     helper = tmp_path / "aux.jsonl"
     helper.write_text(content)
-    code, out, err = cli("binairo", "count", "--size", "8", "--estimate", "20",
-                         "--auxiliary", str(helper))
+    code, out, err = cli("binairo", "count", "--size", "8", "--estimate", "20", "--auxiliary", str(helper))
     assert code == 2 and out == ""
     assert says in err and len(err.strip().splitlines()) == 1
 
@@ -193,13 +215,15 @@ def test_a_bad_auxiliary_file_is_a_one_line_error(tmp_path, content, says):
 def test_an_auxiliary_serves_a_takuzu_estimate_only(tmp_path):
     helper = tmp_path / "aux.jsonl"
     helper.write_text("{}\n")
-    code, _, err = cli("binairo", "count", "--size", "8", "--rules", "unruly", "--estimate", "20",
-                       "--auxiliary", str(helper))
+    code, _, err = cli(
+        "binairo", "count", "--size", "8", "--rules", "unruly", "--estimate", "20", "--auxiliary", str(helper)
+    )
     assert code == 2 and "takuzu" in err
     code, _, err = cli("binairo", "count", "--size", "8", "--auxiliary", str(helper))
     assert code == 2 and "--estimate" in err
-    code, _, err = cli("binairo", "count", "--size", "8", "--estimate", "5",
-                       "--auxiliary", str(tmp_path / "missing.jsonl"))
+    code, _, err = cli(
+        "binairo", "count", "--size", "8", "--estimate", "5", "--auxiliary", str(tmp_path / "missing.jsonl")
+    )
     assert code == 2 and "cannot read it" in err
 
 
@@ -208,8 +232,19 @@ def test_an_auxiliary_serves_a_takuzu_estimate_only(tmp_path):
 
 def test_a_second_run_with_the_same_log_counts_nothing_again(tmp_path):
     log = tmp_path / "sample.jsonl"
-    argv = ["binairo", "count", "--size", "8", "--estimate", "30", "--seed", "4",
-            "--checkpoint", str(log), "--json"]
+    argv = [
+        "binairo",
+        "count",
+        "--size",
+        "8",
+        "--estimate",
+        "30",
+        "--seed",
+        "4",
+        "--checkpoint",
+        str(log),
+        "--json",
+    ]
     code, out, _ = cli(*argv)
     first = json.loads(out)
     assert code == 0 and first["reused"] == 0 and len(log.read_text().splitlines()) == 30
@@ -217,22 +252,26 @@ def test_a_second_run_with_the_same_log_counts_nothing_again(tmp_path):
     again = json.loads(out)
     assert again["reused"] == again["sampled"] == 30
     assert len(log.read_text().splitlines()) == 30  # nothing counted, nothing appended
-    assert (again["estimated_count"], again["interval_95"]) == \
-        (first["estimated_count"], first["interval_95"])
+    assert (again["estimated_count"], again["interval_95"]) == (
+        first["estimated_count"],
+        first["interval_95"],
+    )
 
 
 def test_other_seeds_draw_other_samples():
-    guesses = {binairo_count.estimate(8, 8, "takuzu", "mitm", 20, seed=seed)["estimated_count"]
-               for seed in range(4)}
+    guesses = {
+        binairo_count.estimate(8, 8, "takuzu", "mitm", 20, seed=seed)["estimated_count"] for seed in range(4)
+    }
     assert len(guesses) > 1
 
 
 def test_a_log_of_another_count_is_an_error_naming_the_line(tmp_path):
     log = tmp_path / "sample.jsonl"
-    log.write_text('{"middle_rows": [0, 1], "weight": 8, "count": 9, "shape": "8x8", '
-                   '"rules": "takuzu"}\n{"middle_rows": [0, 1], "weight": 8, "count": 9, '
-                   '"shape": "10x10", "rules": "takuzu"}\n')
-    code, out, err = cli("binairo", "count", "--size", "8", "--estimate", "20",
-                         "--checkpoint", str(log))
+    log.write_text(
+        '{"middle_rows": [0, 1], "weight": 8, "count": 9, "shape": "8x8", '
+        '"rules": "takuzu"}\n{"middle_rows": [0, 1], "weight": 8, "count": 9, '
+        '"shape": "10x10", "rules": "takuzu"}\n'
+    )
+    code, out, err = cli("binairo", "count", "--size", "8", "--estimate", "20", "--checkpoint", str(log))
     assert code == 2 and out == ""
     assert "line 2: a cube of a 10x10 takuzu count, not of this 8x8 takuzu count" in err

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models import binairo
-from models.binairo import parse_one, read
-from models.errors import PuzzleError
-from models.runner import PuzzleSolver
+from mindgames.models import binairo
+from mindgames.models.binairo import parse_one, read
+from mindgames.models.errors import PuzzleError
+from mindgames.models.runner import PuzzleSolver
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = sorted((REPO / "data" / "binairo").glob("*.txt"))
@@ -71,18 +71,22 @@ def test_unruly_text_output_is_read_back_as_unruly_without_repeating_rules():
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    rows=st.sampled_from([4, 6, 8]), cols=st.sampled_from([4, 6, 8]),
-    rules=st.sampled_from(binairo.RULE_SETS), seed=st.integers(0, 2**16),
+    rows=st.sampled_from([4, 6, 8]),
+    cols=st.sampled_from([4, 6, 8]),
+    rules=st.sampled_from(binairo.RULE_SETS),
+    seed=st.integers(0, 2**16),
 )
 def test_every_output_format_reads_back_to_the_same_puzzle_and_rules(rows, cols, rules, seed):
     # 4 rows of 8 under takuzu: 8 distinct balanced columns of 4 cells do not exist (only 6)
     assume(rules == "unruly" or {rows, cols} != {4, 8})
     size = f"{rows}x{cols}"
-    code, text, _ = cli("binairo", "generate", "--size", size, "--rules", rules,
-                        "--seed", str(seed), "--count", "2")
+    code, text, _ = cli(
+        "binairo", "generate", "--size", size, "--rules", rules, "--seed", str(seed), "--count", "2"
+    )
     assert code == 0
-    _, as_json, _ = cli("binairo", "generate", "--size", size, "--rules", rules,
-                        "--seed", str(seed), "--count", "2", "--json")
+    _, as_json, _ = cli(
+        "binairo", "generate", "--size", size, "--rules", rules, "--seed", str(seed), "--count", "2", "--json"
+    )
     made = records(as_json)
     for written in (text, as_json):
         back = read(written)
@@ -96,10 +100,13 @@ def test_every_output_format_reads_back_to_the_same_puzzle_and_rules(rows, cols,
 
 def test_generate_piped_into_check_on_the_command_line(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = (f"{sys.executable} -m mindgames.cli binairo generate --size 6x8 --rules unruly "
-               f"--seed 3 --count 2 | {sys.executable} -m mindgames.cli binairo check - --json")
-    done = subprocess.run(command, shell=True, capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=120)
+    command = (
+        f"{sys.executable} -m mindgames.cli binairo generate --size 6x8 --rules unruly "
+        f"--seed 3 --count 2 | {sys.executable} -m mindgames.cli binairo check - --json"
+    )
+    done = subprocess.run(
+        command, shell=True, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     answers = records(done.stdout)
     assert [(a["rules"], a["uniqueness"]) for a in answers] == [("unruly", "unique")] * 2
@@ -115,16 +122,21 @@ def test_a_shape_without_grids_is_one_error_and_no_output():
 
 
 def test_a_header_sets_the_rules_of_the_puzzles_after_it():
-    text = ("....\n....\n....\n....\n\n# mindgames binairo rules=unruly\n....\n....\n....\n....\n"
-            "\n# mindgames binairo rules=takuzu\n....\n....\n....\n....\n")
+    text = (
+        "....\n....\n....\n....\n\n# mindgames binairo rules=unruly\n....\n....\n....\n....\n"
+        "\n# mindgames binairo rules=takuzu\n....\n....\n....\n....\n"
+    )
     assert [p.puzzle.rules for p in read(text)] == ["takuzu", "unruly", "takuzu"]
 
 
-@pytest.mark.parametrize("header, message", [
-    ("# mindgames binairo rules=unruly size=4", "line 1: unknown header key 'size'"),
-    ("# mindgames binairo rules=sudoku", "line 1: rules=sudoku is not takuzu or unruly"),
-    ("# mindgames sudoku box=3x2", "line 1: a mindgames header for sudoku, not for binairo"),
-])
+@pytest.mark.parametrize(
+    "header, message",
+    [
+        ("# mindgames binairo rules=unruly size=4", "line 1: unknown header key 'size'"),
+        ("# mindgames binairo rules=sudoku", "line 1: rules=sudoku is not takuzu or unruly"),
+        ("# mindgames sudoku box=3x2", "line 1: a mindgames header for sudoku, not for binairo"),
+    ],
+)
 def test_a_bad_header_is_an_error_naming_line_and_key(header, message):
     with pytest.raises(PuzzleError, match=re.escape(message)):
         read(header + "\n....\n....\n....\n....\n")
@@ -148,8 +160,15 @@ def test_rules_option_contradicting_the_header_is_an_error_and_agreeing_is_fine(
 
 
 def test_json_records_with_output_keys_are_read_and_unknown_keys_named():
-    good = {"grid": [[1, None, None, None]] + [[None] * 4] * 3, "status": "generated",
-            "engine": "sat", "givens": 1, "seed": 3, "minimal": True, "rules": "unruly"}
+    good = {
+        "grid": [[1, None, None, None]] + [[None] * 4] * 3,
+        "status": "generated",
+        "engine": "sat",
+        "givens": 1,
+        "seed": 3,
+        "minimal": True,
+        "rules": "unruly",
+    }
     assert parse_one(json.dumps(good)).rules == "unruly"
     found = read(json.dumps({**good, "colour": "red"}))
     assert found[0].puzzle is None and "unknown key 'colour'" in str(found[0].error)
@@ -178,12 +197,15 @@ def test_sixteen_rows_of_sixteen_cells_are_one_grid():
     assert (puzzle.rows, puzzle.cols) == (16, 16)
 
 
-@pytest.mark.parametrize("text, sides", [
-    ("1..0............ 1010010110100101\n..1.............\n", [4, 4]),  # a known solution after it
-    ("." * 36 + "\n", [6]),  # a single line
-    ("\n".join(["." * 16] * 3), [4, 4, 4]),  # an odd number of lines cannot be a grid
-    ("\n".join(["." * 100] * 2), [10, 10]),  # lines longer than a grid row can be
-])
+@pytest.mark.parametrize(
+    "text, sides",
+    [
+        ("1..0............ 1010010110100101\n..1.............\n", [4, 4]),  # a known solution after it
+        ("." * 36 + "\n", [6]),  # a single line
+        ("\n".join(["." * 16] * 3), [4, 4, 4]),  # an odd number of lines cannot be a grid
+        ("\n".join(["." * 100] * 2), [10, 10]),  # lines longer than a grid row can be
+    ],
+)
 def test_one_puzzle_per_line_collections_still_read(text, sides):
     assert [p.puzzle.rows for p in read(text)] == sides
 

@@ -17,8 +17,8 @@ import pytest
 
 from mindgames.cli import build_parser, main
 from mindgames.commands import grid as grid_command
-from models.binairo import count as binairo_count
-from models.binairo import read
+from mindgames.models.binairo import count as binairo_count
+from mindgames.models.binairo import read
 from mindgames.render import BOLD, RED
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,8 +38,14 @@ def cli(*argv: str) -> tuple[int, str, str]:
 def mindgames(*argv: str, cache: Path, cwd: Path, timeout: float = CAP) -> subprocess.CompletedProcess:
     """The real command in a fresh process, stdout and stderr piped, cache dir under the test's."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CACHE_HOME": str(cache)}
-    return subprocess.run([sys.executable, "-m", "mindgames.cli", *argv], capture_output=True,
-                          text=True, env=env, cwd=cwd, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "mindgames.cli", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture
@@ -88,8 +94,9 @@ def test_a_long_thin_grid_is_counted_either_way_round():
 
 def test_count_size_stops_at_the_time_limit_with_unknown_and_keeps_the_checkpoint(tmp_path):
     cache = tmp_path / "cache"
-    done = mindgames("binairo", "count", "--size", "12", "--time-limit", "1", "--json",
-                     cache=cache, cwd=tmp_path)
+    done = mindgames(
+        "binairo", "count", "--size", "12", "--time-limit", "1", "--json", cache=cache, cwd=tmp_path
+    )
     assert done.returncode == 0 and done.stderr == ""
     result = json.loads(done.stdout)
     assert result["status"] == "unknown" and result["count"] is None
@@ -99,24 +106,60 @@ def test_count_size_stops_at_the_time_limit_with_unknown_and_keeps_the_checkpoin
 
 
 def test_count_estimate_stops_at_the_time_limit(tmp_path):
-    done = mindgames("binairo", "count", "--size", "12", "--estimate", "3", "--time-limit", "1",
-                     "--json", cache=tmp_path, cwd=tmp_path)
+    done = mindgames(
+        "binairo",
+        "count",
+        "--size",
+        "12",
+        "--estimate",
+        "3",
+        "--time-limit",
+        "1",
+        "--json",
+        cache=tmp_path,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout)["status"] in ("unknown", "estimated")
 
 
 def test_count_by_engine_stops_at_the_time_limit(tmp_path):
-    done = mindgames("binairo", "count", "--size", "10", "--method", "engine", "--limit", "0",
-                     "--time-limit", "1", cache=tmp_path, cwd=tmp_path)
+    done = mindgames(
+        "binairo",
+        "count",
+        "--size",
+        "10",
+        "--method",
+        "engine",
+        "--limit",
+        "0",
+        "--time-limit",
+        "1",
+        cache=tmp_path,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0
     # a loaded machine may not reach the first grid within the second: both are the limit's result
-    assert ("10x10 takuzu grids: at least" in done.stdout and "(time limit)" in done.stdout
-            or "10x10 takuzu grids: unknown (no grid found before the time limit)" in done.stdout)
+    assert (
+        "10x10 takuzu grids: at least" in done.stdout
+        and "(time limit)" in done.stdout
+        or "10x10 takuzu grids: unknown (no grid found before the time limit)" in done.stdout
+    )
 
 
 def test_generate_stops_at_the_time_limit_with_what_it_made(tmp_path):
-    done = mindgames("binairo", "generate", "--size", "40", "--count", "3", "--time-limit", "1",
-                     cache=tmp_path, cwd=tmp_path)
+    done = mindgames(
+        "binairo",
+        "generate",
+        "--size",
+        "40",
+        "--count",
+        "3",
+        "--time-limit",
+        "1",
+        cache=tmp_path,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0
     made = read(done.stdout) if done.stdout.strip() else []  # only whole puzzles, if any
     assert all(item.puzzle is not None for item in made)
@@ -128,7 +171,12 @@ def test_ctrl_c_keeps_the_checkpoint_and_says_where(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO), "XDG_CACHE_HOME": str(cache)}
     process = subprocess.Popen(
         [sys.executable, "-m", "mindgames.cli", "binairo", "count", "--size", "12"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     checkpoint = cache / "mindgames" / "binairo-count-12x12-takuzu-mitm.jsonl"
     end = time.monotonic() + CAP
     while not checkpoint.exists() and time.monotonic() < end:
@@ -170,10 +218,13 @@ def test_the_progress_line_names_the_checkpoint_on_a_terminal(cache, monkeypatch
 # -- progress only on a terminal -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("argv", [
-    ["binairo", "count", "--size", "8"],
-    ["binairo", "generate", "--size", "10", "--count", "2"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["binairo", "count", "--size", "8"],
+        ["binairo", "generate", "--size", "10", "--count", "2"],
+    ],
+)
 def test_nothing_on_stderr_when_it_is_a_pipe(argv, tmp_path):
     done = mindgames(*argv, cache=tmp_path, cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == ""
@@ -252,8 +303,9 @@ def test_minimize_says_why_it_leaves_a_puzzle_alone(tmp_path):
 
 def test_count_cross_check_compares_with_the_checkpoint_and_exits_1_on_a_difference(tmp_path):
     log = tmp_path / "c6.jsonl"
-    code, out, _ = cli("binairo", "count", "--size", "6", "--checkpoint", str(log),
-                       "--cross-check", "100", "--json")
+    code, out, _ = cli(
+        "binairo", "count", "--size", "6", "--checkpoint", str(log), "--cross-check", "100", "--json"
+    )
     result = json.loads(out)
     assert code == 0 and result["count"] == 4140
     assert result["recounts"] and all(r["agrees"] for r in result["recounts"])
@@ -261,7 +313,6 @@ def test_count_cross_check_compares_with_the_checkpoint_and_exits_1_on_a_differe
     cube = json.loads(lines[1])
     cube["count"] += 1  # a record gone wrong: the resumed count trusts it, the cross-check does not
     log.write_text("\n".join([lines[0], json.dumps(cube), *lines[2:]]) + "\n")
-    code, out, err = cli("binairo", "count", "--size", "6", "--checkpoint", str(log),
-                         "--cross-check", "100")
+    code, out, err = cli("binairo", "count", "--size", "6", "--checkpoint", str(log), "--cross-check", "100")
     assert code == 1 and "cross-check failed: 1 of" in err and "DIFFERENT" in out
     assert "Traceback" not in err

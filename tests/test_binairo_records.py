@@ -11,8 +11,12 @@ from benchmarks.binairo_compare_logs import compare
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 CHECKPOINT = BENCHMARKS / "binairo-12x12-takuzu-count.jsonl"
-JOINS = {"inclusion-exclusion", "inclusion-exclusion, depth first", "inclusion-exclusion by codes",
-         "bucketed pair tests"}
+JOINS = {
+    "inclusion-exclusion",
+    "inclusion-exclusion, depth first",
+    "inclusion-exclusion by codes",
+    "bucketed pair tests",
+}
 
 
 def test_the_12x12_checkpoint_is_a_resumable_checkpoint_of_distinct_cubes():
@@ -40,11 +44,12 @@ README = BENCHMARKS.parent / "README.md"
 
 
 def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_states_it():
-    from models.binairo import count as binairo_count
+    from mindgames.models.binairo import count as binairo_count
 
     todo = binairo_count.cubes(binairo_count.tables(12, 12, "takuzu"), "mitm")
-    counted = {entry["cube"]: entry["count"]
-               for entry in map(json.loads, CHECKPOINT.read_text().splitlines()[1:])}
+    counted = {
+        entry["cube"]: entry["count"] for entry in map(json.loads, CHECKPOINT.read_text().splitlines()[1:])
+    }
     assert sorted(counted) == list(range(len(todo)))  # every cube, once
     total = sum(cube.weight * counted[i] for i, cube in enumerate(todo))
     result = json.loads(RESULT.read_text())  # the command's own output, recorded
@@ -54,8 +59,9 @@ def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_stat
 
 def test_the_recorded_cross_check_recounted_cubes_by_pair_tests_and_found_them_equal():
     result = json.loads(RESULT.read_text())
-    counted = {entry["cube"]: entry["count"]
-               for entry in map(json.loads, CHECKPOINT.read_text().splitlines()[1:])}
+    counted = {
+        entry["cube"]: entry["count"] for entry in map(json.loads, CHECKPOINT.read_text().splitlines()[1:])
+    }
     recounts = result["recounts"]
     assert recounts and len({r["cube"] for r in recounts}) == len(recounts)
     assert all(r["method"] == "bucketed pair tests" for r in recounts)

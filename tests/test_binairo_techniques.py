@@ -3,12 +3,19 @@ step agrees with the unique solution; grades are deterministic."""
 
 from __future__ import annotations
 
-from models.binairo import BINAIRO, make_puzzle
-from models.binairo.rules import families
-from models.binairo.techniques import (
-    balance, completions, distinct_lines, grade, hint_json, no_three, pair_completions, solve_by_ladder,
+from mindgames.models.binairo import BINAIRO
+from mindgames.models.binairo.rules import families
+from mindgames.models.binairo.techniques import (
+    balance,
+    completions,
+    distinct_lines,
+    grade,
+    hint_json,
+    no_three,
+    pair_completions,
+    solve_by_ladder,
 )
-from models.runner import PuzzleSolver
+from mindgames.models.runner import PuzzleSolver
 from tests.conftest import REPO
 
 N = None

@@ -10,13 +10,20 @@ from pathlib import Path
 
 import pytest
 
-
 from mindgames.service.testing import Server
 
 CHROMIUM = os.environ.get("MINDGAMES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 if not Path(CHROMIUM).exists():
@@ -81,7 +88,8 @@ def test_a_sudoku_typed_into_the_grid_is_solved_givens_black_solution_red(page):
         assert ("given" in cell["classes"]) == (ch != ".")
         assert ("solved" in cell["classes"]) == (ch == ".")
     colors = page.eval_on_selector_all(
-        "#sudoku-grid .cell", "els => els.slice(0, 2).map(e => getComputedStyle(e).color)")
+        "#sudoku-grid .cell", "els => els.slice(0, 2).map(e => getComputedStyle(e).color)"
+    )
     assert colors[0] != colors[1]  # r1c1 is a given, r1c2 was solved: drawn differently
     shot(page, "sudoku-solved")
 
@@ -138,17 +146,37 @@ def test_a_kind_the_page_does_not_know_gets_a_tab_and_a_text_panel(browser, serv
     import httpx
 
     listed = httpx.get(server.url + "/v1/kinds").json()
-    listed["kinds"].insert(2, {"kind": "row", "summary": "a row of N cells holding 1..N",
-                               "actions": ["solve", "check", "count"], "engines": ["sat", "cpsat"],
-                               "formats": ["N cells of '.' or 1..N"], "options": {"title": "a name"}})
+    listed["kinds"].insert(
+        2,
+        {
+            "kind": "row",
+            "summary": "a row of N cells holding 1..N",
+            "actions": ["solve", "check", "count"],
+            "engines": ["sat", "cpsat"],
+            "formats": ["N cells of '.' or 1..N"],
+            "options": {"title": "a name"},
+        },
+    )
     asked = []
 
     def answer(route):
         asked.append(json.loads(route.request.post_data))
-        route.fulfill(json={"index": 0, "status": "solved", "solution": [1, 2, 3], "uniqueness": "unique",
-                            "engine": "sat", "seconds": 0.001,
-                            "certificate": {"kind": "drat", "checked": True, "lemmas": 2,
-                                            "seconds": {"solve": 0.001, "proof": 0.001, "check": 0.001}}})
+        route.fulfill(
+            json={
+                "index": 0,
+                "status": "solved",
+                "solution": [1, 2, 3],
+                "uniqueness": "unique",
+                "engine": "sat",
+                "seconds": 0.001,
+                "certificate": {
+                    "kind": "drat",
+                    "checked": True,
+                    "lemmas": 2,
+                    "seconds": {"solve": 0.001, "proof": 0.001, "check": 0.001},
+                },
+            }
+        )
 
     page = browser.new_page()
     page.route("**/v1/kinds", lambda route: route.fulfill(json=listed))

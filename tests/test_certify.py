@@ -6,14 +6,24 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models import sudoku
-from solver import Model, get_engine, projection
-from solver.proof import (
-    PROOF_SOLVERS, CNF, Certificate, CertificationError, certify_answer, certify_cnf, certify_unique,
-    certify_unsat, drat_binary, read_proof, write_dimacs,
+from mindgames.models import sudoku
+from mindgames.solver import Model, get_engine, projection
+from mindgames.solver.proof import (
+    CNF,
+    PROOF_SOLVERS,
+    Certificate,
+    CertificationError,
+    certify_answer,
+    certify_cnf,
+    certify_unique,
+    certify_unsat,
+    drat_binary,
+    read_proof,
+    write_dimacs,
 )
 from tests.test_proof import is_satisfiable, random_3sat
 
@@ -73,7 +83,9 @@ def test_an_unsolvable_sudoku_gets_a_checked_certificate():
 def test_other_proof_solvers_can_be_chosen(solver):
     _, encoding, givens = sudoku_question(HARD)
     assignment = first_solution(encoding, givens)
-    certificate = certify_unique(encoding.model, givens, projection(encoding.model, assignment), solver=solver)
+    certificate = certify_unique(
+        encoding.model, givens, projection(encoding.model, assignment), solver=solver
+    )
     assert certificate.certified and certificate.solver == solver
 
 
@@ -121,9 +133,14 @@ def test_certify_agrees_with_an_independent_solver(seed, num_vars):
         assert certificate.status == "unsat" and certificate.checked
 
 
-@pytest.mark.parametrize("line, expected", [
-    (HARD, "unique"), ("12345678." + "........9" + "." * 63, "unsat"), (MANY_SOLUTIONS, "multiple"),
-])
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (HARD, "unique"),
+        ("12345678." + "........9" + "." * 63, "unsat"),
+        (MANY_SOLUTIONS, "multiple"),
+    ],
+)
 def test_an_engine_answer_gets_the_certificate_it_calls_for(line, expected):
     _, encoding, givens = sudoku_question(line)
     answer = get_engine("sat").prepare(encoding.model).check_unique(givens)
@@ -185,12 +202,15 @@ def test_the_command_verifies_a_good_proof(xor_cnf, tmp_path, capsys):
     assert code == 0 and out.startswith("verified:") and err == ""
 
 
-@pytest.mark.parametrize("proof, why", [
-    ("1 0\n1", "truncated"),
-    ("1 0\n", "never derives the empty clause"),
-    ("0\n", "does not follow"),
-    ("c only a comment\n", "never derives the empty clause"),
-])
+@pytest.mark.parametrize(
+    "proof, why",
+    [
+        ("1 0\n1", "truncated"),
+        ("1 0\n", "never derives the empty clause"),
+        ("0\n", "does not follow"),
+        ("c only a comment\n", "never derives the empty clause"),
+    ],
+)
 def test_the_command_rejects_a_bad_proof_with_exit_1(xor_cnf, tmp_path, capsys, proof, why):
     (tmp_path / "p.drat").write_text(proof)
     code, out, err = run_certify(capsys, xor_cnf, tmp_path / "p.drat")
@@ -198,12 +218,15 @@ def test_the_command_rejects_a_bad_proof_with_exit_1(xor_cnf, tmp_path, capsys, 
     assert err.count("\n") == 1 and "proof rejected" in err and why in err
 
 
-@pytest.mark.parametrize("cnf_text, why", [
-    ("p cnf 2 5\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n", "the header says 5 clauses, the file has 4"),
-    ("p cnf 1 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n", "beyond the header's 1 variables"),
-    ("1 2 0\n", "not DIMACS"),
-    ("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n", "not DIMACS"),
-])
+@pytest.mark.parametrize(
+    "cnf_text, why",
+    [
+        ("p cnf 2 5\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n", "the header says 5 clauses, the file has 4"),
+        ("p cnf 1 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n", "beyond the header's 1 variables"),
+        ("1 2 0\n", "not DIMACS"),
+        ("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n", "not DIMACS"),
+    ],
+)
 def test_the_command_refuses_a_bad_cnf_with_exit_2(tmp_path, capsys, cnf_text, why):
     (tmp_path / "f.cnf").write_text(cnf_text)
     (tmp_path / "p.drat").write_text("1 0\n0\n")
@@ -235,6 +258,7 @@ def test_the_command_reads_lrat(xor_cnf, tmp_path, capsys):
 
 def test_the_command_stops_at_its_time_limit_without_verifying(tmp_path, capsys):
     from pysat.examples.genhard import PHP
+
     from tests.test_proof import solve
 
     formula = PHP(6)
@@ -243,14 +267,16 @@ def test_the_command_stops_at_its_time_limit_without_verifying(tmp_path, capsys)
     _, text = solve(cnf)
     (tmp_path / "php.drat").write_text(text)
     assert text.count("\n") > 1000  # long enough to pass a time-limit check point
-    code, out, err = run_certify(capsys, tmp_path / "php.cnf", tmp_path / "php.drat", "--time-limit", "0.000001")
+    code, out, err = run_certify(
+        capsys, tmp_path / "php.cnf", tmp_path / "php.drat", "--time-limit", "0.000001"
+    )
     assert code == 1 and "verified:" not in out and "not verified: time limit reached" in err
     code, out, _ = run_certify(capsys, tmp_path / "php.cnf", tmp_path / "php.drat")
     assert code == 0 and out.startswith("verified:")
 
 
 def test_a_unique_binairo_is_certified_through_its_cardinality_model():
-    from models import binairo
+    from mindgames.models import binairo
 
     text = (Path(__file__).resolve().parents[1] / "data" / "binairo" / "takuzu_8x8.txt").read_text()
     puzzle = binairo.parse_one("\n".join(text.split("\n\n")[0].splitlines()))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mindgames.cli import main
-from models.registry import grid_kinds
+from mindgames.models.registry import grid_kinds
 
 REPO = Path(__file__).resolve().parents[1]
 SEED = REPO / "data" / "sudoku" / "seed.txt"
@@ -44,7 +44,11 @@ def test_proof_dir_keeps_each_puzzles_cnf_and_proof_where_asked(tmp_path, capsys
     assert code == 0
     first = json.loads(out.splitlines()[0])["certificate"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "puzzle-1.cnf", "puzzle-1.drat", "puzzle-2.cnf", "puzzle-2.drat"]
+        "puzzle-1.cnf",
+        "puzzle-1.drat",
+        "puzzle-2.cnf",
+        "puzzle-2.drat",
+    ]
     assert {Path(f).name for f in first["files"]} == {"puzzle-1.cnf", "puzzle-1.drat"}
     # What was kept checks again, with the command that checks any proof.
     assert main(["certify", str(tmp_path / "puzzle-1.cnf"), str(tmp_path / "puzzle-1.drat")]) == 0
@@ -62,8 +66,8 @@ def test_every_grid_kind_certifies_an_unsolvable_solve(kind, tmp_path, capsys):
 
 
 def test_a_proof_that_does_not_check_is_a_loud_error_exit_1(monkeypatch, tmp_path, capsys):
-    from models.runner import PuzzleSolver
-    from solver.proof import CertificationError
+    from mindgames.models.runner import PuzzleSolver
+    from mindgames.solver.proof import CertificationError
 
     def forged(self, *args, **kwargs):
         raise CertificationError("the proof of puzzle-1 was rejected: lemma 3 does not follow")
@@ -71,8 +75,9 @@ def test_a_proof_that_does_not_check_is_a_loud_error_exit_1(monkeypatch, tmp_pat
     monkeypatch.setattr(PuzzleSolver, "check", forged)
     code, out, err = run(capsys, "sudoku", "check", str(SEED), "--certify")
     assert code == 1 and out == ""
-    assert err.splitlines() == ["mindgames: error: certification failed: the proof of puzzle-1 "
-                                "was rejected: lemma 3 does not follow"]
+    assert err.splitlines() == [
+        "mindgames: error: certification failed: the proof of puzzle-1 was rejected: lemma 3 does not follow"
+    ]
 
 
 def test_count_has_no_certify_option(capsys):

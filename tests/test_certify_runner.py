@@ -13,12 +13,13 @@ import sys
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from models import binairo, sudoku
-from models.runner import PuzzleSolver
-from solver import ENGINE_NAMES, Uniqueness
-from solver.proof import CertificationError
+from mindgames.models import binairo, sudoku
+from mindgames.models.runner import PuzzleSolver
+from mindgames.solver import ENGINE_NAMES, Uniqueness
+from mindgames.solver.proof import CertificationError
 from tests.conftest import REPO
 
 ENGINES = list(ENGINE_NAMES)
@@ -161,7 +162,7 @@ def test_without_certify_the_result_has_no_certificate_key():
 # Time limits: the answer stays, the certificate says it is missing and why
 # ---------------------------------------------------------------------------
 def test_running_out_of_time_while_certifying_keeps_the_answer(monkeypatch):
-    import solver.proof.certify as certify
+    import mindgames.solver.proof.certify as certify
 
     monkeypatch.setattr(certify, "_solve_with_proof", lambda cnf, name, deadline: (None, [], None))
     result = PuzzleSolver(sudoku, "sat").check(sudoku.parse(HARD), time_limit=60, certify=True)
@@ -171,7 +172,7 @@ def test_running_out_of_time_while_certifying_keeps_the_answer(monkeypatch):
 
 
 def test_no_time_left_after_the_answer_means_no_proof_is_made(monkeypatch):
-    from solver.deadline import Deadline
+    from mindgames.solver.deadline import Deadline
 
     solver = PuzzleSolver(sudoku, "sat")
     real_check = solver.session(sudoku.parse(HARD))[1].check_unique
@@ -212,8 +213,13 @@ def test_kept_files_are_named_after_the_puzzle_and_the_command_verifies_them(tmp
     for name, result in results.items():
         files = result.to_json()["certificate"]["files"]
         assert files == [str(tmp_path / f"{name}.cnf"), str(tmp_path / f"{name}.drat")]
-        run = subprocess.run([sys.executable, "-m", "mindgames.cli", "certify", *files],
-                             capture_output=True, text=True, cwd=REPO, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "mindgames.cli", "certify", *files],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=120,
+        )
         assert run.returncode == 0, run.stderr
         assert run.stdout.startswith("verified:")
 
@@ -222,7 +228,7 @@ def test_kept_files_are_named_after_the_puzzle_and_the_command_verifies_them(tmp
 # Never a silent "unique": a bad proof or a wrong engine answer is loud
 # ---------------------------------------------------------------------------
 def test_a_tampered_proof_raises_certification_error(monkeypatch):
-    import solver.proof.certify as certify
+    import mindgames.solver.proof.certify as certify
 
     produce = certify._solve_with_proof
 

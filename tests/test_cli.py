@@ -23,8 +23,9 @@ def leaf_parsers(parser: argparse.ArgumentParser, path=()):
 
 
 def test_every_command_takes_a_memory_limit_with_a_bounded_default():
-    leaves = [(path, parser) for path, parser in leaf_parsers(cli.build_parser())
-              if path != ("serve",)]  # the server caps each of its processes itself
+    leaves = [
+        (path, parser) for path, parser in leaf_parsers(cli.build_parser()) if path != ("serve",)
+    ]  # the server caps each of its processes itself
     assert len(leaves) >= 10
     for path, parser in leaves:
         options = {o for a in parser._actions for o in a.option_strings}

@@ -17,11 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models import compare
-from models.registry import get_kind
-from models.runner import PuzzleSolver
-from solver import get_engine
-from solver.model import Model
+from mindgames.models import compare
+from mindgames.models.registry import get_kind
+from mindgames.models.runner import PuzzleSolver
+from mindgames.solver import get_engine
+from mindgames.solver.model import Model
 from tests.conftest import REPO
 from tests.test_sudoku import SEED_PUZZLE, WIKI_PUZZLE
 
@@ -81,16 +81,25 @@ def test_a_check_stopped_after_one_solution_is_no_answer():
     result = PuzzleSolver(sudoku, "sat").solve(sudoku.read(SEED_PUZZLE)[0].puzzle)  # no uniqueness
     assert compare.answer_of(result, "check").startswith("unknown")
     row = compare.Row(0, "backtrack", result.status, compare.answer_of(result, "check"), 2.0)
-    assert row.limit_reached and compare.disagreements([row, compare.Row(0, "sat", "solved", "unique", 0.1)]) == []
+    assert (
+        row.limit_reached
+        and compare.disagreements([row, compare.Row(0, "sat", "solved", "unique", 0.1)]) == []
+    )
 
 
 answers = st.sampled_from(["unique", "multiple", "unsolvable", "unknown", "unknown (one solution found)"])
 
 
-@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["sat", "cpsat", "backtrack"]), answers), max_size=12))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from(["sat", "cpsat", "backtrack"]), answers), max_size=12
+    )
+)
 def test_engines_disagree_exactly_when_two_answers_within_the_limit_differ(said):
-    rows = [compare.Row(i, engine, "unknown" if a.startswith("unknown") else "solved", a, 0.1)
-            for i, engine, a in said]
+    rows = [
+        compare.Row(i, engine, "unknown" if a.startswith("unknown") else "solved", a, 0.1)
+        for i, engine, a in said
+    ]
     found = compare.disagreements(rows)
     for index in {i for i, _, _ in said}:
         decided = {a for i, _, a in said if i == index and not a.startswith("unknown")}
@@ -98,7 +107,10 @@ def test_engines_disagree_exactly_when_two_answers_within_the_limit_differ(said)
 
 
 def test_an_unknown_answer_is_no_disagreement():
-    rows = [compare.Row(0, "sat", "solved", "unique", 0.1), compare.Row(0, "backtrack", "unknown", "unknown", 1.0)]
+    rows = [
+        compare.Row(0, "sat", "solved", "unique", 0.1),
+        compare.Row(0, "backtrack", "unknown", "unknown", 1.0),
+    ]
     assert compare.disagreements(rows) == []
     assert "1 with an engine at its time limit" in compare.agreement_line(rows)
 
@@ -106,8 +118,9 @@ def test_an_unknown_answer_is_no_disagreement():
 # -- search statistics ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("engine, work", [("sat", "propagations"), ("cpsat", "booleans"),
-                                          ("backtrack", "nodes")])
+@pytest.mark.parametrize(
+    "engine, work", [("sat", "propagations"), ("cpsat", "booleans"), ("backtrack", "nodes")]
+)
 def test_every_result_has_the_engines_statistics(capsys, engine, work):
     code, out, _ = run(capsys, "sudoku", "solve", SEED, "--engine", engine, "--json", "--time-limit", "5")
     first = records(out)[0]
@@ -143,8 +156,18 @@ def test_crossing_methods_agree_and_count_their_work(capsys):
 
 
 def test_the_table_has_rows_a_summary_and_an_agreement_line(capsys):
-    code, out, _ = run(capsys, "compare", "sudoku", SEED, "--engines", "sat,backtrack", "--action", "solve",
-                       "--time-limit", "1")
+    code, out, _ = run(
+        capsys,
+        "compare",
+        "sudoku",
+        SEED,
+        "--engines",
+        "sat,backtrack",
+        "--action",
+        "solve",
+        "--time-limit",
+        "1",
+    )
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split() == ["puzzle", "engine", "answer", "seconds", "work"]
@@ -159,8 +182,15 @@ def test_json_and_csv_columns_are_stable(capsys):
     assert list(rows[0])[:2] == ["index", "engine"] and list(rows[0])[-3:] == ["answer", "seconds", "stats"]
     assert {"status", "solution", "uniqueness"} <= set(rows[0])
     assert set(summary) == {"summary", "engines", "agree", "disagreements", "interrupted"}
-    assert set(summary["engines"][0]) == {"engine", "puzzles", "answered", "median_seconds",
-                                          "total_seconds", "baseline", "vs_baseline"}
+    assert set(summary["engines"][0]) == {
+        "engine",
+        "puzzles",
+        "answered",
+        "median_seconds",
+        "total_seconds",
+        "baseline",
+        "vs_baseline",
+    }
     code, out, _ = run(capsys, "compare", "sudoku", SEED, "--engines", "sat,cpsat", "--csv")
     table = list(csv.reader(io.StringIO(out)))
     assert code == 0 and tuple(table[0]) == compare.CSV_COLUMNS and len(table) == 5
@@ -187,11 +217,14 @@ def test_one_puzzle_is_drawn_as_bars(capsys, tmp_path):
     assert ElementTree.parse(path).getroot().tag.endswith("svg")
 
 
-@pytest.mark.parametrize("args, named", [
-    (["--plot", "x.pdf"], "--plot x.pdf"),
-    (["--engines", "sat,dlx"], "dlx"),
-    (["--time-limit", "0"], "time-limit"),
-])
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (["--plot", "x.pdf"], "--plot x.pdf"),
+        (["--engines", "sat,dlx"], "dlx"),
+        (["--time-limit", "0"], "time-limit"),
+    ],
+)
 def test_bad_arguments_are_one_line_errors(capsys, args, named):
     try:
         code, _, err = run(capsys, "compare", "sudoku", SEED, *args)
@@ -205,8 +238,9 @@ def test_bad_arguments_are_one_line_errors(capsys, args, named):
 
 def test_the_time_limit_holds_per_puzzle_and_engine(capsys):
     # backtracking needs minutes for the second seed puzzle's uniqueness
-    code, out, _ = run(capsys, "compare", "sudoku", SEED, "--engines", "sat,backtrack",
-                       "--time-limit", "0.5", "--json")
+    code, out, _ = run(
+        capsys, "compare", "sudoku", SEED, "--engines", "sat,backtrack", "--time-limit", "0.5", "--json"
+    )
     *rows, summary = records(out)
     assert code == 0 and len(rows) == 4
     slow = [row for row in rows if row["index"] == 1 and row["engine"] == "backtrack"][0]
@@ -217,9 +251,25 @@ def test_the_time_limit_holds_per_puzzle_and_engine(capsys):
 def test_ctrl_c_prints_the_table_of_what_finished(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "mindgames.cli", "compare", "sudoku", SEED, "--engines", "sat,backtrack",
-         "--time-limit", "600", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        [
+            sys.executable,
+            "-m",
+            "mindgames.cli",
+            "compare",
+            "sudoku",
+            SEED,
+            "--engines",
+            "sat,backtrack",
+            "--time-limit",
+            "600",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     time.sleep(6)  # well into backtracking on the second puzzle (minutes)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)

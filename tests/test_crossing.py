@@ -8,18 +8,28 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models.crossing import (CROSSING, CrossingProblem, NotOutnumbered, NotTogether, Options,
-                             parse_document, parse_text, presets, solve)
-from models.crossing.checker import replay
-from models.crossing.problem import Move
-from models.crossing.symmetry import Incidence, _initial_colours, block_types
-from models.crossing.toml_writer import to_toml
-from models.errors import PuzzleError, VerificationError
-from models.kind import PlanKind
-from models.registry import get_kind
+from mindgames.models.crossing import (
+    CROSSING,
+    CrossingProblem,
+    NotOutnumbered,
+    NotTogether,
+    Options,
+    parse_document,
+    parse_text,
+    presets,
+    solve,
+)
+from mindgames.models.crossing.checker import replay
+from mindgames.models.crossing.problem import Move
+from mindgames.models.crossing.symmetry import Incidence, _initial_colours, block_types
+from mindgames.models.crossing.toml_writer import to_toml
+from mindgames.models.errors import PuzzleError, VerificationError
+from mindgames.models.kind import PlanKind
+from mindgames.models.registry import get_kind
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "crossing"
 
@@ -133,14 +143,19 @@ def test_an_unsolvable_large_family_is_confirmed_on_the_one_step_model(engine):
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(family=st.sampled_from(["jealous-husbands", "missionaries-cannibals"]),
-       n=st.integers(1, 5), capacity=st.integers(1, 4), engine=st.sampled_from(["sat", "cpsat"]))
+@given(
+    family=st.sampled_from(["jealous-husbands", "missionaries-cannibals"]),
+    n=st.integers(1, 5),
+    capacity=st.integers(1, 4),
+    engine=st.sampled_from(["sat", "cpsat"]),
+)
 def test_the_layered_confirmation_agrees_with_the_horizon_model(family, n, capacity, engine):
     """Small puzzles are confirmed on the model of L steps; asked layer by layer on
     the one-step model instead, the same answer is confirmed."""
-    solving = importlib.import_module("models.crossing.solve")
-    spec = spec_of(family, **{"couples" if family == "jealous-husbands" else "pairs": n,
-                              "capacity": capacity})
+    solving = importlib.import_module("mindgames.models.crossing.solve")
+    spec = spec_of(
+        family, **{"couples" if family == "jealous-husbands" else "pairs": n, "capacity": capacity}
+    )
     plain = solve(spec, Options(engine=engine, cross_check=False))
     original = solving.LAYERED_FROM
     solving.LAYERED_FROM = -1
@@ -157,9 +172,9 @@ def test_the_layered_confirmation_agrees_with_the_horizon_model(family, n, capac
 def test_the_layered_confirmation_catches_a_search_that_misses_moves(monkeypatch):
     """A breadth-first search that never takes three across answers 11 crossings where
     9 suffice; the one-step model has the moves it missed."""
-    from models.crossing.layout import Layout
+    from mindgames.models.crossing.layout import Layout
 
-    solving = importlib.import_module("models.crossing.solve")
+    solving = importlib.import_module("mindgames.models.crossing.solve")
     honest = Layout.counted_successors
 
     def without_three_aboard(self, key):
@@ -174,8 +189,9 @@ def test_the_layered_confirmation_catches_a_search_that_misses_moves(monkeypatch
 
 
 def test_time_limit_gives_unknown_not_a_hang():
-    outcome = solve(spec_of("jealous-husbands", couples=8, capacity=3),
-                    Options(time_limit=0.001, cross_check=False))
+    outcome = solve(
+        spec_of("jealous-husbands", couples=8, capacity=3), Options(time_limit=0.001, cross_check=False)
+    )
     assert outcome.status == "unknown"
 
 
@@ -188,7 +204,9 @@ def test_couples_are_found_as_interchangeable_blocks():
 
 def test_identical_copies_and_symmetric_children_are_counted():
     assert [t.label() for t in block_types(spec_of("missionaries-cannibals"))] == [
-        "3 x missionary", "3 x cannibal"]
+        "3 x missionary",
+        "3 x cannibal",
+    ]
     labels = [t.label() for t in block_types(spec_of("dangerous-family"))]
     assert "(son1) ~ (son2)" in labels and "(daughter1) ~ (daughter2)" in labels
 
@@ -205,12 +223,17 @@ def test_a_rule_that_breaks_the_symmetry_is_respected():
 
 # -- generalised families and random puzzles against the state graph -------------------
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(family=st.sampled_from(["jealous-husbands", "missionaries-cannibals"]),
-       n=st.integers(1, 4), capacity=st.integers(1, 4), engine=st.sampled_from(["sat", "cpsat"]))
+@given(
+    family=st.sampled_from(["jealous-husbands", "missionaries-cannibals"]),
+    n=st.integers(1, 4),
+    capacity=st.integers(1, 4),
+    engine=st.sampled_from(["sat", "cpsat"]),
+)
 def test_families_agree_with_the_state_graph(family, n, capacity, engine):
     key = "couples" if family == "jealous-husbands" else "pairs"
-    outcome = solve(spec_of(family, **{key: n, "capacity": capacity}),
-                    Options(engine=engine, count_shortest=True))
+    outcome = solve(
+        spec_of(family, **{key: n, "capacity": capacity}), Options(engine=engine, count_shortest=True)
+    )
     assert outcome.cross_check["agrees"] is True
     if outcome.status == "solved":
         replay(outcome.spec, outcome.plan)
@@ -231,16 +254,23 @@ def random_puzzles(draw):
     rules = []
     for _ in range(draw(st.integers(0, 3))):
         if draw(st.integers(0, 3)) == 0:
-            rules.append({"kind": "not_outnumbered", "protect": draw(st.sampled_from(refs)),
-                          "by": draw(st.sampled_from(refs))})
+            rules.append(
+                {
+                    "kind": "not_outnumbered",
+                    "protect": draw(st.sampled_from(refs)),
+                    "by": draw(st.sampled_from(refs)),
+                }
+            )
         else:
-            rules.append({
-                "kind": "not_together",
-                "who": draw(st.lists(st.sampled_from(refs), min_size=1, max_size=2)),
-                "with_any": draw(st.lists(st.sampled_from(refs), min_size=1, max_size=3)),
-                "unless_any": draw(st.lists(st.sampled_from(refs), max_size=2)),
-                "where": draw(st.sampled_from([["banks"], ["boat"], ["banks", "boat"]])),
-            })
+            rules.append(
+                {
+                    "kind": "not_together",
+                    "who": draw(st.lists(st.sampled_from(refs), min_size=1, max_size=2)),
+                    "with_any": draw(st.lists(st.sampled_from(refs), min_size=1, max_size=3)),
+                    "unless_any": draw(st.lists(st.sampled_from(refs), max_size=2)),
+                    "where": draw(st.sampled_from([["banks"], ["boat"], ["banks", "boat"]])),
+                }
+            )
     capacity = draw(st.integers(2, 3))
     return {"name": "random", "boat": {"capacity": capacity}, "actors": actors, "rules": rules}
 
@@ -262,7 +292,7 @@ def test_random_puzzles_agree_with_the_state_graph(document, engine):
 def test_random_puzzles_are_confirmed_layer_by_layer(document, engine):
     """Random rules (groups, copies, rowers, rules aboard only): the one-step model
     agrees with the search on every question (a disagreement raises)."""
-    solving = importlib.import_module("models.crossing.solve")
+    solving = importlib.import_module("mindgames.models.crossing.solve")
     original = solving.LAYERED_FROM
     solving.LAYERED_FROM = -1
     try:
@@ -308,8 +338,9 @@ def test_refinement_splits_as_plain_colour_refinement(document, couples):
         assert partition(refined) == plain_colour_refinement(spec, start)
         for actor in spec.actors:
             marked = dict(refined) | {("actor", actor.name): -1}
-            assert (partition(graph.individualised(refined, actor.name))
-                    == plain_colour_refinement(spec, marked))
+            assert partition(graph.individualised(refined, actor.name)) == plain_colour_refinement(
+                spec, marked
+            )
 
 
 @settings(max_examples=60, deadline=None)
@@ -317,7 +348,7 @@ def test_refinement_splits_as_plain_colour_refinement(document, couples):
 def test_the_indexed_rule_check_names_the_first_broken_rule_as_the_plain_reading(document, data):
     """CrossingProblem reads only the rules someone present can trigger: the same
     first broken rule as reading every rule, at every kind of place."""
-    from models.crossing.rules import broken_rule
+    from mindgames.models.crossing.rules import broken_rule
 
     spec = parse_document(document)
     problem = CrossingProblem(spec)
@@ -330,11 +361,14 @@ def test_the_indexed_rule_check_names_the_first_broken_rule_as_the_plain_reading
 def test_loads_are_every_bounded_draw_once_in_increasing_order():
     from itertools import product
 
-    from models.crossing.problem import _loads
+    from mindgames.models.crossing.problem import _loads
 
     for available, low, high in [([2, 0, 1, 3], 1, 3), ([1] * 6, 0, None), ([0, 0], 1, 2), ([3, 2], 2, 2)]:
-        expected = [load for load in product(*(range(n + 1) for n in available))
-                    if low <= sum(load) <= (sum(available) if high is None else high)]
+        expected = [
+            load
+            for load in product(*(range(n + 1) for n in available))
+            if low <= sum(load) <= (sum(available) if high is None else high)
+        ]
         assert list(_loads(available, low, high)) == expected
 
 
@@ -359,10 +393,14 @@ BAD = [
     ({"boat": {"capacity": 0}}, "boat.capacity = 0"),
     ({"boat": {"capacity": 2, "min_load": 3}}, "boat.min_load = 3 is above boat.capacity = 2"),
     ({"boat": {"capacity": 2, "speed": 1}}, "unknown key boat.speed"),
-    ({"rules": [{"kind": "not_together", "who": ["wolff"], "with_any": ["goat"]}]},
-     "rules[0].who: unknown actor 'wolff'"),
-    ({"rules": [{"kind": "not_outnumbered", "protect": "@m", "by": "goat"}]},
-     "rules[0].protect: unknown group '@m'"),
+    (
+        {"rules": [{"kind": "not_together", "who": ["wolff"], "with_any": ["goat"]}]},
+        "rules[0].who: unknown actor 'wolff'",
+    ),
+    (
+        {"rules": [{"kind": "not_outnumbered", "protect": "@m", "by": "goat"}]},
+        "rules[0].protect: unknown group '@m'",
+    ),
     ({"rules": [{"kind": "eats", "who": ["goat"]}]}, "rules[0].kind = 'eats'"),
     ({"actors": [{"name": "rock", "cargo": True}], "rules": []}, "nobody can row"),
     ({"actors": [{"name": "x", "count": 0}]}, "actors[0].count = 0"),
@@ -394,8 +432,18 @@ def test_json_puzzles_are_accepted():
 # -- the command line ---------------------------------------------------------------
 def test_cli_solve_json_contract(capsys, tmp_path):
     picture = tmp_path / "plan.svg"
-    code = main(["crossing", "solve", "wolf-goat-cabbage", "--json", "--count-shortest",
-                 "--simple-paths", "--svg", str(picture)])
+    code = main(
+        [
+            "crossing",
+            "solve",
+            "wolf-goat-cabbage",
+            "--json",
+            "--count-shortest",
+            "--simple-paths",
+            "--svg",
+            str(picture),
+        ]
+    )
     record = json.loads(capsys.readouterr().out)
     assert code == 0
     assert record["status"] == "solved" and record["crossings"] == 7
@@ -420,11 +468,14 @@ def test_cli_set_and_export_round_trip(capsys, tmp_path):
     assert json.loads(capsys.readouterr().out)["crossings"] == 9
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["crossing", "solve", "no-such-puzzle"], "no such file and no built-in puzzle"),
-    (["crossing", "solve", "jealous-husbands", "--set", "wives=3"], "--set wives"),
-    (["crossing", "solve", "jealous-husbands", "--set", "couples=x"], "expected a whole number"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["crossing", "solve", "no-such-puzzle"], "no such file and no built-in puzzle"),
+        (["crossing", "solve", "jealous-husbands", "--set", "wives=3"], "--set wives"),
+        (["crossing", "solve", "jealous-husbands", "--set", "couples=x"], "expected a whole number"),
+    ],
+)
 def test_cli_errors_are_one_line_and_exit_2(capsys, argv, message):
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -458,12 +509,12 @@ def test_the_puzzle_is_a_search_problem_whose_actions_lead_where_successors_say(
 
 
 def test_rules_are_objects_that_read_describe_and_state_themselves():
-    wolf_goat, = spec_of("wolf-goat-cabbage").rules
+    (wolf_goat,) = spec_of("wolf-goat-cabbage").rules
     assert isinstance(wolf_goat, NotTogether)
     assert wolf_goat.broken_by({"goat": 1, "cabbage": 1})
     assert not wolf_goat.broken_by({"goat": 1, "cabbage": 1, "farmer": 1})
     assert wolf_goat.describe() == "goat not with any of wolf, cabbage unless farmer"
-    outnumbered, = spec_of("missionaries-cannibals").rules
+    (outnumbered,) = spec_of("missionaries-cannibals").rules
     assert isinstance(outnumbered, NotOutnumbered) and outnumbered.members("@m") == {"missionary"}
     assert outnumbered.broken_by({"missionary": 1, "cannibal": 2})
     assert not outnumbered.broken_by({"cannibal": 3})  # nobody to protect

@@ -10,16 +10,23 @@ from pathlib import Path
 import pytest
 
 from mindgames.cli import main
-from models.crossing import Options, parse_document, presets, solve
-from models.crossing import certify as crossing_certify
-from models.crossing.checker import replay
-from solver.proof import Certificate, check_proof, read_cnf, read_proof
+from mindgames.models.crossing import Options, parse_document, presets, solve
+from mindgames.models.crossing import certify as crossing_certify
+from mindgames.models.crossing.checker import replay
+from mindgames.solver.proof import Certificate, check_proof, read_cnf, read_proof
 
 
 def certified(name: str, engine: str = "sat", proof_dir: Path | None = None, **settings):
     spec = parse_document(presets.build(name, settings))
-    return solve(spec, Options(engine=engine, certify=True, cross_check=False,
-                               proof_dir=None if proof_dir is None else str(proof_dir)))
+    return solve(
+        spec,
+        Options(
+            engine=engine,
+            certify=True,
+            cross_check=False,
+            proof_dir=None if proof_dir is None else str(proof_dir),
+        ),
+    )
 
 
 @pytest.mark.parametrize("name", list(presets.PRESETS))
@@ -36,12 +43,15 @@ def test_every_preset_is_certified_shortest(name):
     assert "files" not in certificate  # nothing kept without a proof directory
 
 
-@pytest.mark.parametrize("name,settings", [
-    ("jealous-husbands", {"return_capacity": 1}),
-    ("missionaries-cannibals", {"pairs": 4}),
-    ("jealous-husbands", {"couples": 4}),
-    ("queens-tower", {"max_difference": 10}),
-])
+@pytest.mark.parametrize(
+    "name,settings",
+    [
+        ("jealous-husbands", {"return_capacity": 1}),
+        ("missionaries-cannibals", {"pairs": 4}),
+        ("jealous-husbands", {"couples": 4}),
+        ("queens-tower", {"max_difference": 10}),
+    ],
+)
 def test_unsolvable_presets_are_certified_at_the_longest_loop_free_horizon(name, settings):
     outcome = certified(name, **settings)
     certificate = outcome.certificate
@@ -84,8 +94,10 @@ def test_cli_says_certified_next_to_the_answer(capsys, tmp_path):
     assert "solved in 7 crossings (proven shortest, certified: DRAT, checked)" in out
     assert "certificate: DRAT proof of no plan of at most 6 crossings" in out
     assert len(list(tmp_path.iterdir())) == 2
-    assert main(["crossing", "solve", "jealous-husbands", "--set", "return_capacity=1",
-                 "--certify", "--json"]) == 0
+    assert (
+        main(["crossing", "solve", "jealous-husbands", "--set", "return_capacity=1", "--certify", "--json"])
+        == 0
+    )
     record = json.loads(capsys.readouterr().out)
     assert record["status"] == "unsolvable" and record["certificate"]["checked"] is True
 
@@ -107,12 +119,18 @@ def test_proof_dir_without_certify_is_a_usage_error(capsys, tmp_path):
 
 
 def test_a_start_that_breaks_a_rule_needs_no_proof():
-    document = {"name": "quarrel", "boat": {"capacity": 1},
-                "actors": [{"name": "a"}, {"name": "b"}],
-                "rules": [{"kind": "not_together", "who": ["a"], "with_any": ["b"], "where": ["banks"]}]}
+    document = {
+        "name": "quarrel",
+        "boat": {"capacity": 1},
+        "actors": [{"name": "a"}, {"name": "b"}],
+        "rules": [{"kind": "not_together", "who": ["a"], "with_any": ["b"], "where": ["banks"]}],
+    }
     outcome = solve(parse_document(document), Options(certify=True))
     assert outcome.status == "unsolvable"
-    assert outcome.certificate["kind"] == "none" and "the start already breaks rules[0]" in outcome.certificate["about"]
+    assert (
+        outcome.certificate["kind"] == "none"
+        and "the start already breaks rules[0]" in outcome.certificate["about"]
+    )
 
 
 def test_an_unknown_answer_is_not_certified_and_says_why():

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from mindgames.cli import main
-from models.crossing import Options, parse_document, parse_text, presets, solve
-from models.crossing.spec import MAX_ACTORS, MAX_CAPACITY, MAX_COPIES, MAX_COUNT, MAX_RULES
-from models.errors import PuzzleError
+from mindgames.models.crossing import Options, parse_document, parse_text, presets, solve
+from mindgames.models.crossing.spec import MAX_ACTORS, MAX_CAPACITY, MAX_COPIES, MAX_COUNT, MAX_RULES
+from mindgames.models.errors import PuzzleError
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -30,16 +30,19 @@ def test_every_preset_parameter_has_bounds_that_hold_its_default(name):
         assert low <= default <= high
 
 
-@pytest.mark.parametrize("name,key,value,word", [
-    ("jealous-husbands", "couples", 4000, "too big"),
-    ("jealous-husbands", "couples", 10**9, "too big"),  # refused before any O(n^2) work
-    ("missionaries-cannibals", "pairs", 0, "too small"),
-    ("missionaries-cannibals", "capacity", 21, "too big"),
-    ("queens-tower", "max_difference", -1, "too small"),
-    ("wolf-goat-cabbage", "capacity", 3.5, "whole number"),
-    ("dangerous-family", "capacity", True, "whole number"),
-    ("jealous-husbands", "couples", "3", "whole number"),
-])
+@pytest.mark.parametrize(
+    "name,key,value,word",
+    [
+        ("jealous-husbands", "couples", 4000, "too big"),
+        ("jealous-husbands", "couples", 10**9, "too big"),  # refused before any O(n^2) work
+        ("missionaries-cannibals", "pairs", 0, "too small"),
+        ("missionaries-cannibals", "capacity", 21, "too big"),
+        ("queens-tower", "max_difference", -1, "too small"),
+        ("wolf-goat-cabbage", "capacity", 3.5, "whole number"),
+        ("dangerous-family", "capacity", True, "whole number"),
+        ("jealous-husbands", "couples", "3", "whole number"),
+    ],
+)
 def test_a_parameter_out_of_bounds_is_an_error_naming_it_its_value_and_range(name, key, value, word):
     low, high = presets.BOUNDS[name][key]
     with pytest.raises(PuzzleError) as error:
@@ -69,22 +72,40 @@ def actor(name="a", **more):
     return {"name": name, **more}
 
 
-@pytest.mark.parametrize("document,message", [
-    ({"boat": {"capacity": 2}, "actors": [actor(count=MAX_COUNT + 1)]},
-     f"actors[0].count = {MAX_COUNT + 1} is too big (allowed: 1..{MAX_COUNT})"),
-    ({"boat": {"capacity": 2}, "actors": [actor(f"a{i}", count=MAX_COUNT) for i in range(3)]},
-     f"{3 * MAX_COUNT} copies in all is too many (allowed: 1..{MAX_COPIES})"),
-    ({"boat": {"capacity": 2}, "actors": [actor(f"a{i}") for i in range(MAX_ACTORS + 1)]},
-     f"actors: {MAX_ACTORS + 1} entries is too many"),
-    ({"boat": {"capacity": MAX_CAPACITY + 1}, "actors": [actor()]},
-     f"boat.capacity = {MAX_CAPACITY + 1} is too big (allowed: 1..{MAX_CAPACITY})"),
-    ({"boat": {"capacity": 2}, "actors": [actor("x" * 65)]}, "too long (allowed: at most 64)"),
-    ({"boat": {"capacity": 2}, "actors": [actor()],
-      "rules": [{"kind": "not_outnumbered", "protect": "a", "by": "a"}] * (MAX_RULES + 1)},
-     f"rules: {MAX_RULES + 1} entries is too many"),
-    ({"pulley": {"max_difference": 10**7}, "actors": [actor(weight=1)]},
-     "pulley.max_difference = 10000000 is too big"),
-])
+@pytest.mark.parametrize(
+    "document,message",
+    [
+        (
+            {"boat": {"capacity": 2}, "actors": [actor(count=MAX_COUNT + 1)]},
+            f"actors[0].count = {MAX_COUNT + 1} is too big (allowed: 1..{MAX_COUNT})",
+        ),
+        (
+            {"boat": {"capacity": 2}, "actors": [actor(f"a{i}", count=MAX_COUNT) for i in range(3)]},
+            f"{3 * MAX_COUNT} copies in all is too many (allowed: 1..{MAX_COPIES})",
+        ),
+        (
+            {"boat": {"capacity": 2}, "actors": [actor(f"a{i}") for i in range(MAX_ACTORS + 1)]},
+            f"actors: {MAX_ACTORS + 1} entries is too many",
+        ),
+        (
+            {"boat": {"capacity": MAX_CAPACITY + 1}, "actors": [actor()]},
+            f"boat.capacity = {MAX_CAPACITY + 1} is too big (allowed: 1..{MAX_CAPACITY})",
+        ),
+        ({"boat": {"capacity": 2}, "actors": [actor("x" * 65)]}, "too long (allowed: at most 64)"),
+        (
+            {
+                "boat": {"capacity": 2},
+                "actors": [actor()],
+                "rules": [{"kind": "not_outnumbered", "protect": "a", "by": "a"}] * (MAX_RULES + 1),
+            },
+            f"rules: {MAX_RULES + 1} entries is too many",
+        ),
+        (
+            {"pulley": {"max_difference": 10**7}, "actors": [actor(weight=1)]},
+            "pulley.max_difference = 10000000 is too big",
+        ),
+    ],
+)
 def test_puzzle_files_have_bounded_sizes(document, message):
     with pytest.raises(PuzzleError) as error:
         parse_document(document)
@@ -119,13 +140,16 @@ def test_descriptions_are_plain_text_without_markup(capsys):
         assert "`" not in presets.describe(name)
 
 
-@pytest.mark.parametrize("name,settings,said", [
-    ("jealous-husbands", {"capacity": 3}, "boat of 3"),
-    ("missionaries-cannibals", {"pairs": 1, "capacity": 4}, "boat of 4"),
-    ("wolf-goat-cabbage", {"capacity": 3}, "boat of 3"),
-    ("dangerous-family", {"capacity": 3}, "boat of 3"),
-    ("jealous-husbands", {"return_capacity": 1}, "boat of 2, 1 back"),
-])
+@pytest.mark.parametrize(
+    "name,settings,said",
+    [
+        ("jealous-husbands", {"capacity": 3}, "boat of 3"),
+        ("missionaries-cannibals", {"pairs": 1, "capacity": 4}, "boat of 4"),
+        ("wolf-goat-cabbage", {"capacity": 3}, "boat of 3"),
+        ("dangerous-family", {"capacity": 3}, "boat of 3"),
+        ("jealous-husbands", {"return_capacity": 1}, "boat of 2, 1 back"),
+    ],
+)
 def test_titles_and_descriptions_follow_the_parameters(name, settings, said):
     document = presets.build(name, settings)
     assert said in document["name"] and said in document["description"]
@@ -172,9 +196,14 @@ ENV = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
 
 
 def test_nothing_but_the_answer_on_a_pipe():
-    done = subprocess.run(command("crossing", "solve", "jealous-husbands", "--set", "couples=5",
-                                  "--set", "capacity=3"),
-                          capture_output=True, text=True, timeout=120, cwd=REPO, env=ENV)
+    done = subprocess.run(
+        command("crossing", "solve", "jealous-husbands", "--set", "couples=5", "--set", "capacity=3"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=ENV,
+    )
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.startswith("Jealous husbands (5 couples, boat of 3): solved in")
 
@@ -197,8 +226,14 @@ count = 150
 def test_ctrl_c_stops_a_long_search_cleanly(tmp_path):
     path = tmp_path / "crowds.toml"
     path.write_text(CROWDS)
-    process = subprocess.Popen(command("crossing", "solve", str(path)), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=REPO, env=ENV)
+    process = subprocess.Popen(
+        command("crossing", "solve", str(path)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env=ENV,
+    )
     time.sleep(3)  # well into the breadth-first search (millions of counted states)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
@@ -214,11 +249,25 @@ def test_a_time_limit_must_be_a_positive_number_of_seconds(capsys, value):
 
 # -- the text output ------------------------------------------------------------------------
 def test_a_long_list_of_interchangeable_couples_is_cut_short_in_the_text(capsys):
-    assert main(["crossing", "solve", "jealous-husbands", "--set", "couples=6", "--set", "capacity=4",
-                 "--no-cross-check"]) == 0
+    assert (
+        main(
+            [
+                "crossing",
+                "solve",
+                "jealous-husbands",
+                "--set",
+                "couples=6",
+                "--set",
+                "capacity=4",
+                "--no-cross-check",
+            ]
+        )
+        == 0
+    )
     line = [text for text in capsys.readouterr().out.splitlines() if text.startswith("counted as")][0]
-    assert line == ("counted as interchangeable: (husband1+wife1) ~ (husband2+wife2) ~ ... ~ "
-                    "(husband6+wife6), 6 blocks")
+    assert line == (
+        "counted as interchangeable: (husband1+wife1) ~ (husband2+wife2) ~ ... ~ (husband6+wife6), 6 blocks"
+    )
     assert main(["crossing", "solve", "jealous-husbands", "--set", "couples=4", "--no-cross-check"]) == 0
     assert "(husband3+wife3) ~ (husband4+wife4)\n" in capsys.readouterr().out  # four: all shown
 

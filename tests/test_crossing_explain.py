@@ -8,13 +8,17 @@ import sys
 
 import pytest
 
-from models.crossing import Options, parse_document, presets, solve
-from models.crossing.explain import constraints_of, explain, shortest_crossings, with_only
+from mindgames.models.crossing import Options, parse_document, presets, solve
+from mindgames.models.crossing.explain import constraints_of, explain, shortest_crossings, with_only
 
 CASES = [
-    ("wolf-goat-cabbage", {}), ("missionaries-cannibals", {}), ("jealous-husbands", {}),
-    ("jealous-husbands", {"return_capacity": 1}), ("jealous-husbands", {"couples": 4}),
-    ("dangerous-family", {}), ("queens-tower", {}),
+    ("wolf-goat-cabbage", {}),
+    ("missionaries-cannibals", {}),
+    ("jealous-husbands", {}),
+    ("jealous-husbands", {"return_capacity": 1}),
+    ("jealous-husbands", {"couples": 4}),
+    ("dangerous-family", {}),
+    ("queens-tower", {}),
 ]
 
 
@@ -46,10 +50,18 @@ def test_a_puzzle_without_rules_says_its_limits_are_enough():
 
 def test_the_command_prints_json_and_says_unknown_past_its_time_limit():
     run = [sys.executable, "-m", "mindgames.cli", "crossing", "explain"]
-    done = subprocess.run(run + ["jealous-husbands", "--set", "return_capacity=1", "--json"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        run + ["jealous-husbands", "--set", "return_capacity=1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     record = json.loads(done.stdout)
     assert done.returncode == 0 and record["explanation"] == "unsolvable" and len(record["needed"]) == 4
-    late = subprocess.run(run + ["jealous-husbands", "--set", "couples=100", "--time-limit", "1"],
-                          capture_output=True, text=True, timeout=120)
+    late = subprocess.run(
+        run + ["jealous-husbands", "--set", "couples=100", "--time-limit", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert late.returncode == 0 and "unknown" in late.stdout

@@ -13,14 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from models.crossing import Options, parse_document, presets, solve
-from models.crossing.checker import replay
-from models.crossing.compile import compile_model
-from models.crossing.layout import Layout, counted_key, representative
-from solver.deadline import Deadline
-from solver.statespace import OutOfTime, breadth_first
+from mindgames.models.crossing import Options, parse_document, presets, solve
+from mindgames.models.crossing.checker import replay
+from mindgames.models.crossing.compile import compile_model
+from mindgames.models.crossing.layout import Layout, counted_key, representative
+from mindgames.solver.deadline import Deadline
+from mindgames.solver.statespace import OutOfTime, breadth_first
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -34,7 +35,10 @@ def mindgames(*argv: str, cap: float) -> tuple[subprocess.CompletedProcess, floa
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", "from mindgames.cli import entry; entry()", *argv],
-        capture_output=True, text=True, timeout=cap, cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=cap,
+        cwd=REPO,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
     )
     return done, time.perf_counter() - start
@@ -43,8 +47,17 @@ def mindgames(*argv: str, cap: float) -> tuple[subprocess.CompletedProcess, floa
 # -- the reported runs (issue 8, item 2) -----------------------------------------------
 def test_a_thousand_pairs_are_proved_unsolvable_within_the_time_limit():
     # was: nothing printed, 371 s, killed by the kernel at 24 GB
-    done, _ = mindgames("crossing", "solve", "missionaries-cannibals", "--set", "pairs=1000",
-                        "--time-limit", "5", "--json", cap=90)
+    done, _ = mindgames(
+        "crossing",
+        "solve",
+        "missionaries-cannibals",
+        "--set",
+        "pairs=1000",
+        "--time-limit",
+        "5",
+        "--json",
+        cap=90,
+    )
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert record["status"] in ("unsolvable", "unknown")
@@ -54,8 +67,19 @@ def test_a_thousand_pairs_are_proved_unsolvable_within_the_time_limit():
 
 def test_150_pairs_with_a_boat_of_4_answer_within_the_time_limit():
     # was: 26 s past a 20 s limit
-    done, _ = mindgames("crossing", "solve", "missionaries-cannibals", "--set", "pairs=150",
-                        "--set", "capacity=4", "--time-limit", "20", "--json", cap=180)
+    done, _ = mindgames(
+        "crossing",
+        "solve",
+        "missionaries-cannibals",
+        "--set",
+        "pairs=150",
+        "--set",
+        "capacity=4",
+        "--time-limit",
+        "20",
+        "--json",
+        cap=180,
+    )
     assert done.returncode == 0, done.stderr
     record = json.loads(done.stdout)
     assert record["status"] in ("solved", "unknown")
@@ -72,20 +96,24 @@ def test_150_pairs_with_a_boat_of_2_are_proved_unsolvable_not_minus_one_crossing
 
 
 def test_time_limit_with_nothing_decided_says_so_without_a_negative_count():
-    outcome = solve(spec_of("jealous-husbands", couples=8, capacity=3),
-                    Options(time_limit=0.001, cross_check=False))
+    outcome = solve(
+        spec_of("jealous-husbands", couples=8, capacity=3), Options(time_limit=0.001, cross_check=False)
+    )
     assert outcome.status == "unknown"
     assert "-1" not in outcome.proof and outcome.proof.startswith("time limit")
 
 
 # -- counted graph first, the model confirms ------------------------------------------------
-@pytest.mark.parametrize("name,settings,crossings", [
-    ("jealous-husbands", {"couples": 8, "capacity": 3}, None),
-    ("jealous-husbands", {"couples": 16, "capacity": 5}, 25),
-    ("missionaries-cannibals", {"pairs": 16, "capacity": 5}, None),
-    ("missionaries-cannibals", {"pairs": 8, "capacity": 2}, None),
-    ("jealous-husbands", {"couples": 16, "capacity": 2}, None),
-])
+@pytest.mark.parametrize(
+    "name,settings,crossings",
+    [
+        ("jealous-husbands", {"couples": 8, "capacity": 3}, None),
+        ("jealous-husbands", {"couples": 16, "capacity": 5}, 25),
+        ("missionaries-cannibals", {"pairs": 16, "capacity": 5}, None),
+        ("missionaries-cannibals", {"pairs": 8, "capacity": 2}, None),
+        ("jealous-husbands", {"couples": 16, "capacity": 2}, None),
+    ],
+)
 def test_big_families_have_the_networkx_cross_check_and_a_state_count(name, settings, crossings):
     outcome = solve(spec_of(name, **settings))
     assert outcome.status in ("solved", "unsolvable")
@@ -100,10 +128,12 @@ def test_big_families_have_the_networkx_cross_check_and_a_state_count(name, sett
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(family=st.sampled_from([("jealous-husbands", "couples"), ("missionaries-cannibals", "pairs")]),
-       n=st.integers(1, 16), capacity=st.integers(1, 5))
-def test_every_family_up_to_16_and_a_boat_of_5_is_cross_checked_on_the_counted_graph(
-        family, n, capacity):
+@given(
+    family=st.sampled_from([("jealous-husbands", "couples"), ("missionaries-cannibals", "pairs")]),
+    n=st.integers(1, 16),
+    capacity=st.integers(1, 5),
+)
+def test_every_family_up_to_16_and_a_boat_of_5_is_cross_checked_on_the_counted_graph(family, n, capacity):
     name, key = family
     # graph_limit: the counted graphs here have under 1,000 states; the explicit one may not fit
     outcome = solve(spec_of(name, **{key: n, "capacity": capacity}), Options(graph_limit=20_000))
@@ -126,11 +156,14 @@ def test_a_model_too_big_to_build_is_not_built_and_says_why():
     assert outcome.confirmation.startswith("not confirmed") and "constraints" in outcome.confirmation
 
 
-@pytest.mark.parametrize("name,settings,crossings", [
-    ("jealous-husbands", {}, 11),
-    ("queens-tower", {}, 10),
-    ("jealous-husbands", {"return_capacity": 1}, None),
-])
+@pytest.mark.parametrize(
+    "name,settings,crossings",
+    [
+        ("jealous-husbands", {}, 11),
+        ("queens-tower", {}, 10),
+        ("jealous-husbands", {"return_capacity": 1}, None),
+    ],
+)
 def test_past_the_counted_state_limit_the_model_alone_decides(name, settings, crossings):
     outcome = solve(spec_of(name, **settings), Options(counted_limit=3))
     assert outcome.crossings == crossings
@@ -139,10 +172,16 @@ def test_past_the_counted_state_limit_the_model_alone_decides(name, settings, cr
     assert outcome.cross_check["agrees"] is True
 
 
-@pytest.mark.parametrize("name,settings", [
-    ("jealous-husbands", {"couples": 3}), ("dangerous-family", {}), ("queens-tower", {}),
-    ("missionaries-cannibals", {"pairs": 5, "capacity": 3}), ("wolf-goat-cabbage", {}),
-])
+@pytest.mark.parametrize(
+    "name,settings",
+    [
+        ("jealous-husbands", {"couples": 3}),
+        ("dangerous-family", {}),
+        ("queens-tower", {}),
+        ("missionaries-cannibals", {"pairs": 5, "capacity": 3}),
+        ("wolf-goat-cabbage", {}),
+    ],
+)
 def test_counted_successors_agree_with_the_explicit_successor_function(name, settings):
     layout = Layout.of(spec_of(name, **settings))
     seen = {layout.counted_start()}
@@ -150,7 +189,9 @@ def test_counted_successors_agree_with_the_explicit_successor_function(name, set
     while frontier:
         key = frontier.pop()
         mine = {nxt for _, nxt in layout.counted_successors(key)}
-        explicit = {counted_key(layout, nxt) for _, nxt in layout.problem.successors(representative(layout, key))}
+        explicit = {
+            counted_key(layout, nxt) for _, nxt in layout.problem.successors(representative(layout, key))
+        }
         assert mine == explicit, key
         for nxt in mine - seen:
             seen.add(nxt)
@@ -175,8 +216,7 @@ def test_breadth_first_stopped_by_the_state_limit_keeps_what_it_proved():
 
 
 def test_breadth_first_stops_at_the_deadline():
-    found = breadth_first(0, line(10**9), lambda i: False, max_states=10**9,
-                          deadline=Deadline(0.2))
+    found = breadth_first(0, line(10**9), lambda i: False, max_states=10**9, deadline=Deadline(0.2))
     assert not found.complete and "time limit" in found.stopped
 
 
@@ -210,14 +250,26 @@ def test_finding_interchangeable_actors_honours_the_deadline():
 
 
 def test_the_largest_family_with_a_one_second_limit_stops_cleanly():
-    done, _ = mindgames("crossing", "solve", "jealous-husbands", "--set", "couples=100",
-                        "--set", "capacity=10", "--time-limit", "1", "--json", cap=60)
+    done, _ = mindgames(
+        "crossing",
+        "solve",
+        "jealous-husbands",
+        "--set",
+        "couples=100",
+        "--set",
+        "capacity=10",
+        "--time-limit",
+        "1",
+        "--json",
+        cap=60,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["status"] == "unknown"
 
 
 def test_shortest_plans_not_counted_for_want_of_a_model_are_said_so():
-    outcome = solve(spec_of("missionaries-cannibals", pairs=150, capacity=4),
-                    Options(count_shortest=True, time_limit=60))
+    outcome = solve(
+        spec_of("missionaries-cannibals", pairs=150, capacity=4), Options(count_shortest=True, time_limit=60)
+    )
     assert outcome.shortest_plans is None
     assert "not counted" in outcome.confirmation

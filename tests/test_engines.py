@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import ENGINE_NAMES, Model, get_engine, is_true
+from mindgames.solver import ENGINE_NAMES, Model, get_engine, is_true
 
 ENGINES = list(ENGINE_NAMES)
 
@@ -43,9 +43,19 @@ def small_models(draw) -> Model:
     model.primary.extend(draw(st.lists(st.integers(1, 6), min_size=1, max_size=6, unique=True)))
     for clause in draw(st.lists(st.lists(literal, min_size=1, max_size=3), max_size=5)):
         model.add_clause(clause)
-    for lits, o, k in draw(st.lists(st.tuples(st.lists(literal, min_size=1, max_size=5, unique_by=abs), op, st.integers(0, 4)), max_size=3)):
+    for lits, o, k in draw(
+        st.lists(
+            st.tuples(st.lists(literal, min_size=1, max_size=5, unique_by=abs), op, st.integers(0, 4)),
+            max_size=3,
+        )
+    ):
         model.add_cardinality(lits, o, k)
-    for lits, o, k in draw(st.lists(st.tuples(st.lists(literal, min_size=1, max_size=4, unique_by=abs), op, st.integers(-3, 9)), max_size=2)):
+    for lits, o, k in draw(
+        st.lists(
+            st.tuples(st.lists(literal, min_size=1, max_size=4, unique_by=abs), op, st.integers(-3, 9)),
+            max_size=2,
+        )
+    ):
         weights = draw(st.lists(st.integers(-4, 5), min_size=len(lits), max_size=len(lits)))
         model.add_linear(lits, weights, o, k)
     return model

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models.binairo import BINAIRO
-from models.explain import Explainer
-from models.runner import PuzzleSolver
-from models.sudoku import SUDOKU, generate, make_puzzle
+from mindgames.models.binairo import BINAIRO
+from mindgames.models.explain import Explainer
+from mindgames.models.runner import PuzzleSolver
+from mindgames.models.sudoku import SUDOKU, generate, make_puzzle
 
 SMALL = make_puzzle([[0] * 4 for _ in range(4)], [2, 2])
 NINE = make_puzzle([[0] * 9 for _ in range(9)])
@@ -46,8 +47,9 @@ def assert_minimal_fix(kind, puzzle, explanation) -> None:
         rest = {c: v for c, v in explanation.add_givens.items() if c != cell}
         assert status(solver, kind, kind.with_givens(puzzle, {**givens, **rest})) == "multiple"
     first, second = explanation.solutions[:2]
-    assert explanation.open_cells == [(r, c) for r, row in enumerate(first)
-                                      for c, v in enumerate(row) if second[r][c] != v]
+    assert explanation.open_cells == [
+        (r, c) for r, row in enumerate(first) for c, v in enumerate(row) if second[r][c] != v
+    ]
 
 
 @settings(max_examples=15, deadline=None)
@@ -145,7 +147,7 @@ def test_cli_hint_and_bad_input(tmp_path, capsys):
 
 
 def test_generate_by_grade_is_reproducible_and_has_that_grade(capsys):
-    from models.sudoku.techniques import grade
+    from mindgames.models.sudoku.techniques import grade
 
     outputs = []
     for _ in range(2):

@@ -29,8 +29,14 @@ ACTIONS = ("solve", "check", "count")
 
 
 def mindgames(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mindgames.cli", *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=600, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "mindgames.cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **kwargs,
+    )
 
 
 def without_run_dependent(value, loose: bool = False):
@@ -150,9 +156,13 @@ def long_check_with_two_workers(tmp_path: Path) -> subprocess.Popen:
     """``sudoku check --json --jobs 2`` on 20,000 puzzles, running (kill it when done)."""
     source = tmp_path / "many.txt"
     source.write_text((WIKI_PUZZLE + "\n") * 20_000)
-    return subprocess.Popen([sys.executable, "-m", "mindgames.cli", "sudoku", "check", str(source),
-                             "--json", "--jobs", "2"], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "mindgames.cli", "sudoku", "check", str(source), "--json", "--jobs", "2"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
@@ -198,11 +208,18 @@ def test_a_worker_that_dies_is_a_one_line_error(tmp_path):
 
 def peak_memory(*args: str, output: Path) -> int:
     """The largest resident size (bytes) of any process of ``mindgames ARGS``."""
-    script = ("import resource, subprocess, sys; "
-              "out = open(sys.argv[1], 'w'); subprocess.run(sys.argv[2:], check=True, stdout=out); "
-              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    done = subprocess.run([sys.executable, "-c", script, str(output), sys.executable, "-m", "mindgames.cli",
-                           *args], cwd=REPO, capture_output=True, text=True, timeout=900)
+    script = (
+        "import resource, subprocess, sys; "
+        "out = open(sys.argv[1], 'w'); subprocess.run(sys.argv[2:], check=True, stdout=out); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(output), sys.executable, "-m", "mindgames.cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     return int(done.stdout) * 1024
 
@@ -214,7 +231,9 @@ def test_a_long_input_streams_its_results(tmp_path):
     read whole, as before)."""
     source = tmp_path / "long.txt"
     source.write_text(("1234" + "." * 12 + "\n") * 200_000)  # 4x4: quick to answer
-    alone = peak_memory("sudoku", "solve", str(source), "--json", "--jobs", "1", output=tmp_path / "one.jsonl")
+    alone = peak_memory(
+        "sudoku", "solve", str(source), "--json", "--jobs", "1", output=tmp_path / "one.jsonl"
+    )
     output = tmp_path / "two.jsonl"
     with_workers = peak_memory("sudoku", "solve", str(source), "--json", "--jobs", "2", output=output)
     assert sum(1 for _ in output.open()) == 200_000

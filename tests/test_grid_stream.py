@@ -22,20 +22,29 @@ from hypothesis import strategies as st
 
 from mindgames.cli import main
 from mindgames.io import InputLines
-from models.errors import PuzzleError
-from models.registry import get_kind
-from models.sudoku import formats
-from models.sudoku.formats import Variant
+from mindgames.models.errors import PuzzleError
+from mindgames.models.registry import get_kind
+from mindgames.models.sudoku import formats
+from mindgames.models.sudoku.formats import Variant
 from tests.conftest import REPO
 
 SUDOKU = get_kind("sudoku")
-SEED = [line.strip() for line in (REPO / "data" / "sudoku" / "seed.txt").read_text().splitlines()
-        if line.strip() and not line.startswith("#")]
+SEED = [
+    line.strip()
+    for line in (REPO / "data" / "sudoku" / "seed.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
 
 
 def mindgames(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mindgames.cli", *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=600, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "mindgames.cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **kwargs,
+    )
 
 
 def streamed(kind, path: Path, **options) -> list:
@@ -48,12 +57,29 @@ def as_compared(items: list) -> list:
 
 
 # --- what is read: the same as reading the whole text ----------------------------------------
-LINES = st.sampled_from([
-    *SEED, "." * 16, "1234" + "." * 12, "." * 40 + "?" + "." * 40, "12345", "x" * 81,  # puzzles, bad ones
-    "# a comment", "# mindgames sudoku box=2x2", "# mindgames sudoku", "", "   ",  # comments, headers, blank
-    "12|34", "34|12", "--+--", "21|43", "43|21",  # rows of a grid drawn over lines
-    '{"grid": "' + "." * 16 + '", "box": [2, 2]}', '{"grid": [[1]]', "[[1, 2], [3, 4]]",  # JSON Lines, broken
-])
+LINES = st.sampled_from(
+    [
+        *SEED,
+        "." * 16,
+        "1234" + "." * 12,
+        "." * 40 + "?" + "." * 40,
+        "12345",
+        "x" * 81,  # puzzles, bad ones
+        "# a comment",
+        "# mindgames sudoku box=2x2",
+        "# mindgames sudoku",
+        "",
+        "   ",  # comments, headers, blank
+        "12|34",
+        "34|12",
+        "--+--",
+        "21|43",
+        "43|21",  # rows of a grid drawn over lines
+        '{"grid": "' + "." * 16 + '", "box": [2, 2]}',
+        '{"grid": [[1]]',
+        "[[1, 2], [3, 4]]",  # JSON Lines, broken
+    ]
+)
 ENDS = st.sampled_from(["\n", "\r\n", "\r"])
 
 
@@ -85,11 +111,21 @@ SYMBOLS = "0123456789.ABCDEFGZabz_ ?\u00e9-"
 
 
 @settings(max_examples=300, deadline=None)
-@given(size=st.sampled_from([4, 6, 9, 16]), data=st.data(),
-       variant=st.sampled_from([None, Variant((2, 2), None, "--box"), Variant((2, 3), True, "a header"),
-                                Variant(None, True, "--diagonals"), Variant((3, 3), None, "--box")]))
+@given(
+    size=st.sampled_from([4, 6, 9, 16]),
+    data=st.data(),
+    variant=st.sampled_from(
+        [
+            None,
+            Variant((2, 2), None, "--box"),
+            Variant((2, 3), True, "a header"),
+            Variant(None, True, "--diagonals"),
+            Variant((3, 3), None, "--box"),
+        ]
+    ),
+)
 def test_the_usual_line_read_at_once_is_the_line_read_in_full(size, data, variant):
-    cells = st.sampled_from(SYMBOLS[:size + 2]) | st.sampled_from(SYMBOLS)
+    cells = st.sampled_from(SYMBOLS[: size + 2]) | st.sampled_from(SYMBOLS)
     line = "".join(data.draw(st.lists(cells, min_size=size * size, max_size=size * size)))
 
     def read(line: str):
@@ -107,11 +143,19 @@ def test_the_usual_line_read_at_once_is_the_line_read_in_full(size, data, varian
 # --- memory: bounded however long the input ------------------------------------------------------
 def peak_rss_mib(*args: str) -> float:
     """Peak resident memory (MiB) of the command and every process it started."""
-    measure = ("import resource, subprocess, sys; "
-               "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    done = subprocess.run([sys.executable, "-c", measure, sys.executable, "-m", "mindgames.cli", *args],
-                          cwd=REPO, capture_output=True, text=True, timeout=600, check=True)
+    measure = (
+        "import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", measure, sys.executable, "-m", "mindgames.cli", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     return int(done.stdout) / 1024
 
 
@@ -147,11 +191,14 @@ def test_standard_input_is_read_as_it_comes_too(tmp_path):
 
 
 # --- a problem met late: one line, exit 2, the answers before it written -----------------------
-@pytest.mark.parametrize("late, message", [
-    ("# mindgames binairo rules=takuzu", "line 1002: the header is for binairo puzzles, not Sudoku"),
-    ("\0", "not a text file (a NUL byte at offset"),
-    ("\xff", "not a UTF-8 text file"),
-])
+@pytest.mark.parametrize(
+    "late, message",
+    [
+        ("# mindgames binairo rules=takuzu", "line 1002: the header is for binairo puzzles, not Sudoku"),
+        ("\0", "not a text file (a NUL byte at offset"),
+        ("\xff", "not a UTF-8 text file"),
+    ],
+)
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_problem_met_late_ends_the_run_after_the_answers_before_it(tmp_path, late, message, jobs):
     source = tmp_path / "late.txt"
@@ -171,7 +218,9 @@ class FakeTerminal(io.StringIO):
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_long_input_on_a_terminal_shows_which_puzzle_and_how_much_is_read(tmp_path, monkeypatch, capsys, jobs):
+def test_a_long_input_on_a_terminal_shows_which_puzzle_and_how_much_is_read(
+    tmp_path, monkeypatch, capsys, jobs
+):
     source = long_input(tmp_path / "input.txt", 6_000)  # 600 puzzles: more than is read ahead
     terminal = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", terminal)

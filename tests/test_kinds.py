@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models import binairo, sudoku
-from models.errors import PuzzleError
-from models.generate import Generator, Unsolvable, cells_of
-from models.kind import GridKind
-from models.registry import grid_kinds
-from models.runner import PuzzleSolver
+from mindgames.models import binairo, sudoku
+from mindgames.models.errors import PuzzleError
+from mindgames.models.generate import Generator, Unsolvable, cells_of
+from mindgames.models.kind import GridKind
+from mindgames.models.registry import grid_kinds
+from mindgames.models.runner import PuzzleSolver
 from tests.conftest import REPO
 
 KINDS = grid_kinds()
@@ -144,7 +144,8 @@ def removable_givens(kind: GridKind, puzzle) -> list:
     solver = PuzzleSolver(kind, "sat")
     givens = kind.given_cells(puzzle)
     return [
-        cell for cell in givens
+        cell
+        for cell in givens
         if solver.check(kind.with_givens(puzzle, {c: v for c, v in givens.items() if c != cell})).uniqueness
         == "unique"
     ]
@@ -169,8 +170,8 @@ def test_the_shared_loop_is_reproducible_from_the_random_state(kind):
 
 @by_name
 def test_a_passed_deadline_stops_the_shared_loop_with_time_limit_reached(kind):
-    from models.errors import TimeLimitReached
-    from solver.deadline import Deadline
+    from mindgames.models.errors import TimeLimitReached
+    from mindgames.solver.deadline import Deadline
 
     with pytest.raises(TimeLimitReached):
         Generator(kind).generate(kind.empty(**SMALL[kind.name]), random.Random(1), Deadline(0.0))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from math import perm
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from solver import ENGINE_NAMES, Model, get_engine
+from mindgames.solver import ENGINE_NAMES, Model, get_engine
 
 
 @settings(max_examples=12, deadline=None)

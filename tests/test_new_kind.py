@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from mindgames.cli import main
-from models import registry
-from models.errors import PuzzleError
-from models.kind import GridKind, Option, Parsed
-from solver import Model
+from mindgames.models import registry
+from mindgames.models.errors import PuzzleError
+from mindgames.models.kind import GridKind, Option, Parsed
+from mindgames.solver import Model
 
 # -- the kind ----------------------------------------------------------------------------------------
 
@@ -64,8 +64,11 @@ class RowKind(GridKind[Row]):
     options = (TITLE,)
 
     def read(self, text: str, title: str | None = None) -> list[Parsed[Row]]:
-        return [Parsed.attempt(parse_row, line, f"line {number}", title)
-                for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+        return [
+            Parsed.attempt(parse_row, line, f"line {number}", title)
+            for number, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
 
     def parse_value(self, value: Any, title: str | None = None) -> Row:
         if not isinstance(value, str):
@@ -95,8 +98,11 @@ class RowKind(GridKind[Row]):
 
     def verify(self, puzzle: Row, solution: Any) -> list[str]:
         problems = [] if sorted(solution) == list(range(1, len(solution) + 1)) else ["not 1..N once each"]
-        return problems + [f"cell {i + 1} is not its given" for i, (g, v) in
-                           enumerate(zip(puzzle.cells, solution)) if g and g != v]
+        return problems + [
+            f"cell {i + 1} is not its given"
+            for i, (g, v) in enumerate(zip(puzzle.cells, solution))
+            if g and g != v
+        ]
 
     def describe(self, puzzle: Row) -> str:
         return f"{puzzle.name} of {len(puzzle.cells)}"
@@ -173,15 +179,18 @@ def test_its_bad_input_is_one_line_exit_2(row_kind, tmp_path, capsys):
 
 
 def test_its_answers_can_be_certified(row_kind, tmp_path, capsys):
-    pytest.importorskip("solver.proof").CertificationError  # the runner's certify=...
-    from models.runner import PuzzleSolver
+    pytest.importorskip("mindgames.solver.proof").CertificationError  # the runner's certify=...
     import inspect
+
+    from mindgames.models.runner import PuzzleSolver
 
     if "certify" not in inspect.signature(PuzzleSolver.check).parameters:
         pytest.skip("the runner does not certify yet")
     path = tmp_path / "row.txt"
     path.write_text("1.3\n11.\n")
-    code, out, _ = run(capsys, "row", "check", str(path), "--certify", "--proof-dir", str(tmp_path / "proofs"))
+    code, out, _ = run(
+        capsys, "row", "check", str(path), "--certify", "--proof-dir", str(tmp_path / "proofs")
+    )
     assert code == 0
     lines = out.splitlines()
     assert "unique (certified: DRAT, checked)" in lines[0]

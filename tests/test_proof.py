@@ -7,13 +7,21 @@ import shutil
 import subprocess
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
-from solver.proof import (
-    CNF, LoadedFormula, ProofInputError, check_proof, drat_binary, drat_text, parse_dimacs,
-    parse_proof, write_dimacs,
+from mindgames.solver.proof import (
+    CNF,
+    LoadedFormula,
+    ProofInputError,
+    check_proof,
+    drat_binary,
+    drat_text,
+    parse_dimacs,
+    parse_proof,
+    write_dimacs,
 )
 
 SOLVERS = ("cadical153", "glucose4", "lingeling")
@@ -105,8 +113,11 @@ def test_binary_drat_from_the_cadical_command_checks(tmp_path):
     write_dimacs(cnf, tmp_path / "php.cnf")
     for options, binary in (([], True), (["--no-binary"], False)):
         proof_path = tmp_path / "php.drat"
-        run = subprocess.run(["cadical", "-q", *options, str(tmp_path / "php.cnf"), str(proof_path)],
-                             capture_output=True, timeout=60)
+        run = subprocess.run(
+            ["cadical", "-q", *options, str(tmp_path / "php.cnf"), str(proof_path)],
+            capture_output=True,
+            timeout=60,
+        )
         assert run.returncode == 20  # unsatisfiable
         proof = parse_proof(proof_path.read_bytes())
         assert proof.binary is binary
@@ -346,14 +357,17 @@ def test_an_lrat_proof_with_correct_hints_checks():
     assert result.core_size == 4 and result.core_lemmas == 1
 
 
-@pytest.mark.parametrize("text, why", [
-    ("5 1 0 1 0\n6 0 5 2 4 0\n", "without a conflict"),
-    ("5 1 0 2 3 0\n6 0 5 2 4 0\n", "not unit"),
-    ("5 1 0 1 9 0\n6 0 5 2 4 0\n", "names no present clause"),
-    ("5 1 0 1 3 0\n", "never derives the empty clause"),
-    ("5 1 0 1 3 0\n5 0 5 2 4 0\n", "ids must increase"),
-    ("5 1 0 1 3 0\n6 0 5 2", "truncated"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("5 1 0 1 0\n6 0 5 2 4 0\n", "without a conflict"),
+        ("5 1 0 2 3 0\n6 0 5 2 4 0\n", "not unit"),
+        ("5 1 0 1 9 0\n6 0 5 2 4 0\n", "names no present clause"),
+        ("5 1 0 1 3 0\n", "never derives the empty clause"),
+        ("5 1 0 1 3 0\n5 0 5 2 4 0\n", "ids must increase"),
+        ("5 1 0 1 3 0\n6 0 5 2", "truncated"),
+    ],
+)
 def test_lrat_proofs_with_wrong_hints_are_rejected(text, why):
     result = check_proof(XOR_CNF, parse_proof(text.encode(), kind="lrat"))
     assert not result.ok and why in result.reason
@@ -362,17 +376,20 @@ def test_lrat_proofs_with_wrong_hints_are_rejected(text, why):
 # ---------------------------------------------------------------------------
 # Unusable files
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("text, why", [
-    ("p cnf 2 3\n1 2 0\n-1 0\n", "the header says 3 clauses, the file has 2"),
-    ("p cnf 2 1\n1 2 0\n-1 0\n", "more clauses than the header's 1"),
-    ("p cnf 2 1\n1 3 0\n", "literal 3 is beyond the header's 2 variables"),
-    ("1 2 0\n", "before the 'p cnf' header"),
-    ("c nothing\n", "no 'p cnf' header"),
-    ("p cnf 2 1\n1 x 0\n", "'x' is not a literal"),
-    ("p cnf 2 1\n1 2\n", "not terminated by 0"),
-    ("p dnf 2 1\n1 2 0\n", "the header must read"),
-    ("p cnf 999999999 1\n1 2 0\n", "over the limit"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("p cnf 2 3\n1 2 0\n-1 0\n", "the header says 3 clauses, the file has 2"),
+        ("p cnf 2 1\n1 2 0\n-1 0\n", "more clauses than the header's 1"),
+        ("p cnf 2 1\n1 3 0\n", "literal 3 is beyond the header's 2 variables"),
+        ("1 2 0\n", "before the 'p cnf' header"),
+        ("c nothing\n", "no 'p cnf' header"),
+        ("p cnf 2 1\n1 x 0\n", "'x' is not a literal"),
+        ("p cnf 2 1\n1 2\n", "not terminated by 0"),
+        ("p dnf 2 1\n1 2 0\n", "the header must read"),
+        ("p cnf 999999999 1\n1 2 0\n", "over the limit"),
+    ],
+)
 def test_a_bad_dimacs_file_is_unusable_input(text, why):
     with pytest.raises(ProofInputError, match=why):
         parse_dimacs(text.encode())

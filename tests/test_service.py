@@ -11,9 +11,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
-
 import httpx
+import pytest
 
 from mindgames.cli import main as cli
 from mindgames.service.testing import Server
@@ -26,8 +25,19 @@ EMPTY9 = "." * 81
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("service") / "jobs.sqlite3"
-    with Server(db, "--max-puzzles", "100", "--max-seconds", "3", "--max-jobs", "3",
-                "--job-workers", "1", "--solver-workers", "2") as running:
+    with Server(
+        db,
+        "--max-puzzles",
+        "100",
+        "--max-seconds",
+        "3",
+        "--max-jobs",
+        "3",
+        "--job-workers",
+        "1",
+        "--solver-workers",
+        "2",
+    ) as running:
         yield running
 
 
@@ -54,8 +64,11 @@ def without_timing(record: dict) -> dict:
 def is_sudoku_solution(grid: list[list[int]], givens: str) -> bool:
     n = len(grid)
     units = [row for row in grid] + [list(col) for col in zip(*grid)]
-    units += [[grid[r][c] for r in range(br, br + 3) for c in range(bc, bc + 3)]
-              for br in range(0, 9, 3) for bc in range(0, 9, 3)]
+    units += [
+        [grid[r][c] for r in range(br, br + 3) for c in range(bc, bc + 3)]
+        for br in range(0, 9, 3)
+        for bc in range(0, 9, 3)
+    ]
     kept = all(ch == "." or int(ch) == grid[i // n][i % n] for i, ch in enumerate(givens))
     return kept and all(sorted(unit) == list(range(1, 10)) for unit in units)
 
@@ -92,8 +105,16 @@ def test_the_page_and_its_files_are_served_without_any_cdn(client):
 
 def test_the_openapi_schema_describes_the_endpoints(client):
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ("/v1/{kind}/solve", "/v1/{kind}/check", "/v1/{kind}/count", "/v1/jobs",
-                 "/v1/jobs/{job_id}", "/v1/kinds", "/v1/crossing/presets", "/healthz"):
+    for path in (
+        "/v1/{kind}/solve",
+        "/v1/{kind}/check",
+        "/v1/{kind}/count",
+        "/v1/jobs",
+        "/v1/jobs/{job_id}",
+        "/v1/kinds",
+        "/v1/crossing/presets",
+        "/healthz",
+    ):
         assert path in paths
 
 
@@ -115,8 +136,9 @@ def test_check_and_count_match_the_cli_too(client, tmp_path, capsys):
 
 
 def test_a_crossing_solve_is_the_cli_json_object(client, tmp_path, capsys):
-    answer = client.post("/v1/crossing/solve", json={"puzzle": "missionaries-cannibals",
-                                                     "params": {"pairs": 3, "capacity": 2}})
+    answer = client.post(
+        "/v1/crossing/solve", json={"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}}
+    )
     capsys.readouterr()
     assert cli(["crossing", "solve", "missionaries-cannibals", "--set", "pairs=3", "--json"]) == 0
     expected = json.loads(capsys.readouterr().out)
@@ -125,8 +147,8 @@ def test_a_crossing_solve_is_the_cli_json_object(client, tmp_path, capsys):
 
 
 def test_sudoku_accepts_every_format_the_cli_reads(client):
-    rows = [[int(ch) if ch != "." else 0 for ch in HARD[r * 9:(r + 1) * 9]] for r in range(9)]
-    drawn = "\n".join(HARD[r * 9:(r + 1) * 9] for r in range(9))
+    rows = [[int(ch) if ch != "." else 0 for ch in HARD[r * 9 : (r + 1) * 9]] for r in range(9)]
+    drawn = "\n".join(HARD[r * 9 : (r + 1) * 9] for r in range(9))
     six = {"grid": "1....." + "." * 30, "box": [2, 3]}
     x_sudoku = {"grid": EMPTY9, "diagonals": True}
     for puzzle in (rows, drawn, {"grid": rows}, json.dumps(rows)):
@@ -166,7 +188,9 @@ def test_each_kinds_options_are_request_fields_and_only_its_own(client):
     other = client.post("/v1/binairo/solve", json={"puzzle": "1...\n....\n....\n....", "box": "2x2"})
     assert other.status_code == 422 and "box: an option of sudoku puzzles only" in other.json()["error"]
     listed = {k["kind"]: k for k in client.get("/v1/kinds").json()["kinds"]}
-    assert {"box", "diagonals"} <= set(listed["sudoku"]["options"]) and "rules" in listed["binairo"]["options"]
+    assert {"box", "diagonals"} <= set(listed["sudoku"]["options"]) and "rules" in listed["binairo"][
+        "options"
+    ]
 
 
 def test_certify_answers_with_the_checked_certificate(client):
@@ -189,8 +213,10 @@ def test_a_crossing_plan_comes_with_a_checked_proof_that_none_is_shorter(client)
     assert answer.status_code == 200, answer.text
     record = answer.json()
     assert record["crossings"] == 7 and record["certificate"]["checked"] is True
-    unsolvable = client.post("/v1/crossing/solve", json={
-        "puzzle": "jealous-husbands", "params": {"return_capacity": 1}, "certify": True}).json()
+    unsolvable = client.post(
+        "/v1/crossing/solve",
+        json={"puzzle": "jealous-husbands", "params": {"return_capacity": 1}, "certify": True},
+    ).json()
     assert unsolvable["status"] == "unsolvable" and unsolvable["certificate"]["checked"] is True
 
 
@@ -215,8 +241,10 @@ def test_binairo_solve_check_count_with_both_rule_sets(client):
 def test_crossing_takes_a_document_or_puzzle_file_text(client):
     document = client.post("/v1/crossing/export", json={"puzzle": "wolf-goat-cabbage"}).json()
     by_document = client.post("/v1/crossing/solve", json={"puzzle": document}).json()
-    toml = ('name = "ferry"\nboat = { capacity = 2 }\n'
-            '[[actors]]\nname = "farmer"\nrows = true\n[[actors]]\nname = "goat"\n')
+    toml = (
+        'name = "ferry"\nboat = { capacity = 2 }\n'
+        '[[actors]]\nname = "farmer"\nrows = true\n[[actors]]\nname = "goat"\n'
+    )
     by_text = client.post("/v1/crossing/solve", json={"puzzle": toml}).json()
     assert by_document["crossings"] == 7
     assert by_text["status"] == "solved" and by_text["crossings"] == 1
@@ -231,7 +259,9 @@ def test_crossing_explain_gives_the_banks_after_each_step(client):
 
 # -- errors: JSON, 4xx, the CLI's messages, the limit named ----------------------------------------------
 def test_malformed_json_is_a_400(client):
-    answer = client.post("/v1/sudoku/solve", content=b'{"puzzle": ', headers={"content-type": "application/json"})
+    answer = client.post(
+        "/v1/sudoku/solve", content=b'{"puzzle": ', headers={"content-type": "application/json"}
+    )
     assert answer.status_code == 400
     assert answer.json()["error"].startswith("invalid JSON")
 
@@ -260,15 +290,18 @@ def test_crossing_errors_name_the_parameter(client):
     assert answer.status_code == 422 and "solved or explained" in answer.json()["error"]
 
 
-@pytest.mark.parametrize("body, words", [
-    ({"puzzle": HARD, "engine": "magic"}, "engine"),
-    ({"puzzle": HARD, "colour": "red"}, "colour"),
-    ({"puzzle": HARD, "puzzles": [HARD]}, "either"),
-    ({}, "either"),
-    ({"puzzles": []}, "empty"),
-    ({"puzzle": HARD, "time_limit": -1}, "time_limit"),
-    ({"puzzle": 7}, "puzzle"),
-])
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"puzzle": HARD, "engine": "magic"}, "engine"),
+        ({"puzzle": HARD, "colour": "red"}, "colour"),
+        ({"puzzle": HARD, "puzzles": [HARD]}, "either"),
+        ({}, "either"),
+        ({"puzzles": []}, "empty"),
+        ({"puzzle": HARD, "time_limit": -1}, "time_limit"),
+        ({"puzzle": 7}, "puzzle"),
+    ],
+)
 def test_invalid_requests_are_422_saying_what_is_wrong(client, body, words):
     answer = client.post("/v1/sudoku/solve", json=body)
     assert answer.status_code == 422
@@ -320,8 +353,10 @@ def test_work_past_the_request_cap_is_stopped_and_the_server_keeps_answering(cli
     # 1000 pairs, boat of 20: far too big to settle within the 3 s cap (100 jealous couples,
     # the example before, now take about 3 s); whether the library's own time limit or the
     # pool's hard stop ends it, the answer is "unknown".
-    answer = client.post("/v1/crossing/solve", json={"puzzle": "missionaries-cannibals",
-                                                     "params": {"pairs": 1000, "capacity": 20}})
+    answer = client.post(
+        "/v1/crossing/solve",
+        json={"puzzle": "missionaries-cannibals", "params": {"pairs": 1000, "capacity": 20}},
+    )
     assert answer.status_code == 200
     assert answer.json()["status"] == "unknown"
     assert client.post("/v1/sudoku/solve", json={"puzzle": HARD}).json()["status"] == "solved"
@@ -330,8 +365,9 @@ def test_work_past_the_request_cap_is_stopped_and_the_server_keeps_answering(cli
 def test_an_absurdly_big_puzzle_is_refused_or_stopped_and_fails_alone(client):
     # A billion couples: the solver process runs out of its memory cap (422, "too big")
     # or out of time (unknown); either way the next request is answered as usual.
-    answer = client.post("/v1/crossing/solve", json={"puzzle": "jealous-husbands",
-                                                     "params": {"couples": 10**9}})
+    answer = client.post(
+        "/v1/crossing/solve", json={"puzzle": "jealous-husbands", "params": {"couples": 10**9}}
+    )
     assert (answer.status_code, answer.json().get("status")) in ((422, None), (200, "unknown"))
     if answer.status_code == 422:
         assert "too big" in answer.json()["error"]
@@ -376,8 +412,11 @@ def test_more_requests_waiting_than_max_waiting_is_a_429_naming_the_limit(tmp_pa
     # Waiting for that, rather than sending both at once, keeps a loaded machine from
     # serving the first before the second arrives.
     with Server(tmp_path / "jobs.sqlite3", "--solver-workers", "1", "--max-waiting", "1") as server:
+
         def count(_: int) -> httpx.Response:
-            return httpx.post(server.url + "/v1/sudoku/count", json={"puzzle": EMPTY9, "time_limit": 3}, timeout=60)
+            return httpx.post(
+                server.url + "/v1/sudoku/count", json={"puzzle": EMPTY9, "time_limit": 3}, timeout=60
+            )
 
         with ThreadPoolExecutor(1) as pool:
             first = pool.submit(count, 0)
@@ -397,7 +436,9 @@ def relabel(text: str, permutation: str) -> str:
 
 
 def test_fifty_simultaneous_solves_are_all_answered_correctly(server):
-    reference = httpx.post(server.url + "/v1/sudoku/solve", json={"puzzle": HARD}, timeout=60).json()["solution"]
+    reference = httpx.post(server.url + "/v1/sudoku/solve", json={"puzzle": HARD}, timeout=60).json()[
+        "solution"
+    ]
     permutations = ["123456789", "987654321", "213456789", "123456798", "912345678"] * 10
     puzzles = [relabel(HARD, p) for p in permutations]
 
@@ -425,7 +466,9 @@ def wait_for(client: httpx.Client, job_id: str, statuses: tuple[str, ...], timeo
 
 
 def test_a_job_answers_at_once_then_reports_every_result(client):
-    created = client.post("/v1/jobs", json={"kind": "sudoku", "action": "solve", "puzzles": [HARD, "bad", CLASH]})
+    created = client.post(
+        "/v1/jobs", json={"kind": "sudoku", "action": "solve", "puzzles": [HARD, "bad", CLASH]}
+    )
     assert created.status_code == 202
     assert created.json()["status"] == "queued"
     job = wait_for(client, created.json()["id"], ("done",))
@@ -456,9 +499,13 @@ def test_a_running_job_can_be_cancelled_and_keeps_its_progress(client):
 
 
 def test_a_job_running_past_max_job_seconds_is_stopped_saying_why(tmp_path):
-    with Server(tmp_path / "jobs.sqlite3", "--max-job-seconds", "2") as server, \
-            httpx.Client(base_url=server.url, timeout=60) as client:
-        created = client.post("/v1/jobs", json={"kind": "sudoku", "action": "count", "puzzles": [EMPTY9]}).json()
+    with (
+        Server(tmp_path / "jobs.sqlite3", "--max-job-seconds", "2") as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
+        created = client.post(
+            "/v1/jobs", json={"kind": "sudoku", "action": "count", "puzzles": [EMPTY9]}
+        ).json()
         job = wait_for(client, created["id"], ("failed", "done"), timeout=60)
     assert job["status"] == "failed"
     assert "max_job_seconds (2 s)" in job["error"]
@@ -466,7 +513,9 @@ def test_a_job_running_past_max_job_seconds_is_stopped_saying_why(tmp_path):
 
 
 def test_deleting_a_finished_job_removes_it(client):
-    created = client.post("/v1/jobs", json={"kind": "binairo", "action": "solve", "puzzles": ["1..0\n....\n....\n...."]}).json()
+    created = client.post(
+        "/v1/jobs", json={"kind": "binairo", "action": "solve", "puzzles": ["1..0\n....\n....\n...."]}
+    ).json()
     wait_for(client, created["id"], ("done",))
     assert client.delete(f"/v1/jobs/{created['id']}").json() == {"id": created["id"], "status": "deleted"}
     assert client.get(f"/v1/jobs/{created['id']}").status_code == 404
@@ -525,10 +574,13 @@ def test_a_server_killed_mid_job_marks_it_interrupted_and_keeps_finished_jobs(tm
     server = Server(db, "--job-workers", "2").start()
     try:
         with httpx.Client(base_url=server.url, timeout=60) as client:
-            finished = client.post("/v1/jobs", json={"kind": "sudoku", "action": "solve", "puzzles": [HARD]}).json()
+            finished = client.post(
+                "/v1/jobs", json={"kind": "sudoku", "action": "solve", "puzzles": [HARD]}
+            ).json()
             done = wait_for(client, finished["id"], ("done",))
-            long = client.post("/v1/jobs", json={"kind": "sudoku", "action": "count",
-                                                  "puzzles": [HARD, EMPTY9]}).json()
+            long = client.post(
+                "/v1/jobs", json={"kind": "sudoku", "action": "count", "puzzles": [HARD, EMPTY9]}
+            ).json()
             deadline = time.monotonic() + 60
             while not client.get(f"/v1/jobs/{long['id']}").json()["results"]:
                 assert time.monotonic() < deadline
@@ -552,8 +604,15 @@ def test_with_resume_jobs_a_killed_job_continues_after_its_last_result(tmp_path)
     server = Server(db, "--resume-jobs").start()
     try:
         with httpx.Client(base_url=server.url, timeout=60) as client:
-            job = client.post("/v1/jobs", json={"kind": "sudoku", "action": "count", "time_limit": 1,
-                                                 "puzzles": [EMPTY9, EMPTY9, HARD]}).json()
+            job = client.post(
+                "/v1/jobs",
+                json={
+                    "kind": "sudoku",
+                    "action": "count",
+                    "time_limit": 1,
+                    "puzzles": [EMPTY9, EMPTY9, HARD],
+                },
+            ).json()
             deadline = time.monotonic() + 60
             while not (first := client.get(f"/v1/jobs/{job['id']}").json()["results"]):
                 assert time.monotonic() < deadline
@@ -572,8 +631,12 @@ def test_with_resume_jobs_a_killed_job_continues_after_its_last_result(tmp_path)
 
 # -- binding and tokens -------------------------------------------------------------------------------------------------------
 def test_binding_beyond_loopback_without_a_token_is_refused_with_the_reason():
-    run = subprocess.run([sys.executable, "-m", "mindgames.cli", "serve", "--host", "0.0.0.0"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-m", "mindgames.cli", "serve", "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 2
     assert "refusing to listen on 0.0.0.0" in run.stderr
     assert "--token-file" in run.stderr
@@ -584,10 +647,15 @@ def test_with_a_token_the_api_needs_the_bearer_header(tmp_path):
     (tmp_path / "token").write_text(token + "\n")
     with Server(tmp_path / "jobs.sqlite3", "--token-file", str(tmp_path / "token")) as server:
         anonymous = httpx.post(server.url + "/v1/sudoku/solve", json={"puzzle": HARD})
-        wrong = httpx.post(server.url + "/v1/sudoku/solve", json={"puzzle": HARD},
-                           headers={"Authorization": "Bearer nope"})
-        right = httpx.post(server.url + "/v1/sudoku/solve", json={"puzzle": HARD},
-                           headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        wrong = httpx.post(
+            server.url + "/v1/sudoku/solve", json={"puzzle": HARD}, headers={"Authorization": "Bearer nope"}
+        )
+        right = httpx.post(
+            server.url + "/v1/sudoku/solve",
+            json={"puzzle": HARD},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=60,
+        )
         health = httpx.get(server.url + "/healthz")
     assert anonymous.status_code == wrong.status_code == 401
     assert "Bearer" in anonymous.json()["error"]

@@ -22,7 +22,8 @@ def test_compare_answers_rows_a_summary_and_agreement(client):
     assert reply.status_code == 200
     body = reply.json()
     assert [(row["index"], row["engine"]) for row in body["rows"]] == [
-        (i, e) for i in (0, 1) for e in ("sat", "cpsat", "backtrack")]
+        (i, e) for i in (0, 1) for e in ("sat", "cpsat", "backtrack")
+    ]
     first = body["rows"][0]
     assert first["answer"] == "unique" and first["stats"]["propagations"] > 0
     assert body["summary"]["agree"] is True and body["agreement"].startswith("agreement:")
@@ -30,19 +31,24 @@ def test_compare_answers_rows_a_summary_and_agreement(client):
 
 
 def test_compare_takes_engines_and_a_question(client):
-    reply = client.post("/v1/binairo/compare", json={
-        "puzzle": "1..0\n....\n....\n....", "engines": ["sat", "backtrack"], "question": "count"})
+    reply = client.post(
+        "/v1/binairo/compare",
+        json={"puzzle": "1..0\n....\n....\n....", "engines": ["sat", "backtrack"], "question": "count"},
+    )
     assert reply.status_code == 200
     rows = reply.json()["rows"]
     assert [row["engine"] for row in rows] == ["sat", "backtrack"]
     assert len({row["answer"] for row in rows}) == 1 and rows[0]["answer"].endswith("solutions")
 
 
-@pytest.mark.parametrize("body, status, named", [
-    ({"puzzles": [SEED_PUZZLE] * 11}, 413, "max_compare_puzzles"),
-    ({"puzzle": SEED_PUZZLE, "engines": ["dlx"]}, 422, "engines"),
-    ({"puzzle": SEED_PUZZLE, "time_limit": 60}, 422, "max_seconds"),
-])
+@pytest.mark.parametrize(
+    "body, status, named",
+    [
+        ({"puzzles": [SEED_PUZZLE] * 11}, 413, "max_compare_puzzles"),
+        ({"puzzle": SEED_PUZZLE, "engines": ["dlx"]}, 422, "engines"),
+        ({"puzzle": SEED_PUZZLE, "time_limit": 60}, 422, "max_seconds"),
+    ],
+)
 def test_compare_is_bounded(client, body, status, named):
     reply = client.post("/v1/sudoku/compare", json=body)
     assert reply.status_code == status and named in reply.text

@@ -45,8 +45,9 @@ def test_bad_requests_are_named(client):
 
 
 def test_a_crossing_is_explained_by_the_rules_that_make_it_unsolvable(client):
-    answer = client.post("/v1/crossing/explain", json={
-        "puzzle": "jealous-husbands", "params": {"return_capacity": 1}})
+    answer = client.post(
+        "/v1/crossing/explain", json={"puzzle": "jealous-husbands", "params": {"return_capacity": 1}}
+    )
     assert answer.status_code == 200, answer.text
     record = answer.json()
     assert record["explanation"] == "unsolvable" and len(record["needed"]) == 4

@@ -3,9 +3,8 @@ the server never answers with a 500 (and never hangs: every call has a time limi
 
 from __future__ import annotations
 
-import pytest
-
 import httpx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +18,19 @@ from schemathesis.checks import not_a_server_error  # noqa: E402
 def fuzz_server(tmp_path_factory):
     db = tmp_path_factory.mktemp("fuzz") / "jobs.sqlite3"
     # Small caps so that generated work stays short: 1 s per request, jobs stopped after 3 s.
-    with Server(db, "--max-seconds", "1", "--max-job-seconds", "3", "--max-jobs", "4",
-                "--job-workers", "1", "--max-puzzles", "20") as server:
+    with Server(
+        db,
+        "--max-seconds",
+        "1",
+        "--max-job-seconds",
+        "3",
+        "--max-jobs",
+        "4",
+        "--job-workers",
+        "1",
+        "--max-puzzles",
+        "20",
+    ) as server:
         yield server
 
 
@@ -41,16 +51,37 @@ def test_no_generated_request_gets_a_server_error(case):
 # Hand-made strategies for what the schema cannot describe: puzzles of every shape.
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 40) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(
-        ["grid", "box", "regions", "diagonals", "rules", "preset", "params", "name", "boat",
-         "actors", "capacity"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "grid",
+                    "box",
+                    "regions",
+                    "diagonals",
+                    "rules",
+                    "preset",
+                    "params",
+                    "name",
+                    "boat",
+                    "actors",
+                    "capacity",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
     max_leaves=30,
 )
 
 
-@given(kind=st.sampled_from(["sudoku", "binairo", "crossing"]),
-       action=st.sampled_from(["solve", "check", "count"]),
-       puzzle=json_values)
+@given(
+    kind=st.sampled_from(["sudoku", "binairo", "crossing"]),
+    action=st.sampled_from(["solve", "check", "count"]),
+    puzzle=json_values,
+)
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 def test_any_puzzle_value_is_answered_or_refused_never_a_500(fuzz_server, kind, action, puzzle):
     answer = httpx.post(f"{fuzz_server.url}/v1/{kind}/{action}", json={"puzzle": puzzle}, timeout=30)

@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from mindgames.service import app as app_module, inline  # noqa: E402
+from mindgames.service import app as app_module  # noqa: E402
+from mindgames.service import inline
 from mindgames.service.inline import InlineAnswerer, small  # noqa: E402
 from mindgames.service.kinds import Answerer  # noqa: E402
 from mindgames.service.pool import answer_task  # noqa: E402
@@ -37,8 +39,17 @@ def generous_budget():
 
 
 def task(kind: str = "sudoku", action: str = "solve", puzzle: Any = HARD, **options: Any) -> dict:
-    return {"kind": kind, "action": action, "puzzles": [puzzle], "single": True, "engine": "sat",
-            "time_limit": None, "limit": None, "certify": False, **options}
+    return {
+        "kind": kind,
+        "action": action,
+        "puzzles": [puzzle],
+        "single": True,
+        "engine": "sat",
+        "time_limit": None,
+        "limit": None,
+        "certify": False,
+        **options,
+    }
 
 
 def in_a_solver_process(asked: dict) -> Any:
@@ -52,12 +63,20 @@ def inline_twice(answerer: InlineAnswerer, asked: dict) -> Any:
 
 
 # -- the same answers -----------------------------------------------------------------------------
-@pytest.mark.parametrize("asked", [
-    task(), task(action="check"), task(puzzle=CLASH), task(puzzle=CLASH, explain=True),
-    task(action="check", puzzle="." * 36, box="3x2", diagonals=True),
-    task("binairo", puzzle=BINAIRO), task("binairo", "check", [[1, None, None, 0]] + [[None] * 4] * 3),
-    task("binairo", puzzle=BINAIRO, rules="unruly"),
-], ids=lambda t: f"{t['kind']}-{t['action']}")
+@pytest.mark.parametrize(
+    "asked",
+    [
+        task(),
+        task(action="check"),
+        task(puzzle=CLASH),
+        task(puzzle=CLASH, explain=True),
+        task(action="check", puzzle="." * 36, box="3x2", diagonals=True),
+        task("binairo", puzzle=BINAIRO),
+        task("binairo", "check", [[1, None, None, 0]] + [[None] * 4] * 3),
+        task("binairo", puzzle=BINAIRO, rules="unruly"),
+    ],
+    ids=lambda t: f"{t['kind']}-{t['action']}",
+)
 def test_a_small_request_gets_the_answer_a_solver_process_gives(asked):
     here = inline_twice(InlineAnswerer(), asked)
     there = in_a_solver_process(asked)
@@ -78,8 +97,8 @@ def test_any_subset_of_a_solution_answers_as_in_a_solver_process(answerer, kept)
     here = inline_twice(answerer, asked)
     assert here is None or isinstance(here, Done)  # None: not within the budget (a solver process then)
     if here is not None:
-        record, = [r for _, r in here.records]
-        expected, = [r for _, r in in_a_solver_process(asked).records]
+        (record,) = [r for _, r in here.records]
+        (expected,) = [r for _, r in in_a_solver_process(asked).records]
         assert record["status"] == expected["status"] == "solved"
         assert record["uniqueness"] == expected["uniqueness"]
 
@@ -91,13 +110,24 @@ def test_an_unreadable_puzzle_is_the_422_a_solver_process_gives():
 
 
 # -- what is never answered here -------------------------------------------------------------------
-@pytest.mark.parametrize("asked", [
-    task(action="count"), task(action="hint"), task(action="explain"), task(action="compare"),
-    task(engine="cpsat"), task(engine="backtrack"), task(certify=True),
-    dict(task(), puzzles=[HARD, HARD], single=False), dict(task(), single=False),
-    task(puzzle=HARD * 3), task(puzzle=[[None] * 16] * 16),
-    task("crossing", puzzle="wolf-goat-cabbage"),
-], ids=str)
+@pytest.mark.parametrize(
+    "asked",
+    [
+        task(action="count"),
+        task(action="hint"),
+        task(action="explain"),
+        task(action="compare"),
+        task(engine="cpsat"),
+        task(engine="backtrack"),
+        task(certify=True),
+        dict(task(), puzzles=[HARD, HARD], single=False),
+        dict(task(), single=False),
+        task(puzzle=HARD * 3),
+        task(puzzle=[[None] * 16] * 16),
+        task("crossing", puzzle="wolf-goat-cabbage"),
+    ],
+    ids=str,
+)
 def test_work_that_could_run_long_or_grow_goes_to_a_capped_solver_process(asked):
     answerer = InlineAnswerer()
     assert answerer.answer(asked) is None and answerer.answer(asked) is None
@@ -105,9 +135,13 @@ def test_work_that_could_run_long_or_grow_goes_to_a_capped_solver_process(asked)
 
 def test_only_small_single_solve_and_check_requests_are_small():
     assert small(task()) and small(task(action="check")) and small(task("binairo", puzzle=BINAIRO))
-    assert small(task("binairo", puzzle=[[1, None, "0", "."]] * 4)) and small(task("binairo", puzzle=["1..0"] * 4))
+    assert small(task("binairo", puzzle=[[1, None, "0", "."]] * 4)) and small(
+        task("binairo", puzzle=["1..0"] * 4)
+    )
     assert not small(task(action="count")) and not small(task(puzzle="." * 300))
-    assert not small(task("binairo", puzzle=[["1" * 5000]])) and not small(task("binairo", puzzle=[[[1]] * 4] * 4))
+    assert not small(task("binairo", puzzle=[["1" * 5000]])) and not small(
+        task("binairo", puzzle=[[[1]] * 4] * 4)
+    )
     assert not small(task("binairo", puzzle={"grid": ["1..0"] * 4}))
 
 
@@ -143,22 +177,29 @@ def client(tmp_path, monkeypatch):
         yield http
 
 
-@pytest.mark.parametrize("path,body", [
-    ("/v1/sudoku/solve", b'{"puzzle": '),  # invalid JSON: 400
-    ("/v1/sudoku/solve", b'{"puzzle": 3}'),  # not a puzzle: 422
-    ("/v1/sudoku/solve", b'{"puzzle": "' + HARD.encode() + b'", "time_limit": "3"}'),  # strict types
-    ("/v1/sudoku/check", b'{"puzzle": "' + HARD.encode() + b'", "nosuch": 1}'),
-    ("/v1/sudoku/count", b'[]'), ("/v1/sudoku/hint", b''), ("/v1/chess/solve", b'{"puzzle": "x"}'),
-    ("/v1/sudoku/solve", b'{"puzzle": "' + CLASH.encode() + b'"}'),
-    ("/v1/binairo/check", b'{"puzzle": "1..0\\n....\\n....\\n....", "box": "2x2"}'),
-    ("/v1/crossing/solve", b'{"puzzle": "wolf-goat-cabbage", "params": {"capacity": 2}}'),
-])
+@pytest.mark.parametrize(
+    "path,body",
+    [
+        ("/v1/sudoku/solve", b'{"puzzle": '),  # invalid JSON: 400
+        ("/v1/sudoku/solve", b'{"puzzle": 3}'),  # not a puzzle: 422
+        ("/v1/sudoku/solve", b'{"puzzle": "' + HARD.encode() + b'", "time_limit": "3"}'),  # strict types
+        ("/v1/sudoku/check", b'{"puzzle": "' + HARD.encode() + b'", "nosuch": 1}'),
+        ("/v1/sudoku/count", b"[]"),
+        ("/v1/sudoku/hint", b""),
+        ("/v1/chess/solve", b'{"puzzle": "x"}'),
+        ("/v1/sudoku/solve", b'{"puzzle": "' + CLASH.encode() + b'"}'),
+        ("/v1/binairo/check", b'{"puzzle": "1..0\\n....\\n....\\n....", "box": "2x2"}'),
+        ("/v1/crossing/solve", b'{"puzzle": "wolf-goat-cabbage", "params": {"capacity": 2}}'),
+    ],
+)
 @pytest.mark.parametrize("explain", ["", "?explain=true"])
 def test_the_express_lane_answers_as_fastapi_does(client, path, body, explain):
     # An extra query parameter sends the same request through FastAPI's routing.
     headers = {"content-type": "application/json"}
     express = client.post(path + explain, content=body, headers=headers)
-    routed = client.post(path + (explain + "&" if explain else "?") + "by=fastapi", content=body, headers=headers)
+    routed = client.post(
+        path + (explain + "&" if explain else "?") + "by=fastapi", content=body, headers=headers
+    )
     assert express.status_code == routed.status_code
     if express.status_code == 200:
         assert without_timing(express.json()) == without_timing(routed.json())
@@ -191,8 +232,13 @@ def test_kinds_lists_explain_and_hint(client):
 def test_a_check_that_did_not_decide_uniqueness_within_the_budget_goes_to_a_solver_process(monkeypatch):
     answerer = InlineAnswerer()
     inline_twice(answerer, task(action="check"))
-    undecided = {"index": 0, "status": "solved", "uniqueness": None, "solution": [[1]],
-                 "message": "time limit reached before uniqueness was decided"}
+    undecided = {
+        "index": 0,
+        "status": "solved",
+        "uniqueness": None,
+        "solution": [[1]],
+        "message": "time limit reached before uniqueness was decided",
+    }
     monkeypatch.setattr(Answerer, "answer", lambda self, *args, **kwargs: dict(undecided))
     assert answerer.answer(task(action="check")) is None
     assert answerer.answer(task(action="check", time_limit=0.01)).records[0][1] == undecided  # its own limit
@@ -210,8 +256,9 @@ def test_no_inline_sends_every_request_to_a_solver_process(tmp_path, monkeypatch
     monkeypatch.setattr(app_module, "SolverPool", CountingPool)
     for inline_requests, expected in ((True, ["solve"]), (False, ["solve", "solve", "solve"])):
         ran.clear()
-        settings = Settings(db=str(tmp_path / "jobs.sqlite3"), allowed_hosts=("testserver",),
-                            inline=inline_requests)
+        settings = Settings(
+            db=str(tmp_path / "jobs.sqlite3"), allowed_hosts=("testserver",), inline=inline_requests
+        )
         with TestClient(app_module.create_app(settings)) as http:
             answers = [http.post("/v1/sudoku/solve", json={"puzzle": HARD}).json() for _ in range(3)]
         assert {a["status"] for a in answers} == {"solved"}

@@ -22,8 +22,9 @@ EMPTY9 = "." * 81
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("misuse") / "jobs.sqlite3"
-    with Server(db, "--max-seconds", "3", "--job-workers", "1", "--solver-workers", "2",
-                "--max-body-bytes", "100000") as running:
+    with Server(
+        db, "--max-seconds", "3", "--job-workers", "1", "--solver-workers", "2", "--max-body-bytes", "100000"
+    ) as running:
         yield running
 
 
@@ -46,8 +47,13 @@ def wait_for(client: httpx.Client, job_id: str, statuses: tuple[str, ...], timeo
 # -- 11: no puzzle work in the API process --------------------------------------------------------
 def test_a_huge_export_does_not_hold_up_the_server_and_is_a_422(server, client):
     answers: list[httpx.Response] = []
-    export = threading.Thread(target=lambda: answers.append(client.post(
-        "/v1/crossing/export", json={"puzzle": "jealous-husbands", "params": {"couples": 4000}})))
+    export = threading.Thread(
+        target=lambda: answers.append(
+            client.post(
+                "/v1/crossing/export", json={"puzzle": "jealous-husbands", "params": {"couples": 4000}}
+            )
+        )
+    )
     export.start()
     try:
         time.sleep(0.3)  # the export is being built meanwhile
@@ -60,19 +66,26 @@ def test_a_huge_export_does_not_hold_up_the_server_and_is_a_422(server, client):
 
 
 def test_presets_list_each_parameter_range_and_a_value_beyond_it_is_a_422_naming_it(client):
-    from models.crossing import presets
+    from mindgames.models.crossing import presets
 
     if not hasattr(presets, "BOUNDS"):
         pytest.skip("the crossing library does not declare parameter bounds yet")
     listed = client.get("/v1/crossing/presets").json()["presets"]
     low, high = listed["jealous-husbands"]["bounds"]["couples"]
     for action in ("export", "solve"):
-        answer = client.post(f"/v1/crossing/{action}",
-                             json={"puzzle": "jealous-husbands", "params": {"couples": high + 1}})
+        answer = client.post(
+            f"/v1/crossing/{action}", json={"puzzle": "jealous-husbands", "params": {"couples": high + 1}}
+        )
         assert answer.status_code == 422
         assert "couples" in answer.json()["error"] and str(high) in answer.json()["error"]
-    job = client.post("/v1/jobs", json={"kind": "crossing", "action": "solve", "puzzles": [
-        "wolf-goat-cabbage", {"preset": "jealous-husbands", "params": {"couples": high + 1}}]})
+    job = client.post(
+        "/v1/jobs",
+        json={
+            "kind": "crossing",
+            "action": "solve",
+            "puzzles": ["wolf-goat-cabbage", {"preset": "jealous-husbands", "params": {"couples": high + 1}}],
+        },
+    )
     assert job.status_code == 422 and "couples" in job.json()["error"]  # refused before it is queued
 
 
@@ -86,10 +99,14 @@ def test_an_export_error_from_the_library_is_a_422_with_its_message(client):
 
 # -- 12: job processes have a memory cap ---------------------------------------------------------------
 def test_a_job_that_reaches_its_memory_cap_fails_saying_so(tmp_path):
-    with Server(tmp_path / "jobs.sqlite3", "--job-memory-mb", "80") as server, \
-            httpx.Client(base_url=server.url, timeout=60) as client:
-        created = client.post("/v1/jobs", json={"kind": "sudoku", "action": "solve", "time_limit": 30,
-                                                "puzzles": ["." * 35 * 35]}).json()
+    with (
+        Server(tmp_path / "jobs.sqlite3", "--job-memory-mb", "80") as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
+        created = client.post(
+            "/v1/jobs",
+            json={"kind": "sudoku", "action": "solve", "time_limit": 30, "puzzles": ["." * 35 * 35]},
+        ).json()
         job = wait_for(client, created["id"], ("failed", "done"), timeout=120)
         assert client.get("/v1/kinds").json()["limits"]["job_memory_mb"] == 80
     assert job["status"] == "failed"
@@ -130,13 +147,19 @@ def test_only_requests_naming_this_server_in_their_host_are_answered(server):
 def test_allowed_host_and_cors_origin_are_opt_in(tmp_path, server):
     plain = httpx.get(server.url + "/v1/kinds", headers={"Origin": "http://evil.example"})
     assert "access-control-allow-origin" not in plain.headers
-    with Server(tmp_path / "jobs.sqlite3", "--allowed-host", "puzzles.example",
-                "--cors-origin", "http://ok.example") as opened:
+    with Server(
+        tmp_path / "jobs.sqlite3", "--allowed-host", "puzzles.example", "--cors-origin", "http://ok.example"
+    ) as opened:
         assert raw_get(opened.port, "puzzles.example") == 200
         assert raw_get(opened.port, "other.example") == 421
-        preflight = httpx.options(opened.url + "/v1/sudoku/solve", headers={
-            "Origin": "http://ok.example", "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "content-type"})
+        preflight = httpx.options(
+            opened.url + "/v1/sudoku/solve",
+            headers={
+                "Origin": "http://ok.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type",
+            },
+        )
         assert preflight.headers.get("access-control-allow-origin") == "http://ok.example"
         foreign = httpx.get(opened.url + "/v1/kinds", headers={"Origin": "http://evil.example"})
         assert "access-control-allow-origin" not in foreign.headers
@@ -144,8 +167,9 @@ def test_allowed_host_and_cors_origin_are_opt_in(tmp_path, server):
 
 # -- 14: waiting, queueing, hanging up ---------------------------------------------------------------------
 def count(server: Server, seconds: float, timeout: float = 120) -> httpx.Response:
-    return httpx.post(server.url + "/v1/sudoku/count", json={"puzzle": EMPTY9, "time_limit": seconds},
-                      timeout=timeout)
+    return httpx.post(
+        server.url + "/v1/sudoku/count", json={"puzzle": EMPTY9, "time_limit": seconds}, timeout=timeout
+    )
 
 
 def test_time_spent_waiting_for_a_solver_is_not_taken_from_the_time_limit(tmp_path):
@@ -180,8 +204,9 @@ def test_a_429_for_too_many_waiting_says_when_to_retry(tmp_path):
 
 def test_a_client_that_hangs_up_frees_its_seat_and_stops_its_work(tmp_path):
     # Room for one request: the abandoned count must not keep it (it used to: 429).
-    with Server(tmp_path / "jobs.sqlite3", "--solver-workers", "1", "--max-waiting", "1",
-                "--max-seconds", "10") as server:
+    with Server(
+        tmp_path / "jobs.sqlite3", "--solver-workers", "1", "--max-waiting", "1", "--max-seconds", "10"
+    ) as server:
         with pytest.raises(httpx.TimeoutException):
             count(server, 10, timeout=0.5)
         time.sleep(0.5)
@@ -218,8 +243,9 @@ def test_a_resource_py_in_the_working_directory_does_not_break_the_solvers(tmp_p
     (tmp_path / "resource.py").write_text("raise SystemExit('the wrong resource module')\n")
     with Server(tmp_path / "jobs.sqlite3", cwd=tmp_path) as server:
         answer = httpx.post(server.url + "/v1/sudoku/solve", json={"puzzle": HARD}, timeout=60)
-        job = httpx.post(server.url + "/v1/jobs", json={"kind": "sudoku", "action": "solve",
-                                                        "puzzles": [HARD]}).json()
+        job = httpx.post(
+            server.url + "/v1/jobs", json={"kind": "sudoku", "action": "solve", "puzzles": [HARD]}
+        ).json()
         with httpx.Client(base_url=server.url, timeout=60) as client:
             done = wait_for(client, job["id"], ("done", "failed"))
     assert answer.status_code == 200 and answer.json()["status"] == "solved"
@@ -232,7 +258,9 @@ def test_solver_processes_that_cannot_start_are_a_503_and_show_in_healthz(tmp_pa
     shadow = tmp_path / "shadow"
     shadow.mkdir()
     (shadow / "resource.py").write_text("raise SystemExit('a broken resource module')\n")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(shadow), os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(shadow), os.environ.get("PYTHONPATH")]))
+    )
     server = Server(tmp_path / "jobs.sqlite3")
     server.start(healthy=False)  # its solver processes may be known broken before the first look
     try:
@@ -273,12 +301,15 @@ def test_head_healthz_is_200(client):
     assert client.head("/healthz").status_code == 200
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"puzzle": "missionaries-cannibals", "params": {"pairs": "3"}}, "params.pairs"),
-    ({"puzzle": "missionaries-cannibals", "params": {"pairs": 3.0}}, "params.pairs"),
-    ({"puzzle": "missionaries-cannibals", "count_shortest": 1}, "count_shortest"),
-    ({"puzzle": "missionaries-cannibals", "limit": "5"}, "limit"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"puzzle": "missionaries-cannibals", "params": {"pairs": "3"}}, "params.pairs"),
+        ({"puzzle": "missionaries-cannibals", "params": {"pairs": 3.0}}, "params.pairs"),
+        ({"puzzle": "missionaries-cannibals", "count_shortest": 1}, "count_shortest"),
+        ({"puzzle": "missionaries-cannibals", "limit": "5"}, "limit"),
+    ],
+)
 def test_numbers_and_flags_must_have_their_json_type(client, body, field):
     answer = client.post("/v1/crossing/solve", json=body)
     assert answer.status_code == 422
@@ -287,9 +318,13 @@ def test_numbers_and_flags_must_have_their_json_type(client, body, field):
 
 # -- 17: jobs do not pile up -----------------------------------------------------------------------------------
 def test_finished_jobs_are_deleted_after_the_retention_period(tmp_path):
-    with Server(tmp_path / "jobs.sqlite3", "--retention-days", "0.00002") as server, \
-            httpx.Client(base_url=server.url, timeout=60) as client:  # 1.7 s
-        created = client.post("/v1/jobs", json={"kind": "sudoku", "action": "solve", "puzzles": [HARD]}).json()
+    with (
+        Server(tmp_path / "jobs.sqlite3", "--retention-days", "0.00002") as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):  # 1.7 s
+        created = client.post(
+            "/v1/jobs", json={"kind": "sudoku", "action": "solve", "puzzles": [HARD]}
+        ).json()
         wait_for(client, created["id"], ("done",))
         deadline = time.monotonic() + 60
         while client.get(f"/v1/jobs/{created['id']}").status_code != 404:
@@ -300,7 +335,9 @@ def test_finished_jobs_are_deleted_after_the_retention_period(tmp_path):
 def test_a_cancelled_count_grids_job_leaves_no_checkpoint_file(tmp_path):
     db = tmp_path / "jobs.sqlite3"
     with Server(db) as server, httpx.Client(base_url=server.url, timeout=60) as client:
-        created = client.post("/v1/jobs", json={"kind": "binairo", "action": "count_grids", "size": "14"}).json()
+        created = client.post(
+            "/v1/jobs", json={"kind": "binairo", "action": "count_grids", "size": "14"}
+        ).json()
         deadline = time.monotonic() + 90
         while not glob.glob(f"{db}.*.checkpoint.jsonl"):
             assert time.monotonic() < deadline, client.get(f"/v1/jobs/{created['id']}").json()

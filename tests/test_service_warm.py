@@ -8,15 +8,21 @@ import importlib
 
 import pytest
 
+from mindgames.models.crossing import Options, parse_document, presets, solve
+from mindgames.models.crossing.solve import WarmModels
+from mindgames.models.errors import VerificationError
 from mindgames.service.kinds import Answerer, execute
-from models.crossing import Options, parse_document, presets, solve
-from models.crossing.solve import WarmModels
-from models.errors import VerificationError
 
-solving = importlib.import_module("models.crossing.solve")  # (the package exports a function of that name)
+solving = importlib.import_module(
+    "mindgames.models.crossing.solve"
+)  # (the package exports a function of that name)
 
-PRESETS = [("wolf-goat-cabbage", {}), ("missionaries-cannibals", {}), ("jealous-husbands", {"couples": 4}),
-           ("missionaries-cannibals", {"pairs": 4})]
+PRESETS = [
+    ("wolf-goat-cabbage", {}),
+    ("missionaries-cannibals", {}),
+    ("jealous-husbands", {"couples": 4}),
+    ("missionaries-cannibals", {"pairs": 4}),
+]
 
 
 def spec_of(name: str, params: dict):
@@ -37,8 +43,12 @@ def test_a_warm_model_gives_the_cold_answer(name, params):
     answers = [solve(spec, Options(warm_models=warm)).as_json() for _ in range(3)]
     for answer in answers:
         assert without_run_figures(answer) == without_run_figures(cold)
-    assert len(warm) == (1 if cold["confirmation"].startswith("confirmed on sat with two calls")
-                         or "no plan of at most" in cold["confirmation"] else 0)
+    assert len(warm) == (
+        1
+        if cold["confirmation"].startswith("confirmed on sat with two calls")
+        or "no plan of at most" in cold["confirmation"]
+        else 0
+    )
 
 
 def test_a_warm_model_still_confirms_and_replays_every_time(monkeypatch):
@@ -65,8 +75,11 @@ def test_an_unsolvable_puzzle_is_confirmed_on_its_warm_model():
 
 def test_the_kept_models_are_bounded_least_recently_used_first_out():
     warm = WarmModels(size=2)
-    specs = [spec_of("missionaries-cannibals", {"pairs": 3}), spec_of("wolf-goat-cabbage", {}),
-             spec_of("jealous-husbands", {"couples": 3})]
+    specs = [
+        spec_of("missionaries-cannibals", {"pairs": 3}),
+        spec_of("wolf-goat-cabbage", {}),
+        spec_of("jealous-husbands", {"couples": 3}),
+    ]
     for spec in specs:
         solve(spec, Options(warm_models=warm))
     assert len(warm) == 2
@@ -91,7 +104,7 @@ def test_a_model_that_disagrees_is_dropped(monkeypatch):
     spec = spec_of("wolf-goat-cabbage", {})
     warm = WarmModels()
     solve(spec, Options(warm_models=warm))
-    (plans, session), = warm._kept.values()
+    ((plans, session),) = warm._kept.values()
     monkeypatch.setattr(solving.Run, "_found", lambda self, p, a: ([], []))  # a plan of 0 crossings
     with pytest.raises(VerificationError):
         solve(spec, Options(warm_models=warm))

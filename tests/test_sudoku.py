@@ -8,10 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models import sudoku
-from models.errors import PuzzleError
-from solver import ENGINE_NAMES
-
+from mindgames.models import sudoku
+from mindgames.models.errors import PuzzleError
+from mindgames.solver import ENGINE_NAMES
 from tests.conftest import shared_file
 
 ENGINES = list(ENGINE_NAMES)
@@ -253,7 +252,7 @@ def test_a_grid_drawn_with_separators_reads_like_the_line():
 
 
 def test_json_object_with_box_diagonals_and_regions():
-    puzzle = sudoku.parse('{"grid": [[0,0,0,0,0,0]]}'.replace("]]", "]" + ",[0,0,0,0,0,0]" * 5 + "]") )
+    puzzle = sudoku.parse('{"grid": [[0,0,0,0,0,0]]}'.replace("]]", "]" + ",[0,0,0,0,0,0]" * 5 + "]"))
     assert puzzle.box == (2, 3)
     tall = sudoku.parse('{"grid": "' + "." * 36 + '", "box": [3, 2], "diagonals": true}')
     assert tall.box == (3, 2) and tall.diagonals
@@ -284,8 +283,8 @@ def test_larger_sizes_use_letters():
         ('{"grid": "' + "." * 16 + '", "regions": "AAAABBBBCCCCDDDC"}', "region C has 5 cells, it needs 4"),
         ('{"grid": "' + "." * 16 + '", "box": [3, 2]}', "box [3, 2] does not tile a 4x4 grid"),
         ('{"grid": "' + "." * 16 + '", "colour": "red"}', "unknown key 'colour'"),
-        ('[[1, 2, 3, 4], [1, 2, 3], [0,0,0,0], [0,0,0,0]]', "row 2 has 3 cells"),
-        ('[[1, 2, 3, 44], [0,0,0,0], [0,0,0,0], [0,0,0,0]]', "r1c4: value 44 is out of range"),
+        ("[[1, 2, 3, 4], [1, 2, 3], [0,0,0,0], [0,0,0,0]]", "row 2 has 3 cells"),
+        ("[[1, 2, 3, 44], [0,0,0,0], [0,0,0,0], [0,0,0,0]]", "r1c4: value 44 is out of range"),
     ],
 )
 def test_bad_puzzles_are_errors_that_name_the_problem(text, message):
@@ -295,7 +294,9 @@ def test_bad_puzzles_are_errors_that_name_the_problem(text, message):
 
 
 # --- generation ----------------------------------------------------------------
-@pytest.mark.parametrize("box, diagonals", [((2, 2), False), ((2, 3), False), ((3, 3), False), ((3, 3), True)])
+@pytest.mark.parametrize(
+    "box, diagonals", [((2, 2), False), ((2, 3), False), ((3, 3), False), ((3, 3), True)]
+)
 def test_generated_puzzles_are_unique_and_minimal(box, diagonals):
     size = box[0] * box[1]
     empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(box), None, diagonals)
@@ -317,7 +318,7 @@ def test_generation_is_reproducible_with_a_seed():
 
 
 def test_a_solver_keeps_at_most_max_shapes_prepared_sessions():
-    from models.runner import PuzzleSolver
+    from mindgames.models.runner import PuzzleSolver
 
     solver = PuzzleSolver(sudoku, "sat", max_shapes=2)
     for box in [(2, 2), (2, 3), (2, 4), (2, 2)]:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from mindgames.cli import main
-from tests.test_sudoku import SEED_PUZZLE, SEED_SOLUTION, WIKI_PUZZLE, WIKI_SOLUTION
 from tests.conftest import REPO
+from tests.test_sudoku import SEED_PUZZLE, SEED_SOLUTION, WIKI_PUZZLE, WIKI_SOLUTION
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -43,7 +43,18 @@ def test_json_lines_follow_the_contract_in_input_order(tmp_path, capsys):
     assert "".join(map(str, sum(first["solution"], []))) == SEED_SOLUTION
     assert "".join(map(str, sum(third["solution"], []))) == WIKI_SOLUTION
     assert bad["status"] == "invalid" and "line 2" in bad["error"] and bad["solution"] is None
-    for key in ("index", "status", "solution", "uniqueness", "solutions", "count", "complete", "engine", "seconds", "error"):
+    for key in (
+        "index",
+        "status",
+        "solution",
+        "uniqueness",
+        "solutions",
+        "count",
+        "complete",
+        "engine",
+        "seconds",
+        "error",
+    ):
         assert key in first
 
 
@@ -112,7 +123,10 @@ def test_the_installed_command_never_shows_a_traceback(tmp_path):
     source.write_text("not a sudoku at all")
     done = subprocess.run(
         [sys.executable, "-m", "mindgames.cli", "sudoku", "check", str(source)],
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and "line 1" in done.stderr
@@ -134,7 +148,9 @@ def test_the_console_script_runs_the_bundled_example():
         pytest.skip("the mindgames console script is not installed in this environment")
     done = subprocess.run(
         [str(script), "sudoku", "solve", str(REPO / "data" / "sudoku" / "seed.txt"), "--json"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert [json.loads(line)["status"] for line in done.stdout.splitlines()] == ["solved", "solved"]

@@ -9,10 +9,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from models import sudoku
-from models.runner import SHAPES_KEPT, PuzzleSolver
-from models.sudoku import rules
-
+from mindgames.models import sudoku
+from mindgames.models.runner import SHAPES_KEPT, PuzzleSolver
+from mindgames.models.sudoku import rules
 from tests.conftest import shared_file
 
 
@@ -71,8 +70,13 @@ REUSED = PuzzleSolver(sudoku.SUDOKU, "sat")  # one solver for every example belo
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), turns=st.integers(0, 3), mirrored=st.booleans(),
-       dropped=st.integers(0, 12), extra=st.booleans())
+@given(
+    data=st.data(),
+    turns=st.integers(0, 3),
+    mirrored=st.booleans(),
+    dropped=st.integers(0, 12),
+    extra=st.booleans(),
+)
 def test_a_solver_reused_across_janko_layouts_answers_as_a_fresh_one(data, turns, mirrored, dropped, extra):
     text, regions, solution = data.draw(st.sampled_from(janko_lines()))
     text, regions, solution = (transformed(t, turns, mirrored) for t in (text, regions, solution))

@@ -14,18 +14,24 @@ import time
 import pytest
 
 from mindgames.cli import build_parser, main
-from models import sudoku
+from mindgames.models import sudoku
 from tests.conftest import REPO
 from tests.test_sudoku import WIKI_PUZZLE
 
 SLACK = 5.0  # seconds beyond --time-limit that a whole process may take in these tests
 
 
-def mindgames(*args: str, stdin: str | None = None, cap: float = 120) -> tuple[subprocess.CompletedProcess, float]:
+def mindgames(
+    *args: str, stdin: str | None = None, cap: float = 120
+) -> tuple[subprocess.CompletedProcess, float]:
     start = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "mindgames.cli", *args], input=stdin,
-        capture_output=True, text=True, cwd=REPO, timeout=cap,
+        [sys.executable, "-m", "mindgames.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=cap,
     )
     return done, time.perf_counter() - start
 
@@ -86,7 +92,15 @@ HARD = {
 def test_time_limit_holds_for_the_whole_process(engine, action):
     extra = ["--limit", "0"] if action == "count" else []
     done, seconds = mindgames(
-        "sudoku", action, "-", "--engine", engine, "--time-limit", "1", "--json", *extra,
+        "sudoku",
+        action,
+        "-",
+        "--engine",
+        engine,
+        "--time-limit",
+        "1",
+        "--json",
+        *extra,
         stdin=HARD[engine],
     )
     assert done.returncode == 0, done.stderr
@@ -114,8 +128,8 @@ def test_generate_writes_the_puzzles_finished_before_its_time_limit():
 
 
 def test_generate_time_limit_in_the_library_raises_time_limit_reached():
-    from models.errors import TimeLimitReached
-    from solver.deadline import Deadline
+    from mindgames.models.errors import TimeLimitReached
+    from mindgames.solver.deadline import Deadline
 
     empty = sudoku.make_puzzle([[0] * 16 for _ in range(16)], [4, 4])
     with pytest.raises(TimeLimitReached):
@@ -133,7 +147,20 @@ def test_count_on_a_terminal_shows_solutions_so_far_and_which_puzzle(tmp_path, m
     source.write_text("." * 256 + "\n" + "." * 16 + "\n")
     terminal = FakeTerminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    main(["sudoku", "count", str(source), "--engine", "backtrack", "--limit", "0", "--time-limit", "1.5", "--json"])
+    main(
+        [
+            "sudoku",
+            "count",
+            str(source),
+            "--engine",
+            "backtrack",
+            "--limit",
+            "0",
+            "--time-limit",
+            "1.5",
+            "--json",
+        ]
+    )
     shown = terminal.getvalue()
     assert "sudoku count: puzzle 1 of 2," in shown and "solutions so far" in shown
     assert [r["count"] for r in records(capsys.readouterr().out)][1] == 288  # stdout stays clean JSON

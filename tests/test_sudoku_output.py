@@ -4,13 +4,12 @@ the JSON contract has one meaning for "no solution", and the words are right."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from mindgames.cli import main
+from mindgames.models import sudoku
 from mindgames.render import grid_lines, plural
-from models import sudoku
 from tests.conftest import REPO
 from tests.test_sudoku import JIGSAW, SEED_PUZZLE, SEED_SOLUTION, WIKI_PUZZLE, WIKI_SOLUTION
 
@@ -93,7 +92,12 @@ def test_the_library_count_keeps_no_empty_list_either():
 
 # --- words ----------------------------------------------------------------------
 def test_plurals_are_right():
-    assert [plural(n, "given") for n in (0, 1, 2, 10_000)] == ["0 givens", "1 given", "2 givens", "10,000 givens"]
+    assert [plural(n, "given") for n in (0, 1, 2, 10_000)] == [
+        "0 givens",
+        "1 given",
+        "2 givens",
+        "10,000 givens",
+    ]
     assert plural(1, "solution") == "1 solution"
 
 

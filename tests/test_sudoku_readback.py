@@ -18,8 +18,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli import main
-from models import sudoku
-from models.errors import PuzzleError
+from mindgames.models import sudoku
+from mindgames.models.errors import PuzzleError
 from tests.conftest import REPO
 
 
@@ -58,7 +58,9 @@ def generate(box: str, diagonals: bool, seed: int, as_json: bool, count: int = 2
 )
 @example(box_and_diagonals=("jigsaw", False), seed=1)
 @example(box_and_diagonals=("3x2", True), seed=1)
-def test_every_generate_format_reads_back_to_the_same_unique_puzzle(tmp_path_factory, box_and_diagonals, seed):
+def test_every_generate_format_reads_back_to_the_same_unique_puzzle(
+    tmp_path_factory, box_and_diagonals, seed
+):
     box, diagonals = box_and_diagonals
     if box == "jigsaw":
         expected_box = None
@@ -111,11 +113,19 @@ def test_generate_piped_into_check_says_unique(as_json):
     fmt = ["--json"] if as_json else []
     made = subprocess.run(
         [*command, "generate", "--box", "3x2", "--diagonals", "--seed", "5", "--count", "2", *fmt],
-        capture_output=True, text=True, cwd=REPO, timeout=120, check=True,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=True,
     )
     checked = subprocess.run(
-        [*command, "check", "-", "--json"], input=made.stdout,
-        capture_output=True, text=True, cwd=REPO, timeout=120,
+        [*command, "check", "-", "--json"],
+        input=made.stdout,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
     )
     assert checked.returncode == 0, checked.stderr
     assert [r["uniqueness"] for r in records(checked.stdout)] == ["unique", "unique"]
@@ -131,7 +141,10 @@ def test_a_generated_jigsaw_line_carries_its_region_labels():
 @pytest.mark.parametrize(
     "options, message",
     [
-        (["--regions", "AAABBBAACBBBCCADDDCCCDDFEEEFFDEEEFFF"], "has no solution at all: nothing to generate"),
+        (
+            ["--regions", "AAABBBAACBBBCCADDDCCCDDFEEEFFDEEEFFF"],
+            "has no solution at all: nothing to generate",
+        ),
         (["--regions", "AAAAB"], "--regions: 5 labels do not make a square grid"),
         (["--regions", JIGSAW_6X6, "--box", "2x3"], "give either --box or --regions"),
     ],
@@ -151,7 +164,9 @@ def test_the_header_is_written_once_before_the_puzzles():
 
 def test_a_header_holds_for_the_puzzles_after_it_until_the_next_header():
     line = "." * 36
-    text = f"{line}\n# mindgames sudoku box=3x2 diagonals\n{line}\n{line}\n# mindgames sudoku box=2x3\n{line}\n"
+    text = (
+        f"{line}\n# mindgames sudoku box=3x2 diagonals\n{line}\n{line}\n# mindgames sudoku box=2x3\n{line}\n"
+    )
     variants = [(item.puzzle.box, item.puzzle.diagonals) for item in sudoku.read(text)]
     assert variants == [((2, 3), False), ((3, 2), True), ((3, 2), True), ((2, 3), False)]
 
@@ -235,4 +250,6 @@ def test_a_record_whose_puzzle_and_grid_differ_is_an_error():
 
 def test_a_json_record_that_contradicts_the_command_line_is_an_error():
     with pytest.raises(PuzzleError, match='"box" \\[2, 3\\] contradicts --box'):
-        sudoku.parse_json_value({"grid": "." * 36, "box": [2, 3]}, variant=sudoku.Variant((3, 2), None, "--box"))
+        sudoku.parse_json_value(
+            {"grid": "." * 36, "box": [2, 3]}, variant=sudoku.Variant((3, 2), None, "--box")
+        )

@@ -4,13 +4,28 @@ step agrees with the unique solution; grades are deterministic and order the sha
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from models.sudoku import SUDOKU, make_puzzle, solve
-from models.sudoku.techniques import (
-    Board, Contradiction, GRADE_NAMES, LEVELS, NEEDS_SEARCH, grade, hidden_pair, hidden_single,
-    hidden_triple, hint_json, locked_candidates, naked_pair, naked_single, naked_triple,
-    probing_depth_1, solve_by_ladder, x_wing,
+from mindgames.models.sudoku import SUDOKU, make_puzzle, solve
+from mindgames.models.sudoku.techniques import (
+    GRADE_NAMES,
+    LEVELS,
+    NEEDS_SEARCH,
+    Board,
+    Contradiction,
+    grade,
+    hidden_pair,
+    hidden_single,
+    hidden_triple,
+    hint_json,
+    locked_candidates,
+    naked_pair,
+    naked_single,
+    naked_triple,
+    probing_depth_1,
+    solve_by_ladder,
+    x_wing,
 )
 from tests.conftest import REPO, shared_file
 
@@ -42,8 +57,16 @@ def puzzles(name: str, how_many: int) -> list:
 # -- each technique: where it applies, where it must not --------------------------------------
 def test_nothing_applies_on_the_empty_board():
     board = Board.of(EMPTY)
-    for technique in (naked_single, hidden_single, locked_candidates, naked_pair, hidden_pair,
-                      naked_triple, hidden_triple, x_wing):
+    for technique in (
+        naked_single,
+        hidden_single,
+        locked_candidates,
+        naked_pair,
+        hidden_pair,
+        naked_triple,
+        hidden_triple,
+        x_wing,
+    ):
         assert technique(board) is None, technique.__name__
 
 
@@ -195,8 +218,9 @@ def first_gap_by_definition(board: Board) -> str | None:
     for unit in board.units:
         placed = {board.values[cell] for cell in unit.cells if cell in board.values}
         for value in range(1, board.size + 1):
-            if value not in placed and not any(value in board.candidates.get(cell, ())
-                                               for cell in unit.cells):
+            if value not in placed and not any(
+                value in board.candidates.get(cell, ()) for cell in unit.cells
+            ):
                 return f"{value} has no place in {unit.name}"
     return None
 
@@ -205,8 +229,10 @@ SOLVED = "5346789126721953481983425678597614234268537917139248569615372842874196
 
 
 @settings(max_examples=60, deadline=None)
-@given(kept=st.lists(st.booleans(), min_size=81, max_size=81),
-       removed=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(1, 9)), max_size=40))
+@given(
+    kept=st.lists(st.booleans(), min_size=81, max_size=81),
+    removed=st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8), st.integers(1, 9)), max_size=40),
+)
 def test_hidden_singles_and_gaps_are_found_as_their_definitions_say(kept, removed):
     puzzle = SUDOKU.parse_value("".join(d if keep else "." for d, keep in zip(SOLVED, kept)))
     board = Board.of(puzzle)

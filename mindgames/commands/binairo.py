@@ -1,6 +1,6 @@
 """What binairo adds to the shared solve / check / count (:mod:`mindgames.commands.grid`):
 ``count --size`` (every grid of a size), ``generate`` and ``minimize``; a thin layer over
-:mod:`models.binairo` (rules, generation) and :mod:`models.binairo_count` (exact counts of
+:mod:`mindgames.models.binairo` (rules, generation) and :mod:`mindgames.models.binairo_count` (exact counts of
 every grid of a size)."""
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from models import binairo
-from models.binairo import BINAIRO, Puzzle
-from models.kind import GridKind
-from models.runner import PuzzleSolver, Result
+from mindgames.models import binairo
+from mindgames.models.binairo import BINAIRO, Puzzle
+from mindgames.models.kind import GridKind
+from mindgames.models.runner import PuzzleSolver, Result
 
-from . import grid
 from ..io import UsageError, emit_json, fail, progress, stdout_is_terminal
 from ..options import nonnegative_int, positive_float, positive_int
 from ..render import plural
+from . import grid
 from .grid import add_kind_options
 
 COUNT_METHODS = ("mitm", "dfs", "engine")
@@ -32,41 +32,70 @@ FILE_OPTIONAL = ("count",)
 HELP = {"count": "count solutions of each puzzle, or every grid of a --size"}
 
 
-def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.ArgumentParser],
-           kind: GridKind, started: float) -> None:
+def extend(
+    actions: argparse._SubParsersAction,
+    parsers: dict[str, argparse.ArgumentParser],
+    kind: GridKind,
+    started: float,
+) -> None:
     """``count --size`` (every grid of a size), ``minimize`` and ``generate``, beside the
     shared solve / check / count."""
     count = parsers["count"]
-    count.add_argument("--size", metavar="N|RxC",
-                       help="count every N x N (or R rows x C columns) grid; --time-limit is then "
-                            "for the whole run")
-    count.add_argument("--method", choices=COUNT_METHODS, default="mitm",
-                       help="for --size: mitm (default, fastest), dfs (row by row), engine")
+    count.add_argument(
+        "--size",
+        metavar="N|RxC",
+        help="count every N x N (or R rows x C columns) grid; --time-limit is then for the whole run",
+    )
+    count.add_argument(
+        "--method",
+        choices=COUNT_METHODS,
+        default="mitm",
+        help="for --size: mitm (default, fastest), dfs (row by row), engine",
+    )
     # --jobs (shared by every grid kind's count) also sets the worker processes of --size
-    count.add_argument("--checkpoint", metavar="FILE",
-                       help="finished cubes go here and the file is kept; the same command "
-                            "resumes from it (default for 10x10 and up: a file in the user "
-                            "cache directory, removed when the count completes)")
+    count.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="finished cubes go here and the file is kept; the same command "
+        "resumes from it (default for 10x10 and up: a file in the user "
+        "cache directory, removed when the count completes)",
+    )
     count.add_argument("--no-checkpoint", action="store_true", help="keep no checkpoint file")
-    count.add_argument("--ray", metavar="ADDRESS",
-                       help="run the cubes on a Ray cluster (ADDRESS, or 'local')")
-    count.add_argument("--cross-check", type=nonnegative_int, metavar="K",
-                       help="when the count is complete, recount K random mitm cubes by a "
-                            "second method (dfs; 12x12 takuzu: the bucketed pair tests) and "
-                            "compare each with its count (the checkpoint's, when resumed); a "
-                            "difference exits 1 (default: 2 below 10x10, else 0: one 10x10 "
-                            "cube takes dfs about 30 s)")
-    count.add_argument("--estimate", type=positive_int, metavar="K",
-                       help="do not count every cube: count about K random cubes (stratified by "
-                            "orbit size and size) and estimate the count (95 %% interval) and "
-                            "the job's CPU time")
-    count.add_argument("--seed", type=int, default=0, metavar="S",
-                       help="with --estimate or --cross-check: which random cubes (same seed, "
-                            "same sample; default 0)")
-    count.add_argument("--auxiliary", metavar="FILE",
-                       help="with --estimate of a takuzu count: the checkpoint of a complete "
-                            "`count --size SAME --rules unruly --checkpoint FILE`; each cube's "
-                            "exact unruly count makes the interval about half as wide")
+    count.add_argument(
+        "--ray", metavar="ADDRESS", help="run the cubes on a Ray cluster (ADDRESS, or 'local')"
+    )
+    count.add_argument(
+        "--cross-check",
+        type=nonnegative_int,
+        metavar="K",
+        help="when the count is complete, recount K random mitm cubes by a "
+        "second method (dfs; 12x12 takuzu: the bucketed pair tests) and "
+        "compare each with its count (the checkpoint's, when resumed); a "
+        "difference exits 1 (default: 2 below 10x10, else 0: one 10x10 "
+        "cube takes dfs about 30 s)",
+    )
+    count.add_argument(
+        "--estimate",
+        type=positive_int,
+        metavar="K",
+        help="do not count every cube: count about K random cubes (stratified by "
+        "orbit size and size) and estimate the count (95 %% interval) and "
+        "the job's CPU time",
+    )
+    count.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="with --estimate or --cross-check: which random cubes (same seed, same sample; default 0)",
+    )
+    count.add_argument(
+        "--auxiliary",
+        metavar="FILE",
+        help="with --estimate of a takuzu count: the checkpoint of a complete "
+        "`count --size SAME --rules unruly --checkpoint FILE`; each cube's "
+        "exact unruly count makes the interval about half as wide",
+    )
     count.set_defaults(func=run_count)
     for action, help_text in (
         ("minimize", "remove givens while the puzzle keeps exactly one solution"),
@@ -77,14 +106,22 @@ def extend(actions: argparse._SubParsersAction, parsers: dict[str, argparse.Argu
             sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
         add_kind_options(sub, kind.options)
         sub.add_argument("--json", action="store_true", help="one JSON object per line")
-        sub.add_argument("--time-limit", type=positive_float, metavar="S",
-                         help="seconds for the whole run" if action == "generate" else "seconds per puzzle")
+        sub.add_argument(
+            "--time-limit",
+            type=positive_float,
+            metavar="S",
+            help="seconds for the whole run" if action == "generate" else "seconds per puzzle",
+        )
         sub.add_argument("--seed", type=int, help="random seed: same seed, same puzzles")
         if action == "generate":
             sub.add_argument("--size", metavar="N|RxC", required=True, help="grid size, e.g. 10 or 6x8")
             sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many")
-        sub.set_defaults(func=run_generate if action == "generate" else run_minimize, action=action,
-                         started=started, engine="sat")  # both check what they make with sat
+        sub.set_defaults(
+            func=run_generate if action == "generate" else run_minimize,
+            action=action,
+            started=started,
+            engine="sat",
+        )  # both check what they make with sat
 
 
 def startup_seconds() -> float:
@@ -137,9 +174,11 @@ def run_generate(args: argparse.Namespace) -> int:
     checker = PuzzleSolver(BINAIRO, "sat")
     made = 0
     # Steps: every cell is fixed once (a random grid), then tried once as a removable given.
-    with progress(args.count * 2 * rows * cols,
-                  f"binairo generate {plural(args.count, 'puzzle')} {rows}x{cols} {rules}",
-                  elapsed=True) as bar:
+    with progress(
+        args.count * 2 * rows * cols,
+        f"binairo generate {plural(args.count, 'puzzle')} {rows}x{cols} {rules}",
+        elapsed=True,
+    ) as bar:
         for index in range(args.count):
             start = time.perf_counter()
             solution = generator.random_solution(rng, deadline, bar.advance)
@@ -149,8 +188,7 @@ def run_generate(args: argparse.Namespace) -> int:
             if not finished:
                 break
             puzzle = generator.to_puzzle(given)
-            result = confirmed(checker, puzzle, generator.to_grid(solution), True,
-                               remaining(deadline))
+            result = confirmed(checker, puzzle, generator.to_grid(solution), True, remaining(deadline))
             if result is None:
                 break
             result.status = "generated"
@@ -162,13 +200,21 @@ def run_generate(args: argparse.Namespace) -> int:
             emit_made(result, puzzle, args)
             made += 1
     if made < args.count:
-        print(f"mindgames: time limit reached: {made} of {plural(args.count, 'puzzle')} made "
-              f"(--time-limit {args.time_limit:g} s for the whole run)", file=sys.stderr)
+        print(
+            f"mindgames: time limit reached: {made} of {plural(args.count, 'puzzle')} made "
+            f"(--time-limit {args.time_limit:g} s for the whole run)",
+            file=sys.stderr,
+        )
     return 0
 
 
-def confirmed(checker: PuzzleSolver, puzzle: Puzzle, solution: list[list[int]], minimal: bool,
-              time_limit: float | None = None) -> Result | None:
+def confirmed(
+    checker: PuzzleSolver,
+    puzzle: Puzzle,
+    solution: list[list[int]],
+    minimal: bool,
+    time_limit: float | None = None,
+) -> Result | None:
     """Check the made puzzle again from scratch (a separate session): unique, and its solution
     is the one it was made from.  None if the time limit ran out first."""
     result = checker.check(puzzle, time_limit)
@@ -176,8 +222,13 @@ def confirmed(checker: PuzzleSolver, puzzle: Puzzle, solution: list[list[int]], 
         return None
     if result.uniqueness != "unique" or result.solution != solution:
         raise AssertionError("a made puzzle is not unique: this is a bug")
-    result.extra.update(puzzle=puzzle.line(), grid=[list(row) for row in puzzle.cells],
-                        givens=puzzle.givens, minimal=minimal, rules=puzzle.rules)
+    result.extra.update(
+        puzzle=puzzle.line(),
+        grid=[list(row) for row in puzzle.cells],
+        givens=puzzle.givens,
+        minimal=minimal,
+        rules=puzzle.rules,
+    )
     return result
 
 
@@ -187,15 +238,18 @@ def emit_made(result: Result, puzzle: Puzzle, args: argparse.Namespace) -> None:
         return
     minimal = "minimal" if result.extra["minimal"] else "not minimal (time limit)"
     extra = f", seed {result.extra['seed']}" if "seed" in result.extra else ""
-    print(f"# puzzle {result.index + 1}: {puzzle.rows}x{puzzle.cols} {puzzle.rules}, "
-          f"{plural(puzzle.givens, 'given')}, unique, {minimal}{extra}, {result.seconds:.3f} s")
+    print(
+        f"# puzzle {result.index + 1}: {puzzle.rows}x{puzzle.cols} {puzzle.rules}, "
+        f"{plural(puzzle.givens, 'given')}, unique, {minimal}{extra}, {result.seconds:.3f} s"
+    )
     print("\n".join(BINAIRO.draw(puzzle, None, stdout_is_terminal())))
     print()
     sys.stdout.flush()
 
 
-def show(result: Result, puzzle: Puzzle | None, action: str, args: argparse.Namespace,
-         numbered: bool) -> None:
+def show(
+    result: Result, puzzle: Puzzle | None, action: str, args: argparse.Namespace, numbered: bool
+) -> None:
     """A puzzle minimize leaves alone, shown as the shared actions show their answers."""
     if args.json:
         emit_json(result.to_json())
@@ -235,8 +289,9 @@ def run_minimize(args: argparse.Namespace) -> int:
                 generators[key] = binairo.Generator(*key)
             generator = generators[key]
             solution = generator.literals(Puzzle(tuple(map(tuple, result.solution)), puzzle.rules))
-            given, finished = generator.minimize(solution, generator.literals(puzzle), rng,
-                                                 deadline, bar.advance)
+            given, finished = generator.minimize(
+                solution, generator.literals(puzzle), rng, deadline, bar.advance
+            )
             smaller = generator.to_puzzle(given)
             made = confirmed(checker, smaller, result.solution, finished)
             assert made is not None  # no time limit on the confirmation
@@ -255,7 +310,7 @@ def run_minimize(args: argparse.Namespace) -> int:
 
 def run_count_all(args: argparse.Namespace) -> int:
     # Imported here: numba takes a second or more to import, and only this needs it.
-    from models import binairo_count
+    from mindgames.models import binairo_count
 
     deadline = whole_run_deadline(args.time_limit)
     rows, cols = binairo.parse_size(args.size)
@@ -281,13 +336,23 @@ def run_count_all(args: argparse.Namespace) -> int:
     try:
         with progress(None, what, elapsed=True) as bar:
             result = binairo_count.count_grids(
-                rows, cols, rules, args.method, jobs=args.jobs, checkpoint=checkpoint,
-                ray_address=args.ray, deadline=deadline, isolate=True,
+                rows,
+                cols,
+                rules,
+                args.method,
+                jobs=args.jobs,
+                checkpoint=checkpoint,
+                ray_address=args.ray,
+                deadline=deadline,
+                isolate=True,
                 on_progress=lambda done, total: bar.update(completed=done, total=total),
             )
     except KeyboardInterrupt:
-        where = f"finished cubes are in {checkpoint}; run the same command to resume" if checkpoint \
+        where = (
+            f"finished cubes are in {checkpoint}; run the same command to resume"
+            if checkpoint
             else "no checkpoint was kept (--no-checkpoint)"
+        )
         print(f"mindgames: interrupted; {where}", file=sys.stderr)
         return 130  # the console script then exits at once, without waiting on any worker
     sample = args.cross_check if args.cross_check is not None else (2 if rows * cols < 100 else 0)
@@ -318,16 +383,18 @@ def cross_check_failed(wrong: list, result) -> int:
     never to be hidden: the count printed is not to be trusted), else 0."""
     if not wrong:
         return 0
-    return fail(f"cross-check failed: {len(wrong)} of {len(result.recounts)} cubes counted "
-                f"twice differ ({'; '.join(x.note() for x in wrong[:3])})", code=1)
+    return fail(
+        f"cross-check failed: {len(wrong)} of {len(result.recounts)} cubes counted "
+        f"twice differ ({'; '.join(x.note() for x in wrong[:3])})",
+        code=1,
+    )
 
 
-def cross_check(result, rules: str, sample: int, deadline: float | None,
-                args: argparse.Namespace) -> list:
+def cross_check(result, rules: str, sample: int, deadline: float | None, args: argparse.Namespace) -> list:
     """Recount ``sample`` random cubes of a complete count by a second method, each set beside
     the count's own record of it (the checkpoint's, when resumed); notes go into ``result``.
     The recounts that differ are returned."""
-    from models import binairo_count
+    from mindgames.models import binairo_count
 
     r, c = (int(v) for v in result.orientation.split("x"))
     jobs = args.jobs or (1 if r * c < 100 else os.cpu_count() or 1)
@@ -335,16 +402,25 @@ def cross_check(result, rules: str, sample: int, deadline: float | None,
     try:
         with progress(None, what, elapsed=True) as bar:
             recounts = binairo_count.check_cubes(
-                r, c, rules, sample, seed=args.seed, recorded=result.counts, jobs=jobs,
-                deadline=deadline, on_progress=lambda done, total: bar.update(completed=done, total=total))
+                r,
+                c,
+                rules,
+                sample,
+                seed=args.seed,
+                recorded=result.counts,
+                jobs=jobs,
+                deadline=deadline,
+                on_progress=lambda done, total: bar.update(completed=done, total=total),
+            )
     except KeyboardInterrupt:  # the count stands; the check was cut short
         result.checked.append("cross-check interrupted")
         return []
     result.checked += [x.note() for x in recounts]
     result.recounts = [asdict(x) | {"agrees": x.agrees} for x in recounts]
     if len(recounts) < min(sample, result.cubes):
-        result.checked.append(f"cross-check: time limit reached after {len(recounts)} of "
-                              f"{min(sample, result.cubes)} recounts")
+        result.checked.append(
+            f"cross-check: time limit reached after {len(recounts)} of {min(sample, result.cubes)} recounts"
+        )
     return [x for x in recounts if not x.agrees]
 
 
@@ -356,21 +432,23 @@ def default_checkpoint(name: str) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageError(f"cannot create the cache directory {folder} ({error.strerror or error}); "
-                         "give --checkpoint FILE or --no-checkpoint") from None
+        raise UsageError(
+            f"cannot create the cache directory {folder} ({error.strerror or error}); "
+            "give --checkpoint FILE or --no-checkpoint"
+        ) from None
     return folder / name
 
 
-def count_all_by_engine(rows: int, cols: int, rules: str, deadline: float | None,
-                        args: argparse.Namespace) -> int:
+def count_all_by_engine(
+    rows: int, cols: int, rules: str, deadline: float | None, args: argparse.Namespace
+) -> int:
     """Every grid of a size enumerated by an engine (the reference for small sizes)."""
     empty = Puzzle(tuple((None,) * cols for _ in range(rows)), rules)
     args.action = "count"
     limit = args.limit or None
     solver = PuzzleSolver(BINAIRO, args.engine)
     with progress(limit, f"binairo count {rows}x{cols} {rules} (engine {args.engine}): grids") as bar:
-        result = solver.count(empty, limit, remaining(deadline),
-                              on_solution=lambda _s: bar.advance())
+        result = solver.count(empty, limit, remaining(deadline), on_solution=lambda _s: bar.advance())
     if not result.complete:
         stopped_by_limit = limit is not None and (result.count or 0) >= limit
         result.message = f"stopped at --limit {limit}" if stopped_by_limit else "time limit"
@@ -387,15 +465,14 @@ def cpu_time(seconds: float) -> str:
     return f"{seconds:,.1f} CPU s" if seconds < 3600 else f"{seconds / 3600:,.1f} CPU hours"
 
 
-def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
-                   args: argparse.Namespace) -> int:
+def estimate_count(rows: int, cols: int, rules: str, deadline: float | None, args: argparse.Namespace) -> int:
     """Count about --estimate K random cubes exactly (stratified by orbit size and size);
     estimate the whole count with a 95 % interval and the job's CPU time.  A time limit or Ctrl-C ends the sample:
     the estimate is then made from the cubes counted by then."""
-    from models import binairo_count
-    from models.binairo.count.sampling import read_sample_log
-
     import json
+
+    from mindgames.models import binairo_count
+    from mindgames.models.binairo.count.sampling import read_sample_log
 
     r, c = binairo_count.orient(rows, cols, args.method)
     jobs = args.jobs or os.cpu_count() or 1
@@ -405,22 +482,41 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
         bar.advance()
         if args.checkpoint:  # a log of the sampled cubes, one JSON line each
             with open(args.checkpoint, "a") as handle:
-                handle.write(json.dumps({"middle_rows": list(cube.rows), "weight": cube.weight,
-                                         "count": found, "cpu_seconds": round(seconds, 3),
-                                         "shape": f"{r}x{c}", "rules": rules,
-                                         "join": join}) + "\n")
+                handle.write(
+                    json.dumps(
+                        {
+                            "middle_rows": list(cube.rows),
+                            "weight": cube.weight,
+                            "count": found,
+                            "cpu_seconds": round(seconds, 3),
+                            "shape": f"{r}x{c}",
+                            "rules": rules,
+                            "join": join,
+                        }
+                    )
+                    + "\n"
+                )
 
     # cubes an earlier run with this log counted are not counted again
     known = read_sample_log(args.checkpoint, f"{r}x{c}", rules) if args.checkpoint else {}
-    with progress(args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes",
-                  elapsed=True) as bar:
-        guess = binairo_count.estimate(r, c, rules, args.method, args.estimate, seed=args.seed,
-                                       jobs=jobs,
-                                       on_cube=lambda *cube: counted(bar, *cube),
-                                       deadline=deadline, isolate=True, auxiliary=args.auxiliary,
-                                       on_sample=lambda total, done: bar.update(total=total,
-                                                                                completed=done),
-                                       known=known)
+    with progress(
+        args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes", elapsed=True
+    ) as bar:
+        guess = binairo_count.estimate(
+            r,
+            c,
+            rules,
+            args.method,
+            args.estimate,
+            seed=args.seed,
+            jobs=jobs,
+            on_cube=lambda *cube: counted(bar, *cube),
+            deadline=deadline,
+            isolate=True,
+            auxiliary=args.auxiliary,
+            on_sample=lambda total, done: bar.update(total=total, completed=done),
+            known=known,
+        )
     guess.update(rows=rows, cols=cols, rules=rules, method=args.method)
     if args.json:
         emit_json(guess)
@@ -430,9 +526,11 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None,
         note = f" ({guess['message']})" if guess["message"] else ""
         interval = guess["interval_95"]
         within = f", 95 % interval {interval[0]:.4e} .. {interval[1]:.4e}" if interval else ""
-        print(f"{rows}x{cols} {rules} [{args.method}]: {plural(guess['cubes'], 'cube')}; "
-              f"{guess['sampled']} counted ({guess['reused']} of them read from the log) in "
-              f"{guess['seconds_sampled']} CPU s; count about "
-              f"{guess['estimated_count']:.4e}{within}; whole job about "
-              f"{cpu_time(guess['cpu_seconds_projected'])}{note}")
+        print(
+            f"{rows}x{cols} {rules} [{args.method}]: {plural(guess['cubes'], 'cube')}; "
+            f"{guess['sampled']} counted ({guess['reused']} of them read from the log) in "
+            f"{guess['seconds_sampled']} CPU s; count about "
+            f"{guess['estimated_count']:.4e}{within}; whole job about "
+            f"{cpu_time(guess['cpu_seconds_projected'])}{note}"
+        )
     return 0

@@ -10,29 +10,44 @@ from __future__ import annotations
 
 import argparse
 
-from solver.proof import MAX_BYTES, MAX_CLAUSES, ProofInputError, check_proof, read_cnf, read_proof
+from mindgames.solver.proof import MAX_BYTES, MAX_CLAUSES, ProofInputError, check_proof, read_cnf, read_proof
 
-from ..render import plural
 from ..io import UsageError, emit_json, fail, progress
 from ..options import positive_float, positive_int
+from ..render import plural
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "certify", help="check a DRAT/LRAT proof that a CNF is unsatisfiable",
+        "certify",
+        help="check a DRAT/LRAT proof that a CNF is unsatisfiable",
         description="Check, with mindgames' own checker, that PROOF (DRAT text or binary, or LRAT "
         "text; told apart automatically) refutes the DIMACS CNF. Exit 0 verified, 1 rejected, "
         "2 unusable input.",
     )
     parser.add_argument("cnf", metavar="CNF", help="the formula, DIMACS CNF")
     parser.add_argument("proof", metavar="PROOF", help="the proof: DRAT (text or binary) or LRAT")
-    parser.add_argument("--format", choices=("auto", "drat", "lrat"), default="auto",
-                        help="the proof's format (default: auto)")
+    parser.add_argument(
+        "--format",
+        choices=("auto", "drat", "lrat"),
+        default="auto",
+        help="the proof's format (default: auto)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object with the verdict")
-    parser.add_argument("--max-bytes", type=positive_int, default=MAX_BYTES, metavar="N",
-                        help=f"largest CNF or proof file (default {MAX_BYTES})")
-    parser.add_argument("--max-clauses", type=positive_int, default=MAX_CLAUSES, metavar="N",
-                        help=f"most clauses in the CNF, most steps in the proof (default {MAX_CLAUSES})")
+    parser.add_argument(
+        "--max-bytes",
+        type=positive_int,
+        default=MAX_BYTES,
+        metavar="N",
+        help=f"largest CNF or proof file (default {MAX_BYTES})",
+    )
+    parser.add_argument(
+        "--max-clauses",
+        type=positive_int,
+        default=MAX_CLAUSES,
+        metavar="N",
+        help=f"most clauses in the CNF, most steps in the proof (default {MAX_CLAUSES})",
+    )
     parser.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds for the check")
     parser.set_defaults(func=run)
 
@@ -42,9 +57,7 @@ def run(args: argparse.Namespace) -> int:
         cnf = read_cnf(args.cnf, args.max_bytes, args.max_clauses)
         proof = read_proof(args.proof, args.max_bytes, args.max_clauses, args.format)
         with progress(len(proof.steps), "certify") as bar:
-            result = check_proof(
-                cnf, proof, args.time_limit, lambda done, total: bar.update(completed=done)
-            )
+            result = check_proof(cnf, proof, args.time_limit, lambda done, total: bar.update(completed=done))
     except ProofInputError as error:
         raise UsageError(str(error)) from None
     except MemoryError:
@@ -52,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
     form = f"{proof.kind.upper()} {'binary' if proof.binary else 'text'}"
     status = "verified" if result.ok else "unknown" if result.timed_out else "rejected"
     if args.json:
-        emit_json({"status": status, "cnf": args.cnf, "proof": args.proof, "format": form,
-                   **result.to_json()})
+        emit_json(
+            {"status": status, "cnf": args.cnf, "proof": args.proof, "format": form, **result.to_json()}
+        )
     if result.ok:
         if not args.json:
             print(

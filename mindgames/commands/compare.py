@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from models import compare
-from models.compare import Row
-from models.kind import GridKind
-from models.registry import KIND_NAMES, get_kind
-from solver import ENGINE_NAMES
+from mindgames.models import compare
+from mindgames.models.compare import Row
+from mindgames.models.kind import GridKind
+from mindgames.models.registry import KIND_NAMES, get_kind
+from mindgames.solver import ENGINE_NAMES
 
-from ..io import UsageError, emit_json, fail, progress, read_text
+from ..io import UsageError, emit_json, fail, progress
 from ..options import nonnegative_int, positive_float
 from .grid import add_kind_options, read_puzzles
 
@@ -32,9 +32,11 @@ DEFAULT_TIME_LIMIT = 10.0  # seconds per puzzle and engine: plain backtracking c
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "compare", help="the same puzzles on several engines: time, work, agreement",
+        "compare",
+        help="the same puzzles on several engines: time, work, agreement",
         description="Run puzzles on several engines (or, for crossings, methods) and compare "
-                    "their answers, time and search statistics.")
+        "their answers, time and search statistics.",
+    )
     kinds = parser.add_subparsers(dest="compare_kind", metavar="KIND")
     kinds.required = True
     for name in KIND_NAMES:
@@ -43,34 +45,58 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             continue
         sub = kinds.add_parser(name, help=f"compare engines on {name} puzzles")
         sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
-        sub.add_argument("--engines", type=engine_list(ENGINE_NAMES), default=list(ENGINE_NAMES),
-                         metavar="E,E", help=f"default: {','.join(ENGINE_NAMES)}")
+        sub.add_argument(
+            "--engines",
+            type=engine_list(ENGINE_NAMES),
+            default=list(ENGINE_NAMES),
+            metavar="E,E",
+            help=f"default: {','.join(ENGINE_NAMES)}",
+        )
         sub.add_argument("--action", choices=compare.ACTIONS, default="check", help="default: check")
-        sub.add_argument("--limit", type=nonnegative_int, default=10_000, metavar="N",
-                         help="count: stop at N solutions (default 10,000; 0: no limit)")
+        sub.add_argument(
+            "--limit",
+            type=nonnegative_int,
+            default=10_000,
+            metavar="N",
+            help="count: stop at N solutions (default 10,000; 0: no limit)",
+        )
         add_kind_options(sub, kind.options)
         _common(sub)
         sub.set_defaults(func=run_grid)
     crossing = kinds.add_parser("crossing", help="compare the SAT model, BFS and the seeds' DFS")
     crossing.add_argument("puzzle", metavar="PUZZLE", help="a built-in name, a .toml/.json file, or -")
-    crossing.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                          help="set a parameter (repeatable)")
-    crossing.add_argument("--engines", type=engine_list(compare.CROSSING_METHODS),
-                          default=list(compare.CROSSING_METHODS), metavar="M,M",
-                          help=f"methods (default: {','.join(compare.CROSSING_METHODS)})")
+    crossing.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="set a parameter (repeatable)"
+    )
+    crossing.add_argument(
+        "--engines",
+        type=engine_list(compare.CROSSING_METHODS),
+        default=list(compare.CROSSING_METHODS),
+        metavar="M,M",
+        help=f"methods (default: {','.join(compare.CROSSING_METHODS)})",
+    )
     _common(crossing)
     crossing.set_defaults(func=run_crossing)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--time-limit", type=positive_float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                        help=f"seconds per puzzle and engine (default {DEFAULT_TIME_LIMIT:g})")
+    parser.add_argument(
+        "--time-limit",
+        type=positive_float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="S",
+        help=f"seconds per puzzle and engine (default {DEFAULT_TIME_LIMIT:g})",
+    )
     shown = parser.add_mutually_exclusive_group()
-    shown.add_argument("--json", action="store_true",
-                       help="one object per puzzle and engine, then one with \"summary\": true")
+    shown.add_argument(
+        "--json", action="store_true", help='one object per puzzle and engine, then one with "summary": true'
+    )
     shown.add_argument("--csv", action="store_true", help=f"columns: {','.join(compare.CSV_COLUMNS)}")
-    parser.add_argument("--plot", metavar="FILE",
-                        help="also draw the comparison: .svg or .png (cactus plot, or bars for one puzzle)")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the comparison: .svg or .png (cactus plot, or bars for one puzzle)",
+    )
 
 
 def engine_list(known: Iterable[str]) -> Callable[[str], list[str]]:
@@ -81,7 +107,8 @@ def engine_list(known: Iterable[str]) -> Callable[[str], list[str]]:
         unknown = [name for name in names if name not in known]
         if unknown or not names:
             raise argparse.ArgumentTypeError(
-                f"{text!r}: unknown {', '.join(unknown) or 'empty list'}; known: {','.join(known)}")
+                f"{text!r}: unknown {', '.join(unknown) or 'empty list'}; known: {','.join(known)}"
+            )
         return list(dict.fromkeys(names))
 
     engines.__name__ = "engines"
@@ -100,22 +127,25 @@ def run_grid(args: argparse.Namespace) -> int:
     engines = args.engines
     total = len(items) * len(engines)
     with progress(total, f"compare {kind.name}") as bar:
+
         def step(index: int, engine: str) -> None:
             bar.update(description=f"compare {kind.name}: puzzle {index + 1} of {len(items)}, {engine}")
 
-        rows = compare.grid_rows(kind, items, engines, args.action, args.time_limit,
-                                 args.limit or None, on_step=step)
+        rows = compare.grid_rows(
+            kind, items, engines, args.action, args.time_limit, args.limit or None, on_step=step
+        )
         return report(_advancing(rows, bar), engines, args, kind.name)
 
 
 def run_crossing(args: argparse.Namespace) -> int:
     _check_plot(args)
-    from models.crossing import parse_document
+    from mindgames.models.crossing import parse_document
 
     from .crossing import load_document
 
     spec = parse_document(load_document(args.puzzle, args.set))
     with progress(len(args.engines), "compare crossing") as bar:
+
         def step(_index: int, method: str) -> None:
             bar.update(description=f"compare crossing: {method}")
 

@@ -15,13 +15,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from models.crossing import Options, parse_document, presets, solve
-from models.crossing.solve import crossings
-from models.crossing.spec import load_document as document_of_text, tomllib
-from models.crossing.svg import storyboard
-from models.crossing.toml_writer import to_toml
-from models.errors import PuzzleError, shorten
-from solver.proof import CertificationError
+from mindgames.models.crossing import Options, parse_document, presets, solve
+from mindgames.models.crossing.solve import crossings
+from mindgames.models.crossing.spec import load_document as document_of_text
+from mindgames.models.crossing.spec import tomllib
+from mindgames.models.crossing.svg import storyboard
+from mindgames.models.crossing.toml_writer import to_toml
+from mindgames.models.errors import PuzzleError, shorten
+from mindgames.solver.proof import CertificationError
 
 from ..io import UsageError, emit_json, fail, progress, read_text
 from ..options import positive_float
@@ -29,9 +30,10 @@ from ..options import positive_float
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "crossing", help="river-crossing and pulley puzzles: proven shortest plans",
+        "crossing",
+        help="river-crossing and pulley puzzles: proven shortest plans",
         description="Crossing puzzles: shortest plans proven by a breadth-first search over "
-                    "counted states, confirmed on a time-expanded SAT model.",
+        "counted states, confirmed on a time-expanded SAT model.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
@@ -42,35 +44,63 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     solver = actions.add_parser("solve", help="the proven shortest plan, or a proof there is none")
     _puzzle_arguments(solver)
-    solver.add_argument("--engine", choices=("sat", "cpsat"), default="sat",
-                        help="sat: CaDiCaL via python-sat (default); cpsat: OR-Tools CP-SAT")
+    solver.add_argument(
+        "--engine",
+        choices=("sat", "cpsat"),
+        default="sat",
+        help="sat: CaDiCaL via python-sat (default); cpsat: OR-Tools CP-SAT",
+    )
     solver.add_argument("--json", action="store_true", help="the result as one JSON object")
-    solver.add_argument("--time-limit", type=float, metavar="SECONDS",
-                        help="give up (status unknown, with what was proved) after this long; "
-                             "holds for the whole command")
-    solver.add_argument("--count-shortest", action="store_true",
-                        help="also count the distinct shortest plans")
-    solver.add_argument("--simple-paths", action="store_true",
-                        help="also count the plans that never repeat a state (with a length histogram)")
+    solver.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="give up (status unknown, with what was proved) after this long; holds for the whole command",
+    )
+    solver.add_argument(
+        "--count-shortest", action="store_true", help="also count the distinct shortest plans"
+    )
+    solver.add_argument(
+        "--simple-paths",
+        action="store_true",
+        help="also count the plans that never repeat a state (with a length histogram)",
+    )
     solver.add_argument("--svg", metavar="FILE", help="write a storyboard picture of the plan")
-    solver.add_argument("--no-cross-check", action="store_true",
-                        help="skip the networkx cross-checks (counted and explicit state graphs)")
-    solver.add_argument("--no-symmetry", action="store_true",
-                        help="track every actor one by one (no counting of symmetric actors)")
-    solver.add_argument("--certify", action="store_true",
-                        help="also prove the answer: a DRAT proof, checked by mindgames' own checker, "
-                             "that no shorter plan exists (unsolvable: that no plan exists)")
-    solver.add_argument("--proof-dir", metavar="DIR",
-                        help="with --certify: keep the CNF and the proof there (check them again "
-                             "with `mindgames certify CNF PROOF`)")
+    solver.add_argument(
+        "--no-cross-check",
+        action="store_true",
+        help="skip the networkx cross-checks (counted and explicit state graphs)",
+    )
+    solver.add_argument(
+        "--no-symmetry",
+        action="store_true",
+        help="track every actor one by one (no counting of symmetric actors)",
+    )
+    solver.add_argument(
+        "--certify",
+        action="store_true",
+        help="also prove the answer: a DRAT proof, checked by mindgames' own checker, "
+        "that no shorter plan exists (unsolvable: that no plan exists)",
+    )
+    solver.add_argument(
+        "--proof-dir",
+        metavar="DIR",
+        help="with --certify: keep the CNF and the proof there (check them again "
+        "with `mindgames certify CNF PROOF`)",
+    )
     solver.set_defaults(func=run_solve)
 
     why = actions.add_parser(
-        "explain", help="why there is no plan, or no shorter one: a minimal set of the rules")
+        "explain", help="why there is no plan, or no shorter one: a minimal set of the rules"
+    )
     _puzzle_arguments(why)
     why.add_argument("--json", action="store_true", help="the explanation as one JSON object")
-    why.add_argument("--time-limit", type=positive_float, metavar="SECONDS",
-                     help="give up (explanation unknown) after this long")
+    why.add_argument(
+        "--time-limit",
+        type=positive_float,
+        metavar="SECONDS",
+        help="give up (explanation unknown) after this long",
+    )
     why.set_defaults(func=run_explain)
 
     export = actions.add_parser("export", help="print a puzzle as a TOML puzzle file")
@@ -81,8 +111,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzle", metavar="PUZZLE", help="a built-in name, a .toml/.json file, or -")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="set a parameter (repeatable)")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="set a parameter (repeatable)"
+    )
 
 
 # -- actions -----------------------------------------------------------------
@@ -94,8 +125,10 @@ def run_list(args: argparse.Namespace) -> int:
         emit_json({"puzzles": table, "bounds": bounds, "descriptions": descriptions})
         return 0
     for name, params in table.items():
-        shown = ", ".join(f"{k}={v} ({bounds[name][k][0]}..{bounds[name][k][1]})"
-                          for k, v in params.items()) or "-"
+        shown = (
+            ", ".join(f"{k}={v} ({bounds[name][k][0]}..{bounds[name][k][1]})" for k, v in params.items())
+            or "-"
+        )
         print(f"{name:24} {shown}")
         print(f"{'':24} {descriptions[name]}")
     return 0
@@ -112,7 +145,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from models.crossing.explain import explain
+    from mindgames.models.crossing.explain import explain
 
     spec = parse_document(load_document(args.puzzle, args.set))
     with progress(None, f"crossing explain: {spec.name}"):
@@ -134,9 +167,14 @@ def run_solve(args: argparse.Namespace) -> int:
         raise UsageError(f"--proof-dir {shorten(args.proof_dir, 60)}: not a directory")
     spec = parse_document(load_document(args.puzzle, args.set))
     options = Options(
-        engine=args.engine, time_limit=args.time_limit, count_shortest=args.count_shortest,
-        simple_paths=args.simple_paths, cross_check=not args.no_cross_check,
-        use_symmetry=not args.no_symmetry, certify=args.certify, proof_dir=args.proof_dir,
+        engine=args.engine,
+        time_limit=args.time_limit,
+        count_shortest=args.count_shortest,
+        simple_paths=args.simple_paths,
+        cross_check=not args.no_cross_check,
+        use_symmetry=not args.no_symmetry,
+        certify=args.certify,
+        proof_dir=args.proof_dir,
     )
     try:
         with progress(None, "solving") as bar:
@@ -146,8 +184,9 @@ def run_solve(args: argparse.Namespace) -> int:
     except OSError as error:  # the proof directory could not be written
         if not args.proof_dir:
             raise
-        raise UsageError(f"--proof-dir {shorten(args.proof_dir, 60)}: cannot write "
-                         f"({error.strerror or error})") from None
+        raise UsageError(
+            f"--proof-dir {shorten(args.proof_dir, 60)}: cannot write ({error.strerror or error})"
+        ) from None
     if args.svg:
         if outcome.plan is None:
             print("mindgames: no plan, so no picture written", file=sys.stderr)
@@ -244,7 +283,7 @@ def _abbreviated(label: str) -> str:
     blocks = label.split(" ~ ")
     if len(blocks) <= SHOWN_BLOCKS + 1:
         return label
-    return " ~ ".join([*blocks[:SHOWN_BLOCKS - 1], "...", blocks[-1]]) + f", {len(blocks)} blocks"
+    return " ~ ".join([*blocks[: SHOWN_BLOCKS - 1], "...", blocks[-1]]) + f", {len(blocks)} blocks"
 
 
 def _certified(certificate: dict | None) -> str:
@@ -262,8 +301,10 @@ def print_certificate(certificate: dict) -> None:
         print(f"certificate: {certificate['about']}")
     elif certificate["checked"]:
         seconds = sum(certificate["seconds"].values())
-        print(f"certificate: DRAT proof of {certificate['claim']}, {certificate['lemmas']:,} lemmas, "
-              f"checked by mindgames' checker ({seconds:.2f} s)")
+        print(
+            f"certificate: DRAT proof of {certificate['claim']}, {certificate['lemmas']:,} lemmas, "
+            f"checked by mindgames' checker ({seconds:.2f} s)"
+        )
     else:
         print(f"certificate: {certificate['reason']}")
     for path in certificate.get("files", []):
@@ -296,14 +337,18 @@ def print_outcome(outcome) -> None:
     check = outcome.cross_check
     if check:
         if check.get("counted_graph_states") is not None:
-            print(f"cross-check: counted state graph of {_count(check['counted_graph_states'], 'state')}, "
-                  f"{_found(check['counted_graph_crossings'])}: {_verdict(check)}")
+            print(
+                f"cross-check: counted state graph of {_count(check['counted_graph_states'], 'state')}, "
+                f"{_found(check['counted_graph_crossings'])}: {_verdict(check)}"
+            )
         if check.get("graph_states") is not None:
             plans = _count(check["graph_shortest_plans"], "shortest plan")
             found = _found(check["graph_crossings"])
             found = f"{found}, {plans}" if check["graph_crossings"] is not None else found
-            print(f"cross-check: explicit state graph of {_count(check['graph_states'], 'state')}, "
-                  f"{found}: {_verdict(check)}")
+            print(
+                f"cross-check: explicit state graph of {_count(check['graph_states'], 'state')}, "
+                f"{found}: {_verdict(check)}"
+            )
         if check.get("note"):
             print(f"cross-check: {check['note']}")
     if outcome.methods:

@@ -1,4 +1,4 @@
-"""``mindgames KIND explain|hint FILE`` for every grid kind: :mod:`models.explain` on the command line.
+"""``mindgames KIND explain|hint FILE`` for every grid kind: :mod:`mindgames.models.explain` on the command line.
 
 explain
     unsolvable: a minimal set of clashing givens; several solutions: the open
@@ -15,11 +15,11 @@ import argparse
 import sys
 from typing import Any
 
-from models.errors import TimeLimitReached
-from models.explain import Explainer
-from models.kind import GridKind
-from models.registry import get_kind
-from solver import ENGINE_NAMES
+from mindgames.models.errors import TimeLimitReached
+from mindgames.models.explain import Explainer
+from mindgames.models.kind import GridKind
+from mindgames.models.registry import get_kind
+from mindgames.solver import ENGINE_NAMES
 
 from ..io import emit_json, seconds_left, stdout_is_terminal
 from ..options import positive_float
@@ -42,8 +42,11 @@ def register(actions: argparse._SubParsersAction, kind: GridKind, started: float
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
         if action == "explain":
-            sub.add_argument("--fix", action="store_true",
-                             help="write each puzzle made unique by the givens added (as the kind writes puzzles)")
+            sub.add_argument(
+                "--fix",
+                action="store_true",
+                help="write each puzzle made unique by the givens added (as the kind writes puzzles)",
+            )
         add_kind_options(sub, kind.options)
         sub.set_defaults(func=run, action=action, started=started)
 
@@ -85,8 +88,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_reply(kind: GridKind, puzzle: Any, reply: dict[str, Any], explanation: Any,
-                head: str, color: bool) -> None:
+def print_reply(
+    kind: GridKind, puzzle: Any, reply: dict[str, Any], explanation: Any, head: str, color: bool
+) -> None:
     """The answer in words, then the puzzle (beside two solutions when it has several)."""
     if "error" in reply:
         print(f"{head}{reply['status']}: {reply['error']}")

@@ -1,7 +1,7 @@
-"""``mindgames KIND solve|check|count FILE|-`` for every grid kind of :mod:`models.registry`.
+"""``mindgames KIND solve|check|count FILE|-`` for every grid kind of :mod:`mindgames.models.registry`.
 
 Nothing here names a kind: the subcommands, the kind's own options
-(:class:`models.kind.Option`: ``--box``, ``--rules``, ...), reading, the text
+(:class:`mindgames.models.kind.Option`: ``--box``, ``--rules``, ...), reading, the text
 output and the JSON all come from the kind object, so a new grid kind gets
 these commands from its object and one registry line.  What one kind does
 beyond them (Sudoku's ``generate``; binairo's ``generate``, ``minimize`` and
@@ -20,21 +20,32 @@ import importlib.util
 import itertools
 import sys
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterator
+from typing import Any
 
-from models.errors import PuzzleError
-from models.kind import GridKind, Option, Parsed
-from models.registry import get_kind
-from models.runner import PuzzleSolver, Result
-from solver import ENGINE_NAMES
+from mindgames.models.errors import PuzzleError
+from mindgames.models.kind import GridKind, Option, Parsed
+from mindgames.models.registry import get_kind
+from mindgames.models.runner import PuzzleSolver, Result
+from mindgames.solver import ENGINE_NAMES
 
-from ..io import (MAX_INPUT_BYTES, InputLines, UsageError, emit_json, fail, json_line, progress, read_text,
-                  seconds_left, stdout_is_terminal)
+from ..io import (
+    MAX_INPUT_BYTES,
+    InputLines,
+    UsageError,
+    emit_json,
+    fail,
+    json_line,
+    progress,
+    read_text,
+    seconds_left,
+    stdout_is_terminal,
+)
 from ..options import nonnegative_int, positive_float, positive_int, unread_fields
-from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 from ..render import plural, side_by_side
+from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 
 DEFAULT_COUNT_LIMIT = 10_000  # solutions a count stops at (--limit 0: none)
 
@@ -68,28 +79,48 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
     parsers: dict[str, argparse.ArgumentParser] = {}
     for action, help_text in SHARED_ACTIONS.items():
         sub = actions.add_parser(action, help=getattr(more, "HELP", {}).get(action, help_text))
-        sub.add_argument("file", metavar="FILE", nargs="?" if action in file_optional else None,
-                         help="puzzle file, or - for standard input")
+        sub.add_argument(
+            "file",
+            metavar="FILE",
+            nargs="?" if action in file_optional else None,
+            help="puzzle file, or - for standard input",
+        )
         sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
-        sub.add_argument("--jobs", type=positive_int, metavar="N",
-                         help="worker processes for a collection, output in input order "
-                              f"(default: all cores from {AUTO_JOBS_FROM} puzzles up, else 1)")
+        sub.add_argument(
+            "--jobs",
+            type=positive_int,
+            metavar="N",
+            help="worker processes for a collection, output in input order "
+            f"(default: all cores from {AUTO_JOBS_FROM} puzzles up, else 1)",
+        )
         add_kind_options(sub, kind.options)
         if action == "count":
-            sub.add_argument("--limit", type=nonnegative_int, default=DEFAULT_COUNT_LIMIT, metavar="N",
-                             help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT:,}; 0: no limit)")
+            sub.add_argument(
+                "--limit",
+                type=nonnegative_int,
+                default=DEFAULT_COUNT_LIMIT,
+                metavar="N",
+                help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT:,}; 0: no limit)",
+            )
         if action in CERTIFIABLE:
-            sub.add_argument("--certify", action="store_true",
-                             help="prove 'unique' / 'unsolvable' with a DRAT proof that our own checker verifies")
-            sub.add_argument("--proof-dir", metavar="DIR",
-                             help="keep each proof there (puzzle-N.cnf, puzzle-N.drat); implies --certify")
+            sub.add_argument(
+                "--certify",
+                action="store_true",
+                help="prove 'unique' / 'unsolvable' with a DRAT proof that our own checker verifies",
+            )
+            sub.add_argument(
+                "--proof-dir",
+                metavar="DIR",
+                help="keep each proof there (puzzle-N.cnf, puzzle-N.drat); implies --certify",
+            )
         sub.set_defaults(func=run, action=action, started=started)
         parsers[action] = sub
     if more is not None:
         more.extend(actions, parsers, kind, started)
     from . import explain  # explain / hint (models.explain), for every grid kind
+
     explain.register(actions, kind, started)
 
 
@@ -100,13 +131,18 @@ def add_kind_options(parser: argparse.ArgumentParser, options: tuple[Option, ...
         if option.flag:
             parser.add_argument(flag, action="store_true", default=None, help=option.help)
         else:
-            parser.add_argument(flag, type=argument_type(option), choices=option.choices,
-                                metavar=None if option.choices else option.name.upper(),
-                                help=option.help)
+            parser.add_argument(
+                flag,
+                type=argument_type(option),
+                choices=option.choices,
+                metavar=None if option.choices else option.name.upper(),
+                help=option.help,
+            )
 
 
 def argument_type(option: Option) -> Callable[[str], Any]:
     """``option.value`` with its PuzzleError as argparse's own kind of error (exit 2, usage)."""
+
     def value(text: str) -> Any:
         try:
             return option.value(text)
@@ -214,8 +250,9 @@ def run(args: argparse.Namespace) -> int:
     return run_in_process(kind, collection, args, color, turn_started)
 
 
-def run_in_process(kind: GridKind, collection: Collection, args: argparse.Namespace, color: bool,
-                   turn_started: float) -> int:
+def run_in_process(
+    kind: GridKind, collection: Collection, args: argparse.Namespace, color: bool, turn_started: float
+) -> int:
     """The puzzles answered one after the other by one solver in this process."""
     solver = PuzzleSolver(kind, args.engine)
     numbered = collection.numbered
@@ -224,26 +261,39 @@ def run_in_process(kind: GridKind, collection: Collection, args: argparse.Namesp
     what = f"{kind.name} {args.action}"
     out = sys.stdout
     flushed = time.perf_counter()
-    with collection_progress(collection, f"{what}: solutions" if by_solution else what,
-                             args.limit if by_solution else None) as bar:
+    with collection_progress(
+        collection, f"{what}: solutions" if by_solution else what, args.limit if by_solution else None
+    ) as bar:
         found = None
         for index, unit in enumerate(collection.units()):
             item = kind.parse_unit(unit)
             if bar.visible and numbered:
                 bar.update(description=f"{what}: {collection.which(index)}")
 
-                def found(count: int) -> None:
-                    bar.update(description=f"{what}: {collection.which(index)}, {plural(count, 'solution')} so far")
+                def found(count: int, index: int = index) -> None:
+                    bar.update(
+                        description=f"{what}: {collection.which(index)}, {plural(count, 'solution')} so far"
+                    )
 
-            result = answer(solver, kind, item, args, index, seconds_left(args.time_limit, turn_started),
-                            found, bar.advance if by_solution else None)
+            result = answer(
+                solver,
+                kind,
+                item,
+                args,
+                index,
+                seconds_left(args.time_limit, turn_started),
+                found,
+                bar.advance if by_solution else None,
+            )
             turn_started = time.perf_counter()
             if args.json:
                 out.write(json_line(result.to_json()))
             else:
                 print_result(kind, result, item.puzzle, args.action, color, numbered)
             if bar.visible and not by_solution:
-                bar.advance() if collection.count is not None else bar.update(completed=collection.source.bytes_read)
+                bar.advance() if collection.count is not None else bar.update(
+                    completed=collection.source.bytes_read
+                )
             if turn_started - flushed >= FLUSH_EVERY:  # the answers stream, a few writes a second
                 out.flush()
                 flushed = turn_started
@@ -253,12 +303,14 @@ def run_in_process(kind: GridKind, collection: Collection, args: argparse.Namesp
 
 def run_in_workers(collection: Collection, workers: list[Any], what: str) -> int:
     """The collection answered by worker processes, written as one process writes it."""
+
     def write(text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
 
     described = f"{what} ({plural(len(workers), 'process', 'processes')})"
     with collection_progress(collection, described) as bar:
+
         def written(puzzles: int) -> None:
             if collection.count is not None:
                 bar.advance(puzzles)
@@ -312,8 +364,11 @@ def ask(
     incomplete, before the interrupt stops the whole run."""
     if args.action in CERTIFIABLE:
         proof_dir = getattr(args, "proof_dir", None)
-        certify = {"certify": True, "proof_dir": proof_dir, "name": name} \
-            if getattr(args, "certify", False) or proof_dir else {}
+        certify = (
+            {"certify": True, "proof_dir": proof_dir, "name": name}
+            if getattr(args, "certify", False) or proof_dir
+            else {}
+        )
         question = solver.solve if args.action == "solve" else solver.check
         return question(puzzle, time_limit, **certify)
     found = [0]
@@ -330,9 +385,12 @@ def ask(
     try:
         result = solver.count(puzzle, args.limit, time_limit, on_solution=seen)
     except KeyboardInterrupt:
-        result = Result(status="unknown", count=found[0], complete=False, engine=args.engine,
-                        message="interrupted")
-        emit_json(result.to_json()) if args.json else print(f"interrupted after {plural(found[0], 'solution')}")
+        result = Result(
+            status="unknown", count=found[0], complete=False, engine=args.engine, message="interrupted"
+        )
+        emit_json(result.to_json()) if args.json else print(
+            f"interrupted after {plural(found[0], 'solution')}"
+        )
         raise
     if not result.complete and result.count:
         stopped_by_limit = args.limit is not None and result.count >= args.limit
@@ -373,8 +431,9 @@ def status_text(result: Result, action: str) -> str:
     return result.status
 
 
-def print_result(kind: GridKind, result: Result, puzzle: Any, action: str, color: bool,
-                 numbered: bool) -> None:
+def print_result(
+    kind: GridKind, result: Result, puzzle: Any, action: str, color: bool, numbered: bool
+) -> None:
     """The answer's line (``puzzle N:`` when the input held several), then the puzzle
     beside its solution (or beside both witnesses of ``multiple``)."""
     head = f"puzzle {result.index + 1}: " if numbered else ""

@@ -22,10 +22,11 @@ import itertools
 import os
 import sys
 from collections import deque
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
-from models.kind import GridKind
+from mindgames.models.kind import GridKind
 
 from ..io import json_line
 
@@ -69,15 +70,18 @@ def job_count(requested: int | None, puzzles: int) -> int:
 # -- the worker ----------------------------------------------------------------------------------
 
 
-def chunk_output(solver: Any, kind: GridKind, first: int, units: list[Any],
-                 args: argparse.Namespace, color: bool) -> str:
+def chunk_output(
+    solver: Any, kind: GridKind, first: int, units: list[Any], args: argparse.Namespace, color: bool
+) -> str:
     """What one process would print for these units of the input, numbered from ``first``
     (text or JSON lines)."""
     from .grid import answer, print_result
 
     if args.json:
-        return "".join(json_line(answer(solver, kind, kind.parse_unit(unit), args, index, args.time_limit).to_json())
-                       for index, unit in enumerate(units, first))
+        return "".join(
+            json_line(answer(solver, kind, kind.parse_unit(unit), args, index, args.time_limit).to_json())
+            for index, unit in enumerate(units, first)
+        )
     written = io.StringIO()
     with contextlib.redirect_stdout(written):
         for index, unit in enumerate(units, first):
@@ -93,8 +97,8 @@ def worker_main(conn: Connection) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    from models.registry import get_kind
-    from models.runner import PuzzleSolver
+    from mindgames.models.registry import get_kind
+    from mindgames.models.runner import PuzzleSolver
 
     try:
         args, color = conn.recv()
@@ -151,7 +155,10 @@ def start_worker(args: argparse.Namespace, color: bool) -> Worker:
     here, there = socket.socketpair()
     process = subprocess.Popen(
         child_command("mindgames.commands.grid_jobs", str(there.fileno())),
-        pass_fds=[there.fileno()], stdin=subprocess.DEVNULL, env=child_env(), cwd=child_cwd(),
+        pass_fds=[there.fileno()],
+        stdin=subprocess.DEVNULL,
+        env=child_env(),
+        cwd=child_cwd(),
     )
     there.close()
     worker = Worker(process, Connection(here.detach()))
@@ -183,8 +190,13 @@ def chunk_size(puzzles: int | None, jobs: int) -> int:
     return max(1, min(CHUNK_PUZZLES, -(-puzzles // (jobs * CHUNKS_PER_WORKER))))
 
 
-def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[Worker],
-                      write: Callable[[str], None], written: Callable[[int], None]) -> None:
+def answer_in_workers(
+    units: Iterator[Any],
+    puzzles: int | None,
+    workers: list[Worker],
+    write: Callable[[str], None],
+    written: Callable[[int], None],
+) -> None:
     """Answer the ``units`` of the input (``puzzles`` of them; None: not known) in ``workers``,
     taking them as they come; ``write(text)`` each chunk's output in input order, then tell
     ``written(puzzles)``.  Raises :class:`WorkerDied` if a worker dies, the worker's own
@@ -217,8 +229,10 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
                 worker.conn.send((sent, first, [unit for _, unit in chunk]))
             except OSError:  # BrokenPipeError too: never mistaken for `| head` closing stdout
                 code = worker.process.wait()
-                raise WorkerDied(f"a worker process died (exit code {code}) before answering "
-                                 f"puzzles {number_range(ranges[sent])}") from None
+                raise WorkerDied(
+                    f"a worker process died (exit code {code}) before answering "
+                    f"puzzles {number_range(ranges[sent])}"
+                ) from None
             worker.chunks.append(sent)
             sent += 1
         busy = [w.conn for w in workers if w.busy]
@@ -228,8 +242,10 @@ def answer_in_workers(units: Iterator[Any], puzzles: int | None, workers: list[W
                 number, output = conn.recv()
             except (EOFError, OSError):
                 code = worker.process.wait()
-                raise WorkerDied(f"a worker process died (exit code {code}) while answering "
-                                 f"puzzles {number_range(ranges[worker.chunks[0]])}") from None
+                raise WorkerDied(
+                    f"a worker process died (exit code {code}) while answering "
+                    f"puzzles {number_range(ranges[worker.chunks[0]])}"
+                ) from None
             worker.chunks.popleft()
             if isinstance(output, Exception):
                 raise output

@@ -45,11 +45,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             what = "queued again" if settings.resume_jobs else "marked interrupted"
             print(f"mindgames: {recovered} job(s) left running by the last server {what}", flush=True)
         store.sweep_checkpoints()
-        pool = SolverPool(settings.solver_workers, settings.grace_seconds, settings.worker_memory_mb,
-                          settings.max_queue_seconds)
+        pool = SolverPool(
+            settings.solver_workers,
+            settings.grace_seconds,
+            settings.worker_memory_mb,
+            settings.max_queue_seconds,
+        )
         await pool.start()
-        runner = JobRunner(store, settings.job_workers, settings.max_job_seconds,
-                           settings.job_memory_mb, settings.retention_days)
+        runner = JobRunner(
+            store,
+            settings.job_workers,
+            settings.max_job_seconds,
+            settings.job_memory_mb,
+            settings.retention_days,
+        )
         await runner.start()
         service.started(store=store, pool=pool, runner=runner)
         try:
@@ -77,7 +86,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(puzzles.Express, service=service)  # inside the gate: checked requests only
     app.add_middleware(Gate, settings=settings)
     if settings.cors_origins:  # outermost, so it answers the browser's preflight itself
-        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
-                           allow_methods=["GET", "POST", "DELETE"],
-                           allow_headers=["Authorization", "Content-Type"])
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "DELETE"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
     return app

@@ -30,12 +30,17 @@ class Gate:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         api = scope["path"].startswith("/v1/")
-        headers = dict(reversed(scope.get("headers", ())))  # a repeated header: the first, as Starlette reads it
+        headers = dict(
+            reversed(scope.get("headers", ()))
+        )  # a repeated header: the first, as Starlette reads it
         host = headers.get(b"host", b"").decode("latin-1").lower()
         if self.hosts is not None and host not in self.hosts and without_port(host) not in self.hosts:
-            reply = error(421, f"this server does not answer to the host {host[:100]!r}: use "
-                               f"{sorted(self.hosts)[0]}, or start it with --allowed-host NAME",
-                          "allowed_hosts")
+            reply = error(
+                421,
+                f"this server does not answer to the host {host[:100]!r}: use "
+                f"{sorted(self.hosts)[0]}, or start it with --allowed-host NAME",
+                "allowed_hosts",
+            )
             return await reply(scope, receive, send)
         if api and self.token is not None:
             given = headers.get(b"authorization", b"")
@@ -48,8 +53,11 @@ class Gate:
             kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
             if kind != b"application/json":
                 shown = kind.decode("latin-1")[:60] or "none"
-                return await error(415, f"the API reads JSON only: send Content-Type: application/json "
-                                        f"(this request's is {shown})")(scope, receive, send)
+                return await error(
+                    415,
+                    f"the API reads JSON only: send Content-Type: application/json "
+                    f"(this request's is {shown})",
+                )(scope, receive, send)
         try:
             declared = int(headers.get(b"content-length", b"0"))
         except ValueError:
@@ -82,8 +90,9 @@ class Gate:
         await self.app(scope, replay, send)
 
     def too_big(self) -> Any:
-        return error(413, f"the request body is larger than max_body_bytes ({self.limit} bytes)",
-                     "max_body_bytes")
+        return error(
+            413, f"the request body is larger than max_body_bytes ({self.limit} bytes)", "max_body_bytes"
+        )
 
 
 def allowed_hosts(settings: Settings) -> set[str] | None:

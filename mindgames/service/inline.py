@@ -24,9 +24,9 @@ broken: then a request is the pool's 503, as before.
 
 from __future__ import annotations
 
-from typing import Hashable
+from collections.abc import Hashable
 
-from models.errors import PuzzleError
+from mindgames.models.errors import PuzzleError
 
 from . import kinds
 from .replies import Done, Refused, Reply
@@ -41,16 +41,29 @@ _SEEN_CAP = 1024  # shapes remembered while waiting for their second request
 
 def small(task: dict) -> bool:
     """Whether ``task`` is small enough for the API process (before its puzzle is read)."""
-    if (task["action"] not in ACTIONS or task.get("engine", "sat") != "sat" or task.get("certify")
-            or not task.get("single") or len(task["puzzles"]) != 1):
+    if (
+        task["action"] not in ACTIONS
+        or task.get("engine", "sat") != "sat"
+        or task.get("certify")
+        or not task.get("single")
+        or len(task["puzzles"]) != 1
+    ):
         return False
     value = task["puzzles"][0]
     if isinstance(value, str):
         return len(value) <= MAX_CHARS
-    return (isinstance(value, list) and len(value) <= MAX_SIDE
-            and all(isinstance(row, str) and len(row) <= MAX_SIDE
-                    or isinstance(row, list) and len(row) <= MAX_SIDE and all(map(_cell, row))
-                    for row in value))
+    return (
+        isinstance(value, list)
+        and len(value) <= MAX_SIDE
+        and all(
+            isinstance(row, str)
+            and len(row) <= MAX_SIDE
+            or isinstance(row, list)
+            and len(row) <= MAX_SIDE
+            and all(map(_cell, row))
+            for row in value
+        )
+    )
 
 
 def _cell(value: object) -> bool:
@@ -62,7 +75,8 @@ def undecided(task: dict, record: dict) -> bool:
     """Whether the answer is not the whole answer: ``unknown``, or a check that found a
     solution but ran out of time before deciding whether it is the only one."""
     return record.get("status") == "unknown" or (
-        task["action"] == "check" and record.get("status") == "solved" and record.get("uniqueness") is None)
+        task["action"] == "check" and record.get("status") == "solved" and record.get("uniqueness") is None
+    )
 
 
 class InlineAnswerer:

@@ -97,8 +97,15 @@ class JobStore:
         total = len(request.get("puzzles") or []) or None
         self._exec(
             "INSERT INTO jobs (id, kind, action, request, status, progress, created) VALUES (?,?,?,?,?,?,?)",
-            (job_id, kind, action, json.dumps(request), "queued",
-             json.dumps({"done": 0, "total": total}), time.time()),
+            (
+                job_id,
+                kind,
+                action,
+                json.dumps(request),
+                "queued",
+                json.dumps({"done": 0, "total": total}),
+                time.time(),
+            ),
         )
         return job_id
 
@@ -108,11 +115,24 @@ class JobStore:
     def get(self, job_id: str, with_results: bool = True) -> dict | None:
         row = self._exec(
             "SELECT id, kind, action, status, progress, result, error, message, created, "
-            "started, finished FROM jobs WHERE id = ?", (job_id,)).fetchone()
+            "started, finished FROM jobs WHERE id = ?",
+            (job_id,),
+        ).fetchone()
         if row is None:
             return None
-        keys = ("id", "kind", "action", "status", "progress", "result", "error",
-                "message", "created", "started", "finished")
+        keys = (
+            "id",
+            "kind",
+            "action",
+            "status",
+            "progress",
+            "result",
+            "error",
+            "message",
+            "created",
+            "started",
+            "finished",
+        )
         job = dict(zip(keys, row))
         job["progress"] = json.loads(job["progress"])
         job["results"] = self.results(job_id) if with_results else None
@@ -137,23 +157,33 @@ class JobStore:
     def claim(self, job_id: str, run: str) -> bool:
         cursor = self._exec(
             "UPDATE jobs SET status='running', run=?, started=COALESCE(started, ?) "
-            "WHERE id=? AND status='queued'", (run, time.time(), job_id))
+            "WHERE id=? AND status='queued'",
+            (run, time.time(), job_id),
+        )
         return cursor.rowcount == 1
 
-    def finish(self, job_id: str, status: str, from_status: tuple[str, ...] = ACTIVE,
-               error: str | None = None, message: str | None = None) -> bool:
+    def finish(
+        self,
+        job_id: str,
+        status: str,
+        from_status: tuple[str, ...] = ACTIVE,
+        error: str | None = None,
+        message: str | None = None,
+    ) -> bool:
         marks = ",".join("?" * len(from_status))
         cursor = self._exec(
             f"UPDATE jobs SET status=?, run=NULL, finished=?, error=COALESCE(?, error), "
             f"message=COALESCE(?, message) WHERE id=? AND status IN ({marks})",
-            (status, time.time(), error, message, job_id, *from_status))
+            (status, time.time(), error, message, job_id, *from_status),
+        )
         return cursor.rowcount == 1
 
     def delete(self, job_id: str) -> bool:
         """Remove a finished job, its results and its checkpoint file."""
         with self.lock, self.conn:
             cursor = self.conn.execute(
-                "DELETE FROM jobs WHERE id=? AND status NOT IN ('queued','running')", (job_id,))
+                "DELETE FROM jobs WHERE id=? AND status NOT IN ('queued','running')", (job_id,)
+            )
             if cursor.rowcount:
                 self.conn.execute("DELETE FROM job_results WHERE job=?", (job_id,))
         remove_checkpoint(self.path, job_id)
@@ -163,8 +193,10 @@ class JobStore:
         """Delete the jobs that finished more than ``days`` ago (retention_days)."""
         if days <= 0:
             return 0
-        rows = self._exec("SELECT id FROM jobs WHERE status NOT IN ('queued','running') "
-                          "AND finished < ?", (time.time() - days * 86400,)).fetchall()
+        rows = self._exec(
+            "SELECT id FROM jobs WHERE status NOT IN ('queued','running') AND finished < ?",
+            (time.time() - days * 86400,),
+        ).fetchall()
         return sum(self.delete(row[0]) for row in rows)
 
     def sweep_checkpoints(self) -> None:
@@ -176,7 +208,7 @@ class JobStore:
             return
         for name in names:
             if name.startswith(prefix + ".") and name.endswith(CHECKPOINT_SUFFIX):
-                job_id = name[len(prefix) + 1:-len(CHECKPOINT_SUFFIX)]
+                job_id = name[len(prefix) + 1 : -len(CHECKPOINT_SUFFIX)]
                 row = self._exec("SELECT status FROM jobs WHERE id=?", (job_id,)).fetchone()
                 if row is None or row[0] not in ACTIVE:
                     remove_checkpoint(self.path, job_id)
@@ -186,12 +218,15 @@ class JobStore:
         if resume:
             cursor = self._exec(
                 "UPDATE jobs SET status='queued', run=NULL, "
-                "message='resumed after a server restart' WHERE status='running'")
+                "message='resumed after a server restart' WHERE status='running'"
+            )
         else:
             cursor = self._exec(
                 "UPDATE jobs SET status='interrupted', run=NULL, finished=?, "
                 "message='the server stopped while this job ran; the results found so far are kept' "
-                "WHERE status='running'", (time.time(),))
+                "WHERE status='running'",
+                (time.time(),),
+            )
         return cursor.rowcount
 
 
@@ -207,11 +242,11 @@ class _Writer:
 
     def update(self, **fields: Any) -> bool:
         sets = ", ".join(f"{key}=?" for key in fields)
-        values = [json.dumps(v) if key in ("progress", "result") else v
-                  for key, v in fields.items()]
+        values = [json.dumps(v) if key in ("progress", "result") else v for key, v in fields.items()]
         cursor = self.conn.execute(
             f"UPDATE jobs SET {sets} WHERE id=? AND run=? AND status='running'",
-            (*values, self.job_id, self.run))
+            (*values, self.job_id, self.run),
+        )
         return cursor.rowcount == 1
 
     def append(self, records: list[tuple[int, dict]], progress: dict) -> bool:
@@ -223,7 +258,8 @@ class _Writer:
                 return False
             self.conn.executemany(
                 "INSERT OR REPLACE INTO job_results (job, idx, record) VALUES (?, ?, ?)",
-                [(self.job_id, index, json.dumps(record)) for index, record in records])
+                [(self.job_id, index, json.dumps(record)) for index, record in records],
+            )
         return True
 
 
@@ -251,12 +287,17 @@ def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) 
     except TaskError as error:
         writer.update(status="failed", error=error.message, finished=time.time(), run=None)
     except MemoryError:
-        writer.update(status="failed", finished=time.time(), run=None,
-                      error=f"out of memory: the job's process reached its memory cap "
-                            f"({memory_mb} MB, --job-memory-mb); the results so far are kept")
+        writer.update(
+            status="failed",
+            finished=time.time(),
+            run=None,
+            error=f"out of memory: the job's process reached its memory cap "
+            f"({memory_mb} MB, --job-memory-mb); the results so far are kept",
+        )
     except Exception as error:  # a library bug: the job fails, saying why
-        writer.update(status="failed", error=f"{type(error).__name__}: {error}",
-                      finished=time.time(), run=None)
+        writer.update(
+            status="failed", error=f"{type(error).__name__}: {error}", finished=time.time(), run=None
+        )
 
 
 def _batch(writer: _Writer, request: dict, done: int) -> None:
@@ -285,8 +326,14 @@ def _batch(writer: _Writer, request: dict, done: int) -> None:
             flush()
 
     try:
-        execute(request, emit, Answerer(), start=done, fail_on_memory=True,
-                on_count=counted if request["action"] == "count" else None)
+        execute(
+            request,
+            emit,
+            Answerer(),
+            start=done,
+            fail_on_memory=True,
+            on_count=counted if request["action"] == "count" else None,
+        )
         flush()
     except _NotOurs:
         return  # cancelled, or the server that started us is gone
@@ -305,8 +352,8 @@ class _NotOurs(Exception):
 
 
 def _count_grids(writer: _Writer, request: dict, path: str) -> None:
-    from models import binairo, binairo_count
-    from models.errors import PuzzleError
+    from mindgames.models import binairo, binairo_count
+    from mindgames.models.errors import PuzzleError
 
     try:
         rows, cols = binairo.parse_size(str(request.get("size")))
@@ -323,8 +370,9 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
             writer.update(progress={"done": done, "total": total, "unit": "cubes"})
 
     method = request.get("method") or "mitm"
-    result = binairo_count.count_grids(rows, cols, rules, method,
-                                       jobs=1, checkpoint=checkpoint, on_progress=on_progress)
+    result = binairo_count.count_grids(
+        rows, cols, rules, method, jobs=1, checkpoint=checkpoint, on_progress=on_progress
+    )
     if result.complete and method == "mitm":  # as the CLI does: recount two cubes another way
         r, c = (int(v) for v in result.orientation.split("x"))
         recounts = binairo_count.check_cubes(r, c, rules, 2, recorded=result.counts)
@@ -347,8 +395,14 @@ class JobRunner:
 
     SWEEP_SECONDS = 60.0  # how often finished jobs past retention_days are deleted
 
-    def __init__(self, store: JobStore, workers: int, max_seconds: float,
-                 memory_mb: int = 0, retention_days: float = 0.0):
+    def __init__(
+        self,
+        store: JobStore,
+        workers: int,
+        max_seconds: float,
+        memory_mb: int = 0,
+        retention_days: float = 0.0,
+    ):
         self.store = store
         self.workers = workers
         self.max_seconds = max_seconds
@@ -367,8 +421,12 @@ class JobRunner:
             self.task.cancel()
         for job_id, (process, _) in list(self.running.items()):
             _stop(process)
-            self.store.finish(job_id, "interrupted", ("running",),
-                              message="the server stopped while this job ran; the results found so far are kept")
+            self.store.finish(
+                job_id,
+                "interrupted",
+                ("running",),
+                message="the server stopped while this job ran; the results found so far are kept",
+            )
         self.running.clear()
         self.store.sweep_checkpoints()
 
@@ -411,17 +469,28 @@ class JobRunner:
         for job_id, (process, started) in list(self.running.items()):
             if process.poll() is not None:
                 del self.running[job_id]
-                hint = (f"; it may have reached its memory cap ({self.memory_mb} MB, --job-memory-mb)"
-                        if self.memory_mb and process.returncode not in (0, 3) else "")
-                self.store.finish(job_id, "failed", ("running",),
-                                  error=f"the job's process died (exit code {process.returncode}{hint})")
+                hint = (
+                    f"; it may have reached its memory cap ({self.memory_mb} MB, --job-memory-mb)"
+                    if self.memory_mb and process.returncode not in (0, 3)
+                    else ""
+                )
+                self.store.finish(
+                    job_id,
+                    "failed",
+                    ("running",),
+                    error=f"the job's process died (exit code {process.returncode}{hint})",
+                )
                 remove_checkpoint(self.store.path, job_id)
             elif now - started > self.max_seconds:
                 _stop(process)
                 del self.running[job_id]
-                self.store.finish(job_id, "failed", ("running",),
-                                  error=f"stopped: the job ran longer than max_job_seconds "
-                                        f"({self.max_seconds:g} s); the results so far are kept")
+                self.store.finish(
+                    job_id,
+                    "failed",
+                    ("running",),
+                    error=f"stopped: the job ran longer than max_job_seconds "
+                    f"({self.max_seconds:g} s); the results so far are kept",
+                )
                 remove_checkpoint(self.store.path, job_id)
 
     def _launch(self) -> None:
@@ -433,9 +502,18 @@ class JobRunner:
             if not self.store.claim(job_id, run):
                 continue
             process = subprocess.Popen(
-                child_command("mindgames.service.jobs", self.store.path, job_id, run,
-                              str(os.getpid()), str(self.memory_mb)),
-                stdin=subprocess.DEVNULL, env=child_env(), cwd=child_cwd())
+                child_command(
+                    "mindgames.service.jobs",
+                    self.store.path,
+                    job_id,
+                    run,
+                    str(os.getpid()),
+                    str(self.memory_mb),
+                ),
+                stdin=subprocess.DEVNULL,
+                env=child_env(),
+                cwd=child_cwd(),
+            )
             self.running[job_id] = (process, time.monotonic())
 
 
@@ -449,5 +527,6 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 if __name__ == "__main__":
-    job_main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]),
-             int(sys.argv[5]) if len(sys.argv) > 5 else 0)
+    job_main(
+        sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    )

@@ -1,4 +1,4 @@
-"""What the service can be asked, per puzzle kind: a thin adapter over :mod:`models`.
+"""What the service can be asked, per puzzle kind: a thin adapter over :mod:`mindgames.models`.
 
 Nothing here knows a puzzle's rules.  Each kind turns one request value into
 a puzzle with the library's own parser (so a bad puzzle gets the library's
@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from models import registry
-from models.errors import PuzzleError, shorten
-from models.kind import GridKind
+from mindgames.models import registry
+from mindgames.models.errors import PuzzleError, shorten
+from mindgames.models.kind import GridKind
 
 from ..options import unread_fields
 
@@ -50,7 +51,7 @@ GRID_OPTIONS = {
     "time_limit": "seconds per puzzle",
     "limit": "count: stop at N",
     "certify": "solve, check: prove 'unique' / 'unsolvable' with a checked DRAT proof "
-               "(within the same time limit); the answer gains \"certificate\"",
+    '(within the same time limit); the answer gains "certificate"',
 }
 
 
@@ -103,8 +104,9 @@ def foreign_options(name: str) -> list[tuple[str, str]]:
             for option in other.options:
                 if option.name not in own:
                     having = [k.name for k in grid_kinds() if option in k.options]
-                    foreign.append((option.name, f"{option.name}: an option of {' and '.join(having)} "
-                                                 f"puzzles only"))
+                    foreign.append(
+                        (option.name, f"{option.name}: an option of {' and '.join(having)} puzzles only")
+                    )
         _FOREIGN_OPTIONS[key] = foreign
     return _FOREIGN_OPTIONS[key]
 
@@ -129,7 +131,7 @@ def options_error(name: str, request: dict[str, Any]) -> str | None:
 def describe() -> list[dict[str, Any]]:
     """What ``GET /v1/kinds`` says: each kind as it describes itself, plus what the service adds
     (its actions here, engines, the request fields)."""
-    from solver import ENGINE_NAMES
+    from mindgames.solver import ENGINE_NAMES
 
     described = []
     for name in kind_names():
@@ -146,7 +148,7 @@ def describe() -> list[dict[str, Any]]:
 
 
 def describe_crossing() -> dict[str, Any]:
-    from models.crossing import presets
+    from mindgames.models.crossing import presets
 
     return {
         "kind": CROSSING,
@@ -155,13 +157,13 @@ def describe_crossing() -> dict[str, Any]:
         "explain_actions": ["explain"],
         "engines": ["sat", "cpsat"],
         "formats": [
-            "a built-in puzzle name with \"params\" (see /v1/crossing/presets)",
+            'a built-in puzzle name with "params" (see /v1/crossing/presets)',
             "a puzzle document (the TOML/JSON puzzle file as an object, or its text)",
             '{"preset": NAME, "params": {...}} (in a batch)',
         ],
         "options": {
             "params": "parameters of a built-in puzzle: JSON integers within the bounds "
-                      "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)",
+            "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)",
             "count_shortest": "also count the distinct shortest plans",
             "simple_paths": "also count the plans that never repeat a state",
             "cross_check": "cross-check with the explicit state graph (default true)",
@@ -175,7 +177,7 @@ def describe_crossing() -> dict[str, Any]:
 def crossing_presets() -> dict[str, Any]:
     """Each built-in puzzle's name, description and parameters with their defaults (built
     once: the defaults are small puzzles, and this is the API process)."""
-    from models.crossing import presets
+    from mindgames.models.crossing import presets
 
     bounds = getattr(presets, "BOUNDS", {})  # each parameter's allowed range, where the library has them
     return {
@@ -193,7 +195,7 @@ def preset_params_error(puzzles: list, params: dict | None) -> str | None:
     """The library's message for the first built-in crossing puzzle parameter out of its
     bounds, else None.  Only compares numbers with the library's declared ranges (no
     puzzle is built), so the API can refuse a request, or a job, before it is queued."""
-    from models.crossing import presets
+    from mindgames.models.crossing import presets
 
     bounds = getattr(presets, "BOUNDS", None)
     check = getattr(presets, "check_value", None)
@@ -233,29 +235,30 @@ def stated_options(kind: GridKind, task: dict) -> dict[str, Any]:
 
 
 def _parse_crossing(value: Any, task: dict) -> Any:
-    from models.crossing import parse_document, presets
-    from models.crossing.spec import parse_text
+    from mindgames.models.crossing import parse_document, presets
+    from mindgames.models.crossing.spec import parse_text
 
     params = task.get("params") or {}
     if isinstance(value, dict) and "preset" in value:
         unknown = sorted(set(value) - {"preset", "params"})
         if unknown:
-            raise PuzzleError(f"unknown key {shorten(unknown[0])!r} next to \"preset\" (known: preset, params)")
+            raise PuzzleError(f'unknown key {shorten(unknown[0])!r} next to "preset" (known: preset, params)')
         name, params = value["preset"], value.get("params") or {}
         if not isinstance(name, str):
-            raise PuzzleError(f"\"preset\" must be a built-in puzzle name, not {shorten(repr(name))}")
+            raise PuzzleError(f'"preset" must be a built-in puzzle name, not {shorten(repr(name))}')
         if not isinstance(params, dict):
-            raise PuzzleError("\"params\" must be an object of parameter values")
+            raise PuzzleError('"params" must be an object of parameter values')
         value = name
     if isinstance(value, str) and value.strip() in presets.PRESETS:
         return parse_document(presets.build(value.strip(), params))
     if params:
-        raise PuzzleError("\"params\" apply to built-in puzzles only; "
-                          f"built-in: {', '.join(presets.PRESETS)}")
+        raise PuzzleError(f'"params" apply to built-in puzzles only; built-in: {", ".join(presets.PRESETS)}')
     if isinstance(value, str):
         if "=" not in value and "{" not in value and "\n" not in value.strip():
-            raise PuzzleError(f"{shorten(repr(value), 60)}: no built-in puzzle of that name "
-                              f"(built-in: {', '.join(presets.PRESETS)})")
+            raise PuzzleError(
+                f"{shorten(repr(value), 60)}: no built-in puzzle of that name "
+                f"(built-in: {', '.join(presets.PRESETS)})"
+            )
         return parse_text(value, "puzzle")
     if isinstance(value, dict):
         return parse_document(value)
@@ -283,7 +286,7 @@ def parse_one(kind: str, value: Any, task: dict) -> Any:
 class Answerer:
     """Keeps one library solver per (kind, engine, rules), so a worker that answers many
     same-shaped puzzles compiles their rules once (the library's own fast path); and the
-    last crossing models it confirmed a plan on (:class:`models.crossing.solve.WarmModels`),
+    last crossing models it confirmed a plan on (:class:`mindgames.models.crossing.solve.WarmModels`),
     so a crossing asked again is searched, confirmed and replayed without building its model."""
 
     def __init__(self) -> None:
@@ -295,19 +298,23 @@ class Answerer:
     def solver(self, kind: GridKind, engine: str) -> Any:
         key = (kind.name, engine)
         if key not in self._solvers:
-            from models.runner import PuzzleSolver
+            from mindgames.models.runner import PuzzleSolver
 
             self._solvers[key] = PuzzleSolver(kind, engine, max_shapes=self.MAX_SHAPES)
         return self._solvers[key]
 
     def answer(
-        self, task: dict, index: int, puzzle: Any, time_limit: float | None,
+        self,
+        task: dict,
+        index: int,
+        puzzle: Any,
+        time_limit: float | None,
         on_solution: Callable[[Any], None] | None = None,
     ) -> dict[str, Any]:
         action, engine = task["action"], task.get("engine") or "sat"
         kind = grid_kind(task["kind"])
         if kind is None and action == "explain":
-            from models.crossing.explain import explain
+            from mindgames.models.crossing.explain import explain
 
             return {"index": index, **explain(puzzle, time_limit).to_json()}
         if kind is None:
@@ -332,45 +339,57 @@ class Answerer:
             record["clashing_cells"] = [list(cell) for cell in kind.clashing_cells(puzzle)]
         return record
 
-    def _compare(self, task: dict, kind: GridKind, index: int, puzzle: Any,
-                 time_limit: float | None) -> dict[str, Any]:
+    def _compare(
+        self, task: dict, kind: GridKind, index: int, puzzle: Any, time_limit: float | None
+    ) -> dict[str, Any]:
         """``POST /v1/KIND/compare``: the puzzle on each engine, the time shared out evenly."""
-        from models import compare
-        from models.kind import Parsed
+        from mindgames.models import compare
+        from mindgames.models.kind import Parsed
 
         engines = task.get("engines") or list(compare.ENGINES)
         each = None if time_limit is None else time_limit / len(engines)
         rows = []
-        for row in compare.grid_rows(kind, [Parsed(puzzle)], engines, task.get("question") or "check",
-                                     each, task.get("limit") or 10_000,
-                                     solver_for=lambda k, engine: self.solver(k, engine)):
+        for row in compare.grid_rows(
+            kind,
+            [Parsed(puzzle)],
+            engines,
+            task.get("question") or "check",
+            each,
+            task.get("limit") or 10_000,
+            solver_for=lambda k, engine: self.solver(k, engine),
+        ):
             row.index = row.fields["index"] = index
             rows.append(row.to_json())
         return {"index": index, "rows": rows}
 
     @staticmethod
-    def _explain(kind: GridKind, solver: Any, action: str, index: int, puzzle: Any,
-                 time_limit: float | None) -> dict[str, Any]:
+    def _explain(
+        kind: GridKind, solver: Any, action: str, index: int, puzzle: Any, time_limit: float | None
+    ) -> dict[str, Any]:
         """``explain`` / ``hint`` (models.explain): the CLI's ``--json`` object."""
-        from models.errors import TimeLimitReached
-        from models.explain import Explainer
+        from mindgames.models.errors import TimeLimitReached
+        from mindgames.models.explain import Explainer
 
         explainer = Explainer(kind, solver)
         try:
-            reply = (explainer.hint(puzzle, time_limit) if action == "hint"
-                     else explainer.explain(puzzle, time_limit).to_json())
+            reply = (
+                explainer.hint(puzzle, time_limit)
+                if action == "hint"
+                else explainer.explain(puzzle, time_limit).to_json()
+            )
         except TimeLimitReached as stop:
             return {"index": index, "status": "unknown", "message": str(stop)}
         return {"index": index, **reply}
 
     def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
-        from models.crossing import Options, solve
-        from models.crossing.solve import WarmModels
+        from mindgames.models.crossing import Options, solve
+        from mindgames.models.crossing.solve import WarmModels
 
         if self._crossing_models is None:
             self._crossing_models = WarmModels()
         options = Options(
-            engine=task.get("engine") or "sat", time_limit=time_limit,
+            engine=task.get("engine") or "sat",
+            time_limit=time_limit,
             count_shortest=bool(task.get("count_shortest")),
             simple_paths=bool(task.get("simple_paths")),
             cross_check=task.get("cross_check", True) is not False,
@@ -384,8 +403,9 @@ class Answerer:
             record["sides"] = list(spec.sides)
             record["river"] = spec.is_river
             record["banks"] = outcome.banks
-            record["actors"] = [{"name": a.name, "count": a.count, "weight": a.weight,
-                                 "cargo": a.cargo} for a in spec.actors]
+            record["actors"] = [
+                {"name": a.name, "count": a.count, "weight": a.weight, "cargo": a.cargo} for a in spec.actors
+            ]
         return record
 
 
@@ -393,15 +413,16 @@ def unanswered(task: dict, index: int, message: str) -> dict[str, Any]:
     """The record of a puzzle that got no answer (time limit, memory, a crash): ``unknown``."""
     if grid_kind(task["kind"]) is None:
         return {"index": index, "status": "unknown", "message": message}
-    from models.runner import Result
+    from mindgames.models.runner import Result
 
-    return Result(index=index, status="unknown", engine=task.get("engine") or "sat",
-                  message=message).to_json()
+    return Result(
+        index=index, status="unknown", engine=task.get("engine") or "sat", message=message
+    ).to_json()
 
 
 def invalid(task: dict, index: int, error: str) -> dict[str, Any]:
     """The record of a puzzle that could not be read, naming what is wrong with it."""
-    from models.runner import Result
+    from mindgames.models.runner import Result
 
     result = Result(index=index, status="invalid", engine=task.get("engine") or "sat", error=error)
     kind = grid_kind(task["kind"])
@@ -460,7 +481,7 @@ def execute(
             limit = left if limit is None else min(limit, left)
         counted = [0]
 
-        def seen(_solution: Any) -> None:
+        def seen(_solution: Any, counted: list[int] = counted) -> None:
             counted[0] += 1
             if on_count is not None:
                 on_count(counted[0])
@@ -474,15 +495,16 @@ def execute(
         except RecursionError as error:
             record = unanswered(task, index, f"too big to answer here ({type(error).__name__})")
         except Exception as error:  # a library bug (e.g. VerificationError): say so, go on
-            record = unanswered(task, index, f"the solver failed: {type(error).__name__}: "
-                                              f"{shorten(str(error), 200)}")
+            record = unanswered(
+                task, index, f"the solver failed: {type(error).__name__}: {shorten(str(error), 200)}"
+            )
         emit(index, record)
 
 
 def _export(name: Any, params: dict) -> dict[str, Any]:
     """The document of built-in crossing puzzle ``name`` with ``params``, checked by the
     library's own reader (a PuzzleError, naming the parameter, is the request's 422)."""
-    from models.crossing import parse_document, presets
+    from mindgames.models.crossing import parse_document, presets
 
     if not isinstance(name, str) or name not in presets.PRESETS:
         raise TaskError(422, f"puzzle: a built-in puzzle name ({', '.join(presets.PRESETS)})")

@@ -57,15 +57,20 @@ def answer_task(task: dict, answerer: Answerer, memory_mb: int = 0) -> Reply:
     """What a worker replies to ``task``: every record, or why there is none."""
     records: list[tuple[int, dict]] = []
     try:
-        execute(task, lambda i, r: records.append((i, r)), answerer,
-                deadline=time.monotonic() + task["seconds"])
+        execute(
+            task, lambda i, r: records.append((i, r)), answerer, deadline=time.monotonic() + task["seconds"]
+        )
         return Done(records)
     except TaskError as error:
         return Refused(error.status, error.message, error.limit)
     except MemoryError:
         records.clear()  # free what we can to be able to answer at all
-        return Refused(422, f"this puzzle is too big for this server: its solver process "
-                            f"reached its memory cap ({memory_mb} MB, --worker-memory-mb)", "worker_memory_mb")
+        return Refused(
+            422,
+            f"this puzzle is too big for this server: its solver process "
+            f"reached its memory cap ({memory_mb} MB, --worker-memory-mb)",
+            "worker_memory_mb",
+        )
     except Exception as error:  # a library bug: report it, keep serving
         return Crashed(records, f"{type(error).__name__}: {error}")
 
@@ -111,7 +116,10 @@ class SolverPool:
         here, there = socket.socketpair()
         process = subprocess.Popen(
             child_command("mindgames.service.pool", str(there.fileno()), str(self.memory_mb)),
-            pass_fds=[there.fileno()], stdin=subprocess.DEVNULL, env=child_env(), cwd=child_cwd(),
+            pass_fds=[there.fileno()],
+            stdin=subprocess.DEVNULL,
+            env=child_env(),
+            cwd=child_cwd(),
         )
         there.close()
         worker = Worker(process, Connection(here.detach()))
@@ -136,8 +144,7 @@ class SolverPool:
         self._kill(worker)
         code = worker.process.returncode
         self.failed_starts += 1
-        self.broken = (f"the solver processes fail as they start (exit code {code}); "
-                       f"see the server's log")
+        self.broken = f"the solver processes fail as they start (exit code {code}); see the server's log"
         if not self.closed:  # try again, less and less often
             await asyncio.sleep(min(30.0, 0.5 * 2 ** min(self.failed_starts, 6)))
             if not self.closed:
@@ -200,8 +207,13 @@ class SolverPool:
             raise
 
     def status(self) -> dict[str, Any]:
-        return {"workers": len(self.workers), "idle": len(self.idle), "waiting": self.waiting,
-                "respawns": self.respawns, "broken": self.broken}
+        return {
+            "workers": len(self.workers),
+            "idle": len(self.idle),
+            "waiting": self.waiting,
+            "respawns": self.respawns,
+            "broken": self.broken,
+        }
 
     # -- running a task -------------------------------------------------------------------------
     async def run(self, task: dict, seconds: float, cost: float | None = None) -> Reply:
@@ -213,8 +225,7 @@ class SolverPool:
             return Broken(self.broken)
         self.waiting += 1
         try:
-            return await self._run(dict(task, seconds=seconds), seconds,
-                                   seconds if cost is None else cost)
+            return await self._run(dict(task, seconds=seconds), seconds, seconds if cost is None else cost)
         finally:
             self.waiting -= 1
 

@@ -9,15 +9,19 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 Engine = Literal["sat", "cpsat", "backtrack"]
 PuzzleValue = Union[str, list, dict]
 
-PUZZLE_DOC = ("one puzzle in any format the CLI reads for the kind: a string (a line, a grid "
-              "with newlines, a file's text), a list of rows, or the JSON object form; for "
-              "crossing a built-in name (with \"params\") or a puzzle document")
+PUZZLE_DOC = (
+    "one puzzle in any format the CLI reads for the kind: a string (a line, a grid "
+    "with newlines, a file's text), a list of rows, or the JSON object form; for "
+    'crossing a built-in name (with "params") or a puzzle document'
+)
 
 
-PARAMS_DOC = ("crossing: a built-in puzzle's parameters, whole numbers (JSON integers: \"3\" is "
-              "refused, not read as 3), e.g. {\"pairs\": 3, \"capacity\": 2}; each puzzle's "
-              "parameters, defaults and allowed ranges are listed by GET /v1/crossing/presets, "
-              "and a value out of its range is a 422 naming it")
+PARAMS_DOC = (
+    'crossing: a built-in puzzle\'s parameters, whole numbers (JSON integers: "3" is '
+    'refused, not read as 3), e.g. {"pairs": 3, "capacity": 2}; each puzzle\'s '
+    "parameters, defaults and allowed ranges are listed by GET /v1/crossing/presets, "
+    "and a value out of its range is a 422 naming it"
+)
 
 # strict: a value of the wrong JSON type is a 422 naming the field, never silently converted
 # ("3" is not 3, 1 is not true); a number is still accepted where seconds are expected.
@@ -28,7 +32,7 @@ def kind_option_fields() -> dict[str, Any]:
     """Each option of the registry's grid kinds as a request field (binairo's ``rules``,
     Sudoku's ``box`` and ``diagonals``, ...): a switch is a boolean, an option with choices
     one of them, any other a string the kind reads (``"3x2"``)."""
-    from models.registry import grid_kinds
+    from mindgames.models.registry import grid_kinds
 
     fields: dict[str, Any] = {}
     for kind in grid_kinds():
@@ -49,15 +53,19 @@ class SharedOptions(BaseModel):
     model_config = STRICT
 
     engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
-    time_limit: Optional[float] = Field(None, gt=0, le=1e9, description="seconds per puzzle")
-    limit: Optional[int] = Field(None, ge=1, le=10**15, description="count: stop at this many")
-    certify: bool = Field(False, description="solve, check: prove 'unique' / 'unsolvable' (grid "
-                                             "puzzles) or 'no shorter plan' / 'no plan' (crossings) "
-                                             "with a DRAT proof our own checker verifies, "
-                                             "within the same time limit; the answer gains `certificate` "
-                                             "(kind, checked, lemmas, seconds)")
-    params: Optional[dict[str, int]] = Field(None, description=PARAMS_DOC,
-                                             examples=[{"pairs": 3, "capacity": 2}])
+    time_limit: float | None = Field(None, gt=0, le=1e9, description="seconds per puzzle")
+    limit: int | None = Field(None, ge=1, le=10**15, description="count: stop at this many")
+    certify: bool = Field(
+        False,
+        description="solve, check: prove 'unique' / 'unsolvable' (grid "
+        "puzzles) or 'no shorter plan' / 'no plan' (crossings) "
+        "with a DRAT proof our own checker verifies, "
+        "within the same time limit; the answer gains `certificate` "
+        "(kind, checked, lemmas, seconds)",
+    )
+    params: dict[str, int] | None = Field(
+        None, description=PARAMS_DOC, examples=[{"pairs": 3, "capacity": 2}]
+    )
     count_shortest: bool = Field(False, description="crossing: also count the shortest plans")
     simple_paths: bool = Field(False, description="crossing: also count plans never repeating a state")
     cross_check: bool = Field(True, description="crossing: cross-check with the explicit state graph")
@@ -68,55 +76,91 @@ Options = create_model("Options", __base__=SharedOptions, **kind_option_fields()
 
 
 class SolveRequest(Options):
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
-        {"puzzle": "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"},
-        {"puzzles": ["1..0\n....\n....\n....", [[1, None, None, 0]] + [[None] * 4] * 3], "rules": "takuzu"},
-        {"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}},
-    ]})
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "puzzle": "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+                },
+                {
+                    "puzzles": ["1..0\n....\n....\n....", [[1, None, None, 0]] + [[None] * 4] * 3],
+                    "rules": "takuzu",
+                },
+                {"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}},
+            ]
+        },
+    )
 
-    puzzle: Optional[PuzzleValue] = Field(None, description=PUZZLE_DOC)
-    puzzles: Optional[list[PuzzleValue]] = Field(None, description="a batch: answers in input order")
+    puzzle: PuzzleValue | None = Field(None, description=PUZZLE_DOC)
+    puzzles: list[PuzzleValue] | None = Field(None, description="a batch: answers in input order")
 
 
 class CompareRequest(SolveRequest):
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
-        {"puzzle": ".6.798.127941.5.682.14..957...21.5...563..241.1254.73963.874...1.56.28..4289.1.7.",
-         "engines": ["sat", "cpsat", "backtrack"], "question": "check", "time_limit": 2},
-    ]})
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "puzzle": ".6.798.127941.5.682.14..957...21.5...563..241.1254.73963.874...1.56.28..4289.1.7.",
+                    "engines": ["sat", "cpsat", "backtrack"],
+                    "question": "check",
+                    "time_limit": 2,
+                },
+            ]
+        },
+    )
 
-    engines: Optional[list[Engine]] = Field(None, min_length=1, max_length=3,
-                                            description="the engines compared (default: all three)")
+    engines: list[Engine] | None = Field(
+        None, min_length=1, max_length=3, description="the engines compared (default: all three)"
+    )
     question: Literal["solve", "check", "count"] = Field("check", description="what each engine is asked")
 
 
 class JobRequest(SolveRequest):
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
-        {"kind": "sudoku", "action": "count", "puzzles": ["." * 81], "limit": 1000000},
-        {"kind": "binairo", "action": "count_grids", "size": "8"},
-    ]})
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"kind": "sudoku", "action": "count", "puzzles": ["." * 81], "limit": 1000000},
+                {"kind": "binairo", "action": "count_grids", "size": "8"},
+            ]
+        },
+    )
 
     kind: str = Field(..., description="sudoku, binairo or crossing")
     action: Literal["solve", "check", "count", "count_grids"] = Field(
-        ..., description="count_grids: count every binairo grid of `size`")
-    size: Optional[Union[int, str]] = Field(None, description="count_grids: N or RxC (e.g. 8 or \"6x8\"), "
-                                                              "checked when the job is submitted")
-    method: Optional[Literal["mitm", "dfs"]] = Field(None, description="count_grids method")
+        ..., description="count_grids: count every binairo grid of `size`"
+    )
+    size: int | str | None = Field(
+        None, description='count_grids: N or RxC (e.g. 8 or "6x8"), checked when the job is submitted'
+    )
+    method: Literal["mitm", "dfs"] | None = Field(None, description="count_grids method")
 
 
 class ExportRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
-        {"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}},
-        {"puzzle": "jealous-husbands", "params": {"couples": 4, "capacity": 3}},
-    ]})
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"puzzle": "missionaries-cannibals", "params": {"pairs": 3, "capacity": 2}},
+                {"puzzle": "jealous-husbands", "params": {"couples": 4, "capacity": 3}},
+            ]
+        },
+    )
 
     puzzle: str = Field(..., max_length=100, description="a built-in puzzle name (GET /v1/crossing/presets)")
-    params: Optional[dict[str, int]] = Field(None, description=PARAMS_DOC)
+    params: dict[str, int] | None = Field(None, description=PARAMS_DOC)
 
 
 class ErrorBody(BaseModel):
     error: str
-    limit: Optional[str] = None
-    detail: Optional[list[Any]] = None
+    limit: str | None = None
+    detail: list[Any] | None = None
 
 
 class Answer(BaseModel):
@@ -127,18 +171,21 @@ class Answer(BaseModel):
 
     index: int
     status: Literal["solved", "unsolvable", "unknown", "invalid"]
-    solution: Optional[list[list[int]]] = None
-    uniqueness: Optional[Literal["unique", "multiple"]] = None
-    solutions: Optional[list[Any]] = None
-    count: Optional[int] = None
-    complete: Optional[bool] = None
-    engine: Optional[str] = None
+    solution: list[list[int]] | None = None
+    uniqueness: Literal["unique", "multiple"] | None = None
+    solutions: list[Any] | None = None
+    count: int | None = None
+    complete: bool | None = None
+    engine: str | None = None
     seconds: float = 0.0
-    stats: dict[str, int] = Field(default_factory=dict, description="the engine's search counters "
-                                  "(backtrack: nodes, backtracks, max_depth; sat: decisions, conflicts, "
-                                  "propagations, restarts; cpsat: branches, conflicts, booleans)")
-    error: Optional[str] = None
-    message: Optional[str] = None
+    stats: dict[str, int] = Field(
+        default_factory=dict,
+        description="the engine's search counters "
+        "(backtrack: nodes, backtracks, max_depth; sat: decisions, conflicts, "
+        "propagations, restarts; cpsat: branches, conflicts, booleans)",
+    )
+    error: str | None = None
+    message: str | None = None
 
 
 class Batch(BaseModel):

@@ -28,8 +28,14 @@ class Server:
 
     ``kill()`` sends SIGKILL (no clean shutdown); ``start()`` again reuses the db."""
 
-    def __init__(self, db: str | Path, *args: str, port: int | None = None, log: str | Path | None = None,
-                 cwd: str | Path | None = None):
+    def __init__(
+        self,
+        db: str | Path,
+        *args: str,
+        port: int | None = None,
+        log: str | Path | None = None,
+        cwd: str | Path | None = None,
+    ):
         self.db = str(db)
         self.args = list(args)
         self.port = port or free_port()
@@ -38,14 +44,31 @@ class Server:
         self.process: subprocess.Popen | None = None
         self.cwd = str(cwd) if cwd else None  # the server's working directory (default: ours)
 
-    def start(self, timeout: float = 60.0, healthy: bool = True) -> "Server":
+    def start(self, timeout: float = 60.0, healthy: bool = True) -> Server:
         """Start the server and wait until it answers /healthz: with 200, or (``healthy=False``,
         for tests of a broken server) with any status."""
-        command = [sys.executable, "-m", "mindgames.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--db", self.db, *self.args]
+        command = [
+            sys.executable,
+            "-m",
+            "mindgames.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            *self.args,
+        ]
         with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, env=child_env(), cwd=self.cwd)
+            self.process = subprocess.Popen(
+                command,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=child_env(),
+                cwd=self.cwd,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -84,7 +107,7 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=5)
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

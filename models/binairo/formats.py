@@ -7,7 +7,7 @@ known solution), a JSON grid, puzzle object or list of them, and JSON Lines
 rules=takuzu|unruly`` sets the rule set of the puzzles after it.
 
 Reading follows the library's one convention: :func:`read` gives a
-:class:`~models.kind.Parsed` per puzzle, the puzzle or the error naming what
+:class:`~mindgames.models.kind.Parsed` per puzzle, the puzzle or the error naming what
 is wrong with it (and where).
 """
 
@@ -56,8 +56,9 @@ def _read_header(line: str, number: int) -> dict[str, str] | None:
     for word in words[2:]:
         key, sep, value = word.partition("=")
         if key not in HEADER_KEYS:
-            raise PuzzleError(f"{where}: unknown header key {shorten(repr(key))} "
-                              f"(known: {', '.join(HEADER_KEYS)})")
+            raise PuzzleError(
+                f"{where}: unknown header key {shorten(repr(key))} (known: {', '.join(HEADER_KEYS)})"
+            )
         if not sep or value not in RULE_SETS:
             raise PuzzleError(f"{where}: rules={shorten(value)} is not {' or '.join(RULE_SETS)}")
         settings[key] = value
@@ -82,9 +83,7 @@ def _one_per_line(tokens: list[list[str]]) -> bool:
     if any(len(t) > 2 for t in tokens) or not all(_side(len(t[0])) for t in tokens):
         return False
     return (
-        any(len(t) == 2 for t in tokens)
-        or len(tokens) % 2 == 1
-        or any(len(t[0]) > MAX_SIDE for t in tokens)
+        any(len(t) == 2 for t in tokens) or len(tokens) % 2 == 1 or any(len(t[0]) > MAX_SIDE for t in tokens)
     )
 
 
@@ -122,8 +121,9 @@ def _read_block(block: list[tuple[int, str]], rules: str) -> list[Parsed[Puzzle]
         rows = [_row("".join(line.split()), f"line {n}") for n, line in block]
         for (number, _), row in zip(block, rows):
             if len(row) != len(rows[0]):
-                raise PuzzleError(f"line {number} has {len(row)} cells, "
-                                  f"line {first} (the first row) has {len(rows[0])}")
+                raise PuzzleError(
+                    f"line {number} has {len(row)} cells, line {first} (the first row) has {len(rows[0])}"
+                )
         return [Parsed(puzzle=make_puzzle(rows, rules))]
     except PuzzleError as error:
         return [Parsed(error=PuzzleError(f"puzzle at line {first}: {error}"))]
@@ -150,10 +150,28 @@ def _json_cell(value: Any, where: str) -> int | None:
 
 
 # Keys of the records mindgames writes (generate/solve/check/count --json): read back, ignored.
-OUTPUT_KEYS = frozenset({
-    "index", "status", "solution", "uniqueness", "solutions", "count", "complete", "engine",
-    "seconds", "stats", "error", "message", "givens", "minimal", "seed", "size", "givens_before", "puzzle",
-})
+OUTPUT_KEYS = frozenset(
+    {
+        "index",
+        "status",
+        "solution",
+        "uniqueness",
+        "solutions",
+        "count",
+        "complete",
+        "engine",
+        "seconds",
+        "stats",
+        "error",
+        "message",
+        "givens",
+        "minimal",
+        "seed",
+        "size",
+        "givens_before",
+        "puzzle",
+    }
+)
 INPUT_KEYS = frozenset({"grid", "rules"})
 
 
@@ -163,15 +181,18 @@ def _parse_json_item(item: Any, index: int, rules: str | None) -> Parsed[Puzzle]
         if isinstance(item, dict):
             unknown = sorted(set(item) - INPUT_KEYS - OUTPUT_KEYS)
             if unknown:
-                raise PuzzleError(f"unknown key {shorten(repr(unknown[0]))} "
-                                  f"(known: {', '.join(sorted(INPUT_KEYS))} and the keys of "
-                                  "mindgames' own output records)")
+                raise PuzzleError(
+                    f"unknown key {shorten(repr(unknown[0]))} "
+                    f"(known: {', '.join(sorted(INPUT_KEYS))} and the keys of "
+                    "mindgames' own output records)"
+                )
             if "grid" not in item:
-                raise PuzzleError("no \"grid\" key")
+                raise PuzzleError('no "grid" key')
             item_rules = item.get("rules")
             if item_rules is not None and item_rules not in RULE_SETS:
-                raise PuzzleError(f"\"rules\" is {shorten(json.dumps(item_rules))}, "
-                                  f"not {' or '.join(RULE_SETS)}")
+                raise PuzzleError(
+                    f'"rules" is {shorten(json.dumps(item_rules))}, not {" or ".join(RULE_SETS)}'
+                )
             item_rules = _agreed_rules(item_rules, rules, "the record")
             grid = item["grid"]
         else:
@@ -179,10 +200,10 @@ def _parse_json_item(item: Any, index: int, rules: str | None) -> Parsed[Puzzle]
         if isinstance(grid, str):
             inner = _parse_text(grid, item_rules)
             if len(inner) != 1:
-                raise PuzzleError(f"\"grid\" holds {len(inner)} puzzles, not one")
+                raise PuzzleError(f'"grid" holds {len(inner)} puzzles, not one')
             return inner[0]
         if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
-            raise PuzzleError("\"grid\" must be a list of rows")
+            raise PuzzleError('"grid" must be a list of rows')
         cells = [
             [_json_cell(v, f"row {r + 1}, column {c + 1}") for c, v in enumerate(row)]
             for r, row in enumerate(grid)
@@ -194,9 +215,7 @@ def _parse_json_item(item: Any, index: int, rules: str | None) -> Parsed[Puzzle]
 
 def _is_grid(data: list) -> bool:
     """A bare grid (a list of rows of cells), rather than a list of puzzles."""
-    return bool(data) and isinstance(data[0], list) and not any(
-        isinstance(v, (list, dict)) for v in data[0]
-    )
+    return bool(data) and isinstance(data[0], list) and not any(isinstance(v, (list, dict)) for v in data[0])
 
 
 def _json_documents(text: str) -> list[Any]:
@@ -274,4 +293,3 @@ def write(puzzle: Puzzle) -> str:
 def to_json(puzzle: Puzzle) -> dict[str, Any]:
     """The puzzle as a JSON object that :func:`parse_value` reads back."""
     return {"grid": [list(row) for row in puzzle.cells], "rules": puzzle.rules}
-

@@ -1,13 +1,13 @@
 """Binairo puzzles with exactly one solution and no removable given: the shared loop of
-:mod:`models.generate`, under the names and messages the command line knows."""
+:mod:`mindgames.models.generate`, under the names and messages the command line knows."""
 
 from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from solver.deadline import Deadline
+from mindgames.solver.deadline import Deadline
 
 from .. import generate as shared
 from ..errors import PuzzleError
@@ -45,40 +45,53 @@ class Generator:
         return self.generator.checks
 
     def random_solution(
-        self, rng: random.Random, deadline: float | None = None,
+        self,
+        rng: random.Random,
+        deadline: float | None = None,
         on_step: Callable[[], None] | None = None,
     ) -> list[int] | None:
         """A random complete grid as literals; None if ``deadline`` passes first."""
         try:
             solution = self.generator.random_solution(
-                self.empty, rng, _deadline(deadline), _each_step(on_step))
+                self.empty, rng, _deadline(deadline), _each_step(on_step)
+            )
         except shared.Unsolvable:
-            raise PuzzleError(f"no {self.rows}x{self.cols} grid exists under the {self.rules} rules") from None
+            raise PuzzleError(
+                f"no {self.rows}x{self.cols} grid exists under the {self.rules} rules"
+            ) from None
         if solution is None:
             return None
         return self.literals(BINAIRO.with_givens(self.empty, shared.cells_of(solution)))
 
     def minimize(
-        self, solution: list[int], keep: Sequence[int], rng: random.Random,
-        deadline: float | None = None, on_step: Callable[[], None] | None = None,
+        self,
+        solution: list[int],
+        keep: Sequence[int],
+        rng: random.Random,
+        deadline: float | None = None,
+        on_step: Callable[[], None] | None = None,
     ) -> tuple[list[int], bool]:
         """Remove givens of ``keep`` one at a time (random order) while ``solution``, the only
         solution of ``keep``, stays the only one.  Returns (givens, finished).  (The loop needs
         ``keep`` alone; ``solution`` stays in the signature for the command line.)"""
         puzzle, finished = self.generator.minimize(
-            self.to_puzzle(keep), rng, _deadline(deadline), _each_step(on_step))
+            self.to_puzzle(keep), rng, _deadline(deadline), _each_step(on_step)
+        )
         return self.literals(puzzle), finished
 
     def to_puzzle(self, given: Sequence[int]) -> Puzzle:
         """The puzzle whose givens are these literals."""
         true = set(given)
-        return BINAIRO.with_givens(self.empty, {
-            (r, c): value
-            for r, row in enumerate(self.encoding.cells)
-            for c, cell in enumerate(row)
-            for value in cell.values
-            if cell.is_(value) in true
-        })
+        return BINAIRO.with_givens(
+            self.empty,
+            {
+                (r, c): value
+                for r, row in enumerate(self.encoding.cells)
+                for c, cell in enumerate(row)
+                for value in cell.values
+                if cell.is_(value) in true
+            },
+        )
 
     def to_grid(self, solution: Sequence[int]) -> list[list[int]]:
         """The grid that a complete set of literals describes."""

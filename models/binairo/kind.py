@@ -10,9 +10,12 @@ from ..kind import Cell, GridKind, Option, Parsed
 from . import formats, rules
 from .puzzle import RULE_SETS, Puzzle, grid_rows, make_puzzle, parse_size
 
-RULES_OPTION = Option("rules", "takuzu (all rules) or unruly (rows/columns may repeat); "
-                               "default: what the file says (header or JSON), else takuzu",
-                      choices=RULE_SETS)
+RULES_OPTION = Option(
+    "rules",
+    "takuzu (all rules) or unruly (rows/columns may repeat); "
+    "default: what the file says (header or JSON), else takuzu",
+    choices=RULE_SETS,
+)
 SIZE_OPTION = Option("size", "grid size: N or ROWSxCOLS (both even), e.g. 10 or 6x8", parse=parse_size)
 
 
@@ -85,14 +88,10 @@ class BinairoKind(GridKind[Puzzle]):
         return make_puzzle([[None] * cols for _ in range(rows)], rules or "takuzu")
 
     def given_cells(self, puzzle: Puzzle) -> dict[Cell, int]:
-        return {
-            (r, c): v for r, row in enumerate(puzzle.cells) for c, v in enumerate(row) if v is not None
-        }
+        return {(r, c): v for r, row in enumerate(puzzle.cells) for c, v in enumerate(row) if v is not None}
 
     def with_givens(self, puzzle: Puzzle, givens: dict[Cell, int]) -> Puzzle:
-        cells = tuple(
-            tuple(givens.get((r, c)) for c in range(puzzle.cols)) for r in range(puzzle.rows)
-        )
+        cells = tuple(tuple(givens.get((r, c)) for c in range(puzzle.cols)) for r in range(puzzle.rows))
         return replace(puzzle, cells=cells)
 
 

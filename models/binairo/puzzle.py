@@ -8,8 +8,9 @@ puzzle derived from another (other givens, same rules) is
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..errors import PuzzleError, shorten
 
@@ -54,7 +55,6 @@ class Puzzle:
         return self.text().replace("\n", "")
 
 
-
 def grid_rows(cells: Sequence[Sequence[int | None]]) -> list[str]:
     """A grid (a puzzle's cells or a solution) as rows of ``0``, ``1`` and ``.``."""
     return ["".join(BLANK if v is None else str(v) for v in row) for row in cells]
@@ -69,9 +69,7 @@ def check_rules_set(rules: str) -> str:
 def check_size(rows: int, cols: int) -> None:
     for what, n in (("rows", rows), ("columns", cols)):
         if n < 2 or n % 2 or n > MAX_SIDE:
-            raise PuzzleError(
-                f"a binairo grid needs an even number of {what} from 2 to {MAX_SIDE}, not {n}"
-            )
+            raise PuzzleError(f"a binairo grid needs an even number of {what} from 2 to {MAX_SIDE}, not {n}")
 
 
 def make_puzzle(cells: Sequence[Sequence[int | None]], rules: str = "takuzu") -> Puzzle:
@@ -96,4 +94,3 @@ def parse_size(text: str) -> tuple[int, int]:
     cols = int(match.group(2) or rows)
     check_size(rows, cols)
     return rows, cols
-

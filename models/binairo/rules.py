@@ -7,18 +7,18 @@ For an ``rows x cols`` grid, both even (:data:`RULES`):
 * ``distinct`` no two rows are equal and no two columns are equal
   (``takuzu`` rules only: Simon Tatham's ``unruly`` drops it).
 
-:func:`compile` turns them into a :class:`solver.Model`; :func:`verify`
+:func:`compile` turns them into a :class:`mindgames.solver.Model`; :func:`verify`
 checks a finished grid against them directly, without the model, so an
 engine's answer is always judged by independent code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, Sequence
 
-from solver import Assignment, Choice, Model, is_true
+from mindgames.solver import Assignment, Choice, Model, is_true
 
 from .. import grid
 from ..grid import Unit
@@ -147,9 +147,7 @@ def _equal_full_lines(cells: Sequence[Sequence[int | None]]) -> Iterator[tuple[U
                 first_with[values] = line
 
 
-def grid_problems(
-    cells: Sequence[Sequence[int | None]], rules: str, complete: bool
-) -> list[str]:
+def grid_problems(cells: Sequence[Sequence[int | None]], rules: str, complete: bool) -> list[str]:
     """Every broken rule in a grid, named with where it breaks.
 
     ``complete=False`` judges a partial grid: only what the filled cells
@@ -161,9 +159,7 @@ def grid_problems(
         values = [cells[r][c] for r, c in line.cells]
         ones, zeros, half = values.count(1), values.count(0), len(values) // 2
         if (complete and ones != half) or ones > half or zeros > half:
-            problems.append(
-                f"balance: {line.name} has {ones} ones and {zeros} zeros (each must be {half})"
-            )
+            problems.append(f"balance: {line.name} has {ones} ones and {zeros} zeros (each must be {half})")
         for start, value in _runs(values):
             problems.append(f"triples: {_cells_text(line, start, 3)} are three {value}s in a line")
     if rules == "takuzu":
@@ -224,4 +220,3 @@ def clashing_cells(puzzle: Puzzle) -> list[tuple[int, int]]:
         for first, second in _equal_full_lines(cells):
             found.update(first.cells + second.cells)
     return sorted(found)
-

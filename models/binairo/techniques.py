@@ -17,8 +17,8 @@ The grade is the highest level the ladder needed (deterministic); under the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from ..grid import Unit, cell_name
 from .puzzle import Puzzle
@@ -44,7 +44,7 @@ def no_three(position: Position, units: list[Unit]) -> Step | None:
     """Among three cells in a row, two equal ones force the third to differ."""
     for unit in units:
         for start in range(len(unit.cells) - 2):
-            window = unit.cells[start:start + 3]
+            window = unit.cells[start : start + 3]
             values = _filled(position, window)
             if values.count(None) != 1:
                 continue
@@ -53,9 +53,13 @@ def no_three(position: Position, units: list[Unit]) -> Step | None:
                 empty = window[values.index(None)]
                 others = tuple(cell for cell in window if cell != empty)
                 value = 1 - known[0]
-                return Step("no three in a row", (empty, value), others,
-                            f"{cell_name(others[0])} and {cell_name(others[1])} are both {known[0]}: "
-                            f"{cell_name(empty)} is {value}")
+                return Step(
+                    "no three in a row",
+                    (empty, value),
+                    others,
+                    f"{cell_name(others[0])} and {cell_name(others[1])} are both {known[0]}: "
+                    f"{cell_name(empty)} is {value}",
+                )
     return None
 
 
@@ -69,9 +73,12 @@ def balance(position: Position, units: list[Unit]) -> Step | None:
             if values.count(value) == len(values) // 2:
                 empty = unit.cells[values.index(None)]
                 because = tuple(cell for cell, v in zip(unit.cells, values) if v == value)
-                return Step("balance", (empty, 1 - value), because,
-                            f"{unit.name} has its {len(because)} {value}s already: "
-                            f"{cell_name(empty)} is {1 - value}")
+                return Step(
+                    "balance",
+                    (empty, 1 - value),
+                    because,
+                    f"{unit.name} has its {len(because)} {value}s already: {cell_name(empty)} is {1 - value}",
+                )
     return None
 
 
@@ -113,15 +120,21 @@ def pair_completions(position: Position, units: list[Unit]) -> Step | None:
         if forced is not None:
             index, value = forced
             because = tuple(cell for cell, v in zip(unit.cells, values) if v is not None)
-            return Step("pair completions", (unit.cells[index], value), because,
-                        f"every way to complete {unit.name} puts {value} in {cell_name(unit.cells[index])}")
+            return Step(
+                "pair completions",
+                (unit.cells[index], value),
+                because,
+                f"every way to complete {unit.name} puts {value} in {cell_name(unit.cells[index])}",
+            )
     return None
 
 
 def distinct_lines(position: Position, groups: list[list[Unit]]) -> Step | None:
     """Completions equal to a full line of the same family are excluded (takuzu)."""
     for family in groups:
-        full = {tuple(_filled(position, u.cells)): u for u in family if None not in _filled(position, u.cells)}
+        full = {
+            tuple(_filled(position, u.cells)): u for u in family if None not in _filled(position, u.cells)
+        }
         for unit in family:
             values = _filled(position, unit.cells)
             if None not in values:
@@ -134,22 +147,34 @@ def distinct_lines(position: Position, groups: list[list[Unit]]) -> Step | None:
             if forced is not None:
                 index, value = forced
                 because = tuple(cell for twin in twins for cell in twin.cells)
-                return Step("distinct rows and columns", (unit.cells[index], value), because,
-                            f"{unit.name} must differ from {', '.join(t.name for t in twins)}: "
-                            f"{cell_name(unit.cells[index])} is {value}")
+                return Step(
+                    "distinct rows and columns",
+                    (unit.cells[index], value),
+                    because,
+                    f"{unit.name} must differ from {', '.join(t.name for t in twins)}: "
+                    f"{cell_name(unit.cells[index])} is {value}",
+                )
     return None
 
 
 GRADE_NAMES = {1: "easy", 2: "medium", 3: "hard", 4: "expert", 5: "needs search"}
-LEVELS = {"no three in a row": 1, "balance": 2, "pair completions": 3,
-          "distinct rows and columns": 4, "needs search": 5}
+LEVELS = {
+    "no three in a row": 1,
+    "balance": 2,
+    "pair completions": 3,
+    "distinct rows and columns": 4,
+    "needs search": 5,
+}
 
 
 def next_step(position: Position, rules: str) -> tuple[int, Step] | None:
     groups = families(len(position), len(position[0]))
     units = groups[0] + groups[1]
-    for level, found in ((1, lambda: no_three(position, units)), (2, lambda: balance(position, units)),
-                         (3, lambda: pair_completions(position, units))):
+    for level, found in (
+        (1, lambda: no_three(position, units)),
+        (2, lambda: balance(position, units)),
+        (3, lambda: pair_completions(position, units)),
+    ):
         step = found()
         if step is not None:
             return level, step
@@ -191,5 +216,11 @@ def hint_json(puzzle: Puzzle) -> dict | None:
         return None
     _level, step = found
     (r, c), value = step.place
-    return {"row": r + 1, "col": c + 1, "value": value, "technique": step.technique,
-            "because": [[br + 1, bc + 1] for br, bc in step.because], "text": step.text}
+    return {
+        "row": r + 1,
+        "col": c + 1,
+        "value": value,
+        "technique": step.technique,
+        "because": [[br + 1, bc + 1] for br, bc in step.because],
+        "text": step.text,
+    }

@@ -15,5 +15,18 @@ from .rules import NotOutnumbered, NotTogether
 from .solve import Options, Outcome, solve
 from .spec import Spec, parse_document, parse_text
 
-__all__ = ["CROSSING", "CrossingKind", "CrossingProblem", "Move", "NotOutnumbered", "NotTogether",
-           "Options", "Outcome", "PRESETS", "Spec", "parse_document", "parse_text", "solve"]
+__all__ = [
+    "CROSSING",
+    "CrossingKind",
+    "CrossingProblem",
+    "Move",
+    "NotOutnumbered",
+    "NotTogether",
+    "Options",
+    "Outcome",
+    "PRESETS",
+    "Spec",
+    "parse_document",
+    "parse_text",
+    "solve",
+]

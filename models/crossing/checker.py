@@ -8,13 +8,13 @@ text states it.  Any disagreement is a bug and raises VerificationError.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
-from models.errors import VerificationError
+from mindgames.models.errors import VerificationError
 
+from .problem import Move
 from .rules import broken_rule, describe_rule
 from .spec import Spec
-from .problem import Move
 
 
 def replay(spec: Spec, moves: Sequence[Move]) -> list[dict[str, dict[str, int]]]:

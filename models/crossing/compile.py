@@ -1,7 +1,7 @@
 """The time-expanded model: the counted state at steps 0..H, a counted move per
 step, the rules at every place of every step, start at 0 and goal at H.
 
-Integers are in *order encoding* (:meth:`solver.model.Model.new_count`): a count
+Integers are in *order encoding* (:meth:`mindgames.solver.model.Model.new_count`): a count
 ``n`` in ``0..k`` is ``k`` literals ``u1 >= u2 >= ... >= uk`` with ``n = u1 + ... + uk``,
 so every count, load and weight is a linear sum of literals.  A step may be idle
 (``act[t]`` false: nothing moves, the state stays), and idle steps only come
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import ClassVar, Union
 
-from solver.deadline import Deadline
-from solver.model import Assignment, Model, Units, count_value, is_true
-from solver.statespace import OutOfTime
+from mindgames.solver.deadline import Deadline
+from mindgames.solver.model import Assignment, Model, Units, count_value, is_true
+from mindgames.solver.statespace import OutOfTime
 
 from .layout import CountedMove, CountedState, Layout, Pattern
 from .rules import Conjunction, NotOutnumbered
@@ -112,8 +112,14 @@ class PlanModel:
     under the assumptions ``start_guard`` and ``goal_guard``, so the steps can be
     asked about from any state (see :meth:`state_literals`)."""
 
-    def __init__(self, layout: Layout, horizon: int, unary: bool = True,
-                 deadline: Deadline | None = None, anchored: bool = True):
+    def __init__(
+        self,
+        layout: Layout,
+        horizon: int,
+        unary: bool = True,
+        deadline: Deadline | None = None,
+        anchored: bool = True,
+    ):
         self.layout, self.horizon, self.unary = layout, horizon, unary
         self.deadline = deadline
         self.anchored = anchored
@@ -129,9 +135,12 @@ class PlanModel:
         # not_together rules first: the order the model has always been built in
         # (the numbering of variables, hence which plan an engine finds, follows it)
         problem = layout.problem
-        self._rules_at = {kind: sorted((r for r in problem.rules if r.applies_at(kind)),
-                                       key=lambda r: isinstance(r, NotOutnumbered))
-                          for kind in ("banks", "boat")}
+        self._rules_at = {
+            kind: sorted(
+                (r for r in problem.rules if r.applies_at(kind)), key=lambda r: isinstance(r, NotOutnumbered)
+            )
+            for kind in ("banks", "boat")
+        }
         self._build()
 
     # -- building ------------------------------------------------------------------
@@ -140,15 +149,23 @@ class PlanModel:
         self._true = m.new_var("true")
         m.add_clause([self._true])
         for t in range(horizon + 1):
-            self.counts.append([{c: m.new_count(bt.size, primary=True) for c in layout.configs(ty)}
-                                for ty, bt in enumerate(layout.types)])
+            self.counts.append(
+                [
+                    {c: m.new_count(bt.size, primary=True) for c in layout.configs(ty)}
+                    for ty, bt in enumerate(layout.types)
+                ]
+            )
             if not self.anchored:
                 continue  # asked only about given states (the transitions keep every block)
             for ty, bt in enumerate(layout.types):  # every block is somewhere
                 m.add_exactly([u for units in self.counts[t][ty].values() for u in units], bt.size)
         for t in range(horizon):
-            self.moves.append([{p: m.new_count(most_moving(layout, ty, p), primary=True)
-                                for p in layout.patterns(ty)} for ty in range(len(layout.types))])
+            self.moves.append(
+                [
+                    {p: m.new_count(most_moving(layout, ty, p), primary=True) for p in layout.patterns(ty)}
+                    for ty in range(len(layout.types))
+                ]
+            )
             self.act.append(m.new_var(f"act{t}"))
         if layout.spec.is_river:
             self.boat = [m.new_var(f"boat{t}") for t in range(horizon + 1)]
@@ -178,7 +195,7 @@ class PlanModel:
             self.start_guard, self.goal_guard = m.new_var("start"), m.new_var("goal")
         start = [-self.start_guard] if self.start_guard else []
         goal = [-self.goal_guard] if self.goal_guard else []
-        for ty, bt in enumerate(layout.types):
+        for ty in range(len(layout.types)):
             for c, units in self.counts[0][ty].items():
                 for u in units:
                     m.add_clause([*start, u if c == 0 else -u])
@@ -206,16 +223,20 @@ class PlanModel:
                     # count after + blocks leaving c == count before + blocks arriving in c,
                     # and no more blocks leave c than are in c
                     size = layout.types[ty].size
-                    m.add_equal_counts(m.unary_sum([after[c], *leaving], size),
-                                       m.unary_sum([before[c], *arriving], size))
+                    m.add_equal_counts(
+                        m.unary_sum([after[c], *leaving], size), m.unary_sum([before[c], *arriving], size)
+                    )
                     m.add_at_most_count(m.unary_sum(leaving, size), before[c])
                     continue
                 # the same two facts as linear constraints
                 gone = [u for units in leaving for u in units]
                 come = [u for units in arriving for u in units]
-                m.add_linear([*after[c], *gone, *before[c], *come],
-                             [1] * (len(after[c]) + len(gone)) + [-1] * (len(before[c]) + len(come)),
-                             "==", 0)
+                m.add_linear(
+                    [*after[c], *gone, *before[c], *come],
+                    [1] * (len(after[c]) + len(gone)) + [-1] * (len(before[c]) + len(come)),
+                    "==",
+                    0,
+                )
                 m.add_linear([*gone, *before[c]], [1] * len(gone) + [-1] * len(before[c]), "<=", 0)
         if layout.spec.is_river:
             self._river_step(t)
@@ -289,9 +310,12 @@ class PlanModel:
             if frozenset(conditions) in stated:
                 continue
             stated.add(frozenset(conditions))
-            self.model.add_clause([-self._at_least(place, ty, allowed, r) if holds
-                                   else self._at_least(place, ty, allowed, r)
-                                   for ty, allowed, r, holds in conditions])
+            self.model.add_clause(
+                [
+                    -self._at_least(place, ty, allowed, r) if holds else self._at_least(place, ty, allowed, r)
+                    for ty, allowed, r, holds in conditions
+                ]
+            )
 
     def lift(self, conjunctions: tuple[Conjunction, ...]) -> list[list[Condition]]:
         """Conjunctions of names lifted to counts: for each, the conditions that together
@@ -347,8 +371,9 @@ class PlanModel:
         blocks show there (a vehicle: the positions aboard, 0 for a block not aboard)."""
         if isinstance(place, Bank):
             full = self.layout.full(ty)
-            return [(c if place.side else full & ~c, units)
-                    for c, units in self.counts[place.step][ty].items()]
+            return [
+                (c if place.side else full & ~c, units) for c, units in self.counts[place.step][ty].items()
+            ]
         return [(place.shows(c, s), units) for (c, s), units in self.moves[place.step][ty].items()]
 
     def _occupancy(self, place: Place, ty: int, q: int) -> Units:
@@ -429,8 +454,13 @@ class PlanModel:
         """``(states, moves)`` of the assignment's plan, in counted form."""
         steps = self.length(assignment)
         types = range(len(self.layout.types))
-        states = [tuple(tuple(count_value(assignment, self.counts[t][ty][c]) for c in sorted(self.counts[t][ty]))
-                        for ty in types) for t in range(steps + 1)]
+        states = [
+            tuple(
+                tuple(count_value(assignment, self.counts[t][ty][c]) for c in sorted(self.counts[t][ty]))
+                for ty in types
+            )
+            for t in range(steps + 1)
+        ]
         moves = []
         for t in range(steps):
             step = {}
@@ -442,7 +472,8 @@ class PlanModel:
         return states, moves
 
 
-def compile_model(layout: Layout, horizon: int, unary: bool = True,
-                  deadline: Deadline | None = None) -> PlanModel:
+def compile_model(
+    layout: Layout, horizon: int, unary: bool = True, deadline: Deadline | None = None
+) -> PlanModel:
     """The model of plans of at most ``horizon`` crossings (see :class:`PlanModel`)."""
     return PlanModel(layout, horizon, unary, deadline)

@@ -10,7 +10,7 @@ same (still no plan; still no plan shorter than L crossings): what is left is
 says what happens without it.
 
 Every answer comes from a breadth-first search over the concrete states
-(:func:`solver.statespace.breadth_first`), the seeds' method, exact for the
+(:func:`mindgames.solver.statespace.breadth_first`), the seeds' method, exact for the
 puzzles it can finish within ``max_states`` and the time limit; past them the
 answer is ``unknown``.
 """
@@ -21,8 +21,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.deadline import Deadline
-from solver.statespace import breadth_first
+from mindgames.solver.deadline import Deadline
+from mindgames.solver.statespace import breadth_first
 
 from ..errors import TimeLimitReached
 from .problem import CrossingProblem
@@ -57,13 +57,15 @@ class CrossingExplanation:
         return dataclasses.asdict(self)
 
 
-def shortest_crossings(spec: Spec, deadline: Deadline | None = None,
-                       max_states: int = MAX_STATES) -> int | None:
+def shortest_crossings(
+    spec: Spec, deadline: Deadline | None = None, max_states: int = MAX_STATES
+) -> int | None:
     """The fewest crossings of a plan, None when no plan exists; TimeLimitReached when the
     search could not finish within ``max_states`` states or the deadline."""
     problem = CrossingProblem(spec)
-    search = breadth_first(problem.initial, problem.successors, problem.goal_test, max_states,
-                           deadline, stop_at_goal=True)
+    search = breadth_first(
+        problem.initial, problem.successors, problem.goal_test, max_states, deadline, stop_at_goal=True
+    )
     if search.length is not None:
         return search.length
     if search.complete:
@@ -96,24 +98,31 @@ def explain(spec: Spec, time_limit: float | None = None) -> CrossingExplanation:
             if shortest_crossings(with_only(spec, trial), deadline) == answer:
                 kept = trial  # not needed: the answer stands without it
         needed = [
-            {"constraint": c.text,
-             "without_it": shortest_crossings(with_only(spec, [k for k in kept if k != c]), deadline)}
+            {
+                "constraint": c.text,
+                "without_it": shortest_crossings(with_only(spec, [k for k in kept if k != c]), deadline),
+            }
             for c in kept
         ]
     except TimeLimitReached as stop:
         return CrossingExplanation(spec.name, "unknown", text=str(stop))
-    return CrossingExplanation(spec.name, "unsolvable" if answer is None else "shortest", answer,
-                               needed, _words(answer, needed))
+    return CrossingExplanation(
+        spec.name, "unsolvable" if answer is None else "shortest", answer, needed, _words(answer, needed)
+    )
 
 
 def _words(answer: int | None, needed: list[dict[str, Any]]) -> str:
     def plan(k: int | None) -> str:
         return "there is still no plan" if k is None else f"a plan of {k} crossing{'s' * (k != 1)} exists"
 
-    claim = "no plan exists" if answer is None else f"no plan has fewer than {answer} crossing{'s' * (answer != 1)}"
+    claim = (
+        "no plan exists"
+        if answer is None
+        else f"no plan has fewer than {answer} crossing{'s' * (answer != 1)}"
+    )
     if not needed:
         why = "the vehicle's own limits (capacity, who operates it, weights) are enough: no rule is needed"
         return f"{claim}: {why}"
-    reasons = "; ".join(f"without \"{n['constraint']}\", {plan(n['without_it'])}" for n in needed)
+    reasons = "; ".join(f'without "{n["constraint"]}", {plan(n["without_it"])}' for n in needed)
     count = len(needed)
-    return (f"{claim} because of {count} constraint{'s' * (count != 1)}, each needed: {reasons}")
+    return f"{claim} because of {count} constraint{'s' * (count != 1)}, each needed: {reasons}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from models.kind import Option, PlanKind
+from mindgames.models.kind import Option, PlanKind
 
 from . import presets
 from .checker import replay
@@ -15,7 +15,7 @@ from .spec import Spec, parse_document, parse_text
 
 class CrossingKind(PlanKind):
     """River-crossing and pulley puzzles: a puzzle is a :class:`Spec`, an answer a proven
-    shortest plan (or a proof there is none), see :mod:`models.crossing.solve`."""
+    shortest plan (or a proof there is none), see :mod:`mindgames.models.crossing.solve`."""
 
     name = "crossing"
     summary = "river-crossing and pulley puzzles: proven shortest plans"
@@ -28,11 +28,11 @@ class CrossingKind(PlanKind):
     options = (  # the fields of models.crossing.Options a user sets
         Option("engine", "sat: CaDiCaL via python-sat; cpsat: OR-Tools CP-SAT", ("sat", "cpsat"), "sat"),
         Option("count_shortest", "also count the distinct shortest plans", default=False, flag=True),
-        Option("simple_paths", "also count the plans that never repeat a state", default=False,
-               flag=True),
+        Option("simple_paths", "also count the plans that never repeat a state", default=False, flag=True),
         Option("cross_check", "cross-check with the counted and explicit state graphs", default=True),
-        Option("certify", "a checked DRAT proof that no shorter plan (or none) exists", default=False,
-               flag=True),
+        Option(
+            "certify", "a checked DRAT proof that no shorter plan (or none) exists", default=False, flag=True
+        ),
     )
 
     # -- reading ---------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The counted state space: how many blocks of each type are in each configuration.
 
-A block type (see :mod:`models.crossing.symmetry`) of width ``w`` has ``2**w``
+A block type (see :mod:`mindgames.models.crossing.symmetry`) of width ``w`` has ``2**w``
 *configurations*: bit ``p`` of a configuration is 1 when the block's position
 ``p`` is on the far side.  A counted state gives, per type, how many of its
 blocks are in each configuration (and the boat's side): every concrete state
@@ -11,12 +11,12 @@ move the positions ``s`` (a non-empty bit set) across.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import product
 from math import comb, factorial
-from typing import Iterator
 
-from solver.deadline import Deadline
+from mindgames.solver.deadline import Deadline
 
 from .problem import CrossingProblem, Move
 from .spec import Spec
@@ -37,8 +37,9 @@ class Layout:
     _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def of(cls, puzzle: Spec | CrossingProblem, use_symmetry: bool = True,
-           deadline: Deadline | None = None) -> "Layout":
+    def of(
+        cls, puzzle: Spec | CrossingProblem, use_symmetry: bool = True, deadline: Deadline | None = None
+    ) -> Layout:
         problem = puzzle if isinstance(puzzle, CrossingProblem) else CrossingProblem(puzzle)
         return cls(problem, block_types(problem.spec, use_symmetry, deadline))
 
@@ -88,12 +89,15 @@ class Layout:
         return sum(self.spec.actor(n).weight for p, n in enumerate(self.types[ty].blocks[0]) if mask >> p & 1)
 
     def has(self, ty: int, mask: int, predicate) -> bool:
-        return any(predicate(self.spec.actor(n)) for p, n in enumerate(self.types[ty].blocks[0]) if mask >> p & 1)
+        return any(
+            predicate(self.spec.actor(n)) for p, n in enumerate(self.types[ty].blocks[0]) if mask >> p & 1
+        )
 
     # -- counted states ----------------------------------------------------
     def start(self) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(bt.size if c == 0 else 0 for c in self.configs(ty))
-                     for ty, bt in enumerate(self.types))
+        return tuple(
+            tuple(bt.size if c == 0 else 0 for c in self.configs(ty)) for ty, bt in enumerate(self.types)
+        )
 
     def concrete_sides(self, counts: tuple[tuple[int, ...], ...]) -> tuple[dict, dict]:
         """One concrete state of a counted state: the near and far bank contents."""
@@ -111,7 +115,7 @@ class Layout:
                 if n:
                     for p, names in enumerate(self._names_at(ty)):
                         side = far if c >> p & 1 else near
-                        for name in names[start:start + n]:
+                        for name in names[start : start + n]:
                             side[name] = side.get(name, 0) + 1
                     start += n
         return near, far
@@ -146,8 +150,10 @@ class Layout:
             if deadline is not None and seen % 256 == 0 and deadline.passed():
                 return total * sides, False
             near, far = self.concrete_sides(counts)
-            if (self.problem.broken_rule(near, "banks") is None
-                    and self.problem.broken_rule(far, "banks") is None):
+            if (
+                self.problem.broken_rule(near, "banks") is None
+                and self.problem.broken_rule(far, "banks") is None
+            ):
                 safe += 1
         return safe * sides, True
 
@@ -195,14 +201,14 @@ class Layout:
         return ways
 
     # -- the counted state graph -------------------------------------------
-    def counted_start(self) -> "CountedState":
+    def counted_start(self) -> CountedState:
         return self.start(), 0
 
-    def is_counted_goal(self, key: "CountedState") -> bool:
+    def is_counted_goal(self, key: CountedState) -> bool:
         _, far = self.concrete_sides(key[0])
         return all(far.get(a.name, 0) == a.count for a in self.spec.actors if a.must_cross)
 
-    def counted_successors(self, key: "CountedState") -> Iterator[tuple["CountedMove", "CountedState"]]:
+    def counted_successors(self, key: CountedState) -> Iterator[tuple[CountedMove, CountedState]]:
         """Every legal counted move from the counted state ``key`` and the state
         it leads to.  Each candidate is made concrete on one representative
         (the rules treat interchangeable blocks alike, so any one will do) and
@@ -235,8 +241,12 @@ class Layout:
             ty, c, s, down, up = options[i]
             free = left[ty][c]
             m = 0
-            while (m <= free and going + m * down <= cap and coming + m * up <= cap
-                   and (not river or going + coming + m * (down + up) <= cap)):
+            while (
+                m <= free
+                and going + m * down <= cap
+                and coming + m * up <= cap
+                and (not river or going + coming + m * (down + up) <= cap)
+            ):
                 chosen[i] = m
                 left[ty][c] = free - m
                 yield from fill(i + 1, going + m * down, coming + m * up)

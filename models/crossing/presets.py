@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from models.errors import PuzzleError, shorten
+from mindgames.models.errors import PuzzleError, shorten
 
 # Each parameter's allowed values.  Chosen so that every puzzle in range stays
 # bounded in memory and, on a typical machine, is answered (solved, proved
@@ -22,8 +23,13 @@ BOUNDS: dict[str, dict[str, tuple[int, int]]] = {
     "missionaries-cannibals": {"pairs": (1, 1000), "capacity": (1, 20)},
     "jealous-husbands": {"couples": (1, 100), "capacity": (1, 10), "return_capacity": (0, 10)},
     "dangerous-family": {"capacity": (1, 8)},
-    "queens-tower": {"queen": (1, 10_000), "daughter": (1, 10_000), "son": (1, 10_000),
-                     "cannonball": (1, 10_000), "max_difference": (0, 10_000)},
+    "queens-tower": {
+        "queen": (1, 10_000),
+        "daughter": (1, 10_000),
+        "son": (1, 10_000),
+        "cannonball": (1, 10_000),
+        "max_difference": (0, 10_000),
+    },
 }
 
 
@@ -32,8 +38,9 @@ def check_value(preset: str, key: str, value: Any) -> int:
     naming the parameter, the value and the range (checked before any work)."""
     low, high = BOUNDS[preset][key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PuzzleError(f"{preset}: {key} = {shorten(repr(value))}: expected a whole number "
-                          f"in {low}..{high}")
+        raise PuzzleError(
+            f"{preset}: {key} = {shorten(repr(value))}: expected a whole number in {low}..{high}"
+        )
     if value < low or value > high:
         size = "small" if value < low else "big"
         raise PuzzleError(f"{preset}: {key} = {value} is too {size} (allowed: {low}..{high})")
@@ -42,13 +49,16 @@ def check_value(preset: str, key: str, value: Any) -> int:
 
 def _bounded(preset: str):
     """Check every parameter of a preset function against ``BOUNDS[preset]``."""
+
     def wrap(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
         @functools.wraps(function)
         def checked(**values: Any) -> dict[str, Any]:
             for key, value in values.items():
                 check_value(preset, key, value)
             return function(**values)
+
         return checked
+
     return wrap
 
 
@@ -62,8 +72,8 @@ def wolf_goat_cabbage(capacity: int = 2) -> dict[str, Any]:
     return {
         "name": f"Wolf, goat and cabbage ({_boat(capacity)})",
         "description": f"The farmer ferries a wolf, a goat and a cabbage in a {_boat(capacity)}; "
-                       f"only he rows. The wolf may not be left with the goat, nor the goat with "
-                       f"the cabbage, without him.",
+        f"only he rows. The wolf may not be left with the goat, nor the goat with "
+        f"the cabbage, without him.",
         "boat": {"capacity": capacity},
         "actors": [
             {"name": "farmer", "rows": True},
@@ -72,8 +82,12 @@ def wolf_goat_cabbage(capacity: int = 2) -> dict[str, Any]:
             {"name": "cabbage", "cargo": True},
         ],
         "rules": [
-            {"kind": "not_together", "who": ["goat"], "with_any": ["wolf", "cabbage"],
-             "unless_any": ["farmer"]},
+            {
+                "kind": "not_together",
+                "who": ["goat"],
+                "with_any": ["wolf", "cabbage"],
+                "unless_any": ["farmer"],
+            },
         ],
     }
 
@@ -84,8 +98,8 @@ def missionaries_cannibals(pairs: int = 3, capacity: int = 2) -> dict[str, Any]:
     return {
         "name": f"Missionaries and cannibals ({_plural(pairs, 'pair')}, {_boat(capacity)})",
         "description": f"{_plural(pairs, 'missionary', 'missionaries')} and "
-                       f"{_plural(pairs, 'cannibal')} cross in a {_boat(capacity)}; missionaries "
-                       f"may never be outnumbered by cannibals, on a bank or in the boat.",
+        f"{_plural(pairs, 'cannibal')} cross in a {_boat(capacity)}; missionaries "
+        f"may never be outnumbered by cannibals, on a bank or in the boat.",
         "boat": {"capacity": capacity},
         "actors": [
             {"name": "missionary", "count": pairs, "groups": ["m"]},
@@ -105,8 +119,12 @@ def jealous_husbands(couples: int = 3, capacity: int = 2, return_capacity: int =
     if return_capacity:
         boat["return_capacity"] = return_capacity
     rules = [
-        {"kind": "not_together", "who": [wife],
-         "with_any": [h for h in husbands if h != husband], "unless_any": [husband]}
+        {
+            "kind": "not_together",
+            "who": [wife],
+            "with_any": [h for h in husbands if h != husband],
+            "unless_any": [husband],
+        }
         for husband, wife in zip(husbands, wives)
         if couples > 1
     ]
@@ -114,7 +132,7 @@ def jealous_husbands(couples: int = 3, capacity: int = 2, return_capacity: int =
     return {
         "name": f"Jealous husbands ({_plural(couples, 'couple')}, {boat_text})",
         "description": f"{_plural(couples, 'couple')} cross in a {boat_text}; no wife may be "
-                       f"with another man unless her husband is there, on a bank or in the boat.",
+        f"with another man unless her husband is there, on a bank or in the boat.",
         "boat": boat,
         "actors": [{"name": n, "groups": ["men"]} for n in husbands]
         + [{"name": n, "groups": ["women"]} for n in wives],
@@ -129,9 +147,9 @@ def dangerous_family(capacity: int = 2) -> dict[str, Any]:
     return {
         "name": f"The dangerous family ({_boat(capacity)})",
         "description": f"Father, mother, two sons, two daughters, a maid and a dog cross in a "
-                       f"{_boat(capacity)}; only the parents and the maid row. The father may not "
-                       f"be with a daughter without the mother, the mother not with a son "
-                       f"without the father, the dog not with the family without the maid.",
+        f"{_boat(capacity)}; only the parents and the maid row. The father may not "
+        f"be with a daughter without the mother, the mother not with a son "
+        f"without the father, the dog not with the family without the maid.",
         "boat": {"capacity": capacity},
         "actors": [
             {"name": "father", "rows": True, "groups": ["family"]},
@@ -144,19 +162,19 @@ def dangerous_family(capacity: int = 2) -> dict[str, Any]:
             {"name": "dog"},
         ],
         "rules": [
-            {"kind": "not_together", "who": ["father"], "with_any": ["@daughters"],
-             "unless_any": ["mother"]},
-            {"kind": "not_together", "who": ["mother"], "with_any": ["@sons"],
-             "unless_any": ["father"]},
-            {"kind": "not_together", "who": ["dog"], "with_any": ["@family"],
-             "unless_any": ["maid"]},
+            {"kind": "not_together", "who": ["father"], "with_any": ["@daughters"], "unless_any": ["mother"]},
+            {"kind": "not_together", "who": ["mother"], "with_any": ["@sons"], "unless_any": ["father"]},
+            {"kind": "not_together", "who": ["dog"], "with_any": ["@family"], "unless_any": ["maid"]},
         ],
     }
 
 
 @_bounded("queens-tower")
 def queens_tower(
-    queen: int = 195, daughter: int = 105, son: int = 90, cannonball: int = 75,
+    queen: int = 195,
+    daughter: int = 105,
+    son: int = 90,
+    cannonball: int = 75,
     max_difference: int = 15,
 ) -> dict[str, Any]:
     """Lewis Carroll's pulley: two baskets on a rope; a person may ride only when
@@ -164,10 +182,10 @@ def queens_tower(
     return {
         "name": "The queen's tower",
         "description": f"Lewis Carroll's pulley: the queen ({queen} lb), her daughter "
-                       f"({daughter} lb) and son ({son} lb) come down from the tower in two "
-                       f"baskets on a rope, the heavier going down; a person may ride only when "
-                       f"the baskets differ by at most {max_difference} lb; the cannonball "
-                       f"({cannonball} lb) may fall alone.",
+        f"({daughter} lb) and son ({son} lb) come down from the tower in two "
+        f"baskets on a rope, the heavier going down; a person may ride only when "
+        f"the baskets differ by at most {max_difference} lb; the cannonball "
+        f"({cannonball} lb) may fall alone.",
         "pulley": {"max_difference": max_difference},
         "actors": [
             {"name": "queen", "weight": queen},

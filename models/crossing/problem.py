@@ -12,8 +12,8 @@ has one of them empty.
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from .rules import Content, describe_rule, present_names
 from .spec import Spec
@@ -150,22 +150,31 @@ class CrossingProblem:
         """Does ``state`` keep every rule on both banks?  (Remembered, like :meth:`load_safe`.)"""
         safe = self._safe_states.get(state)
         if safe is None:
-            safe = _remembered(self._safe_states, state, lambda: all(
-                self.broken_rule(self.side_content(state, side), "banks") is None for side in (0, 1)))
+            safe = _remembered(
+                self._safe_states,
+                state,
+                lambda: all(
+                    self.broken_rule(self.side_content(state, side), "banks") is None for side in (0, 1)
+                ),
+            )
         return safe
 
     def boat_load_ok(self, load: Load) -> bool:
         """Can ``load`` cross in the boat: someone aboard rows and it keeps every rule aboard?"""
         ok = self._boat_loads.get(load)
         if ok is None:
-            ok = _remembered(self._boat_loads, load, lambda: any(
-                n and rows for n, rows in zip(load, self._rows)) and self.load_safe(load))
+            ok = _remembered(
+                self._boat_loads,
+                load,
+                lambda: any(n and rows for n, rows in zip(load, self._rows)) and self.load_safe(load),
+            )
         return ok
 
     def load_safe(self, load: Load) -> bool:
         """Does ``load`` keep every rule that holds aboard?"""
-        return _remembered(self._safe_loads, load,
-                           lambda: self.broken_rule(self._content(load), "boat") is None)
+        return _remembered(
+            self._safe_loads, load, lambda: self.broken_rule(self._content(load), "boat") is None
+        )
 
     def weight(self, load: Load) -> int:
         return sum(w * n for w, n in zip(self._weights, load))

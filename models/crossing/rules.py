@@ -6,7 +6,7 @@ Each rule says, three ways, what it forbids at a place (a bank, the boat, a bask
   the plan checker and the explicit state graph use this reading;
 * :meth:`~CrossingRule.describe` says it in words, for proofs and errors;
 * :meth:`~CrossingRule.clauses` states it in the time-expanded model
-  (:class:`models.crossing.compile.PlanModel`), in the model's own terms.
+  (:class:`mindgames.models.crossing.compile.PlanModel`), in the model's own terms.
 
 The readings meet only in tests (the model's answers against the state graph's).
 A rule names actors and ``@group`` references as written; ``groups`` (filled in
@@ -15,10 +15,11 @@ when the puzzle is read) says whom each group stands for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
-from typing import TYPE_CHECKING, ClassVar, Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:  # the model imports the rules, not the other way round
     from .compile import Place, PlanModel
@@ -93,7 +94,7 @@ class CrossingRule:
     def describe(self) -> str:
         raise NotImplementedError
 
-    def clauses(self, model: "PlanModel", place: "Place") -> None:
+    def clauses(self, model: PlanModel, place: Place) -> None:
         raise NotImplementedError
 
 
@@ -154,7 +155,7 @@ class NotTogether(CrossingRule):
                 found.add((present, absent))
         return tuple(sorted(found, key=lambda c: (sorted(c[0]), sorted(c[1]))))
 
-    def clauses(self, model: "PlanModel", place: "Place") -> None:
+    def clauses(self, model: PlanModel, place: Place) -> None:
         """Each conjunction, lifted to counts, is forbidden at ``place``."""
         model.forbid_conjunctions(place, self.conjunctions)
 
@@ -182,7 +183,7 @@ class NotOutnumbered(CrossingRule):
     def describe(self) -> str:
         return f"{'+'.join(self.by)} may not outnumber {'+'.join(self.protect)}"
 
-    def clauses(self, model: "PlanModel", place: "Place") -> None:
+    def clauses(self, model: PlanModel, place: Place) -> None:
         """A linear constraint on the copies at ``place`` (stated on counts: the
         symmetry finder keeps every block of a type alike for it)."""
         model.not_outnumbered(place, self.everyone(self.protect), self.everyone(self.by))

@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
-from models.errors import VerificationError
-from solver import Session, SolveResult, get_engine
-from solver.deadline import Deadline
-from solver.model import Assignment
-from solver.statespace import (OutOfTime, Search, TooLarge, breadth_first, build_graph,
-                               shortest_paths, simple_paths)
+from mindgames.models.errors import VerificationError
+from mindgames.solver import Session, SolveResult, get_engine
+from mindgames.solver.deadline import Deadline
+from mindgames.solver.model import Assignment
+from mindgames.solver.statespace import (
+    OutOfTime,
+    Search,
+    TooLarge,
+    breadth_first,
+    build_graph,
+    shortest_paths,
+    simple_paths,
+)
 
 from .checker import replay
 from .compile import PlanModel, estimated_size
@@ -142,7 +149,7 @@ class Outcome:
 
 
 def plural(n: int | None, thing: str) -> str:
-    """"1 crossing", "3 crossings", "1,234 states"."""
+    """ "1 crossing", "3 crossings", "1,234 states"."""
     shown = f"{n:,}" if isinstance(n, int) else str(n)
     return f"{shown} {thing}" if n == 1 else f"{shown} {thing}s"
 
@@ -238,18 +245,24 @@ class Run:
                 search.layers = None  # (the layers are kept for the confirmation only)
                 self._record(self._model_alone(bound, exact, search.depth))
             else:
-                outcome.proof = (f"time limit: {_none_within(search.depth)} (breadth-first over "
-                                 f"{plural(search.states, 'counted state')}), the rest unknown")
+                outcome.proof = (
+                    f"time limit: {_none_within(search.depth)} (breadth-first over "
+                    f"{plural(search.states, 'counted state')}), the rest unknown"
+                )
         else:
             self._record(verdict)
         if self.options.cross_check:
             self._cross_check()
         if self.options.simple_paths:
             self.report("enumerating simple paths")
-            found = simple_paths(self.problem.initial, self._neighbours(), self.problem.goal_test,
-                                 self.seconds_left())
-            outcome.simple_paths = {"count": found.count, "histogram": found.histogram,
-                                    "complete": found.complete}
+            found = simple_paths(
+                self.problem.initial, self._neighbours(), self.problem.goal_test, self.seconds_left()
+            )
+            outcome.simple_paths = {
+                "count": found.count,
+                "histogram": found.histogram,
+                "complete": found.complete,
+            }
         return self._finish()
 
     def _finish(self) -> Outcome:
@@ -273,8 +286,9 @@ class Run:
         for side in (0, 1):
             index = self.problem.broken_rule(self.problem.side_content(self.problem.initial, side), "banks")
             if index is not None:
-                return Verdict("unsolvable", f"the start already breaks {self.problem.describe_rule(index)}",
-                               ["rules"])
+                return Verdict(
+                    "unsolvable", f"the start already breaks {self.problem.describe_rule(index)}", ["rules"]
+                )
         return None
 
     # -- the counted graph ----------------------------------------------------------------
@@ -293,9 +307,16 @@ class Run:
                 yield tuple((ty, tuple(table.items())) for ty, table in move.items()), nxt
             self._remember_next_states(key, following)  # (not reached when the search stops here)
 
-        search = breadth_first(layout.counted_start(), successors, layout.is_counted_goal,
-                               self.options.counted_limit, self.deadline, on_layer, stop_at_goal=True,
-                               keep_layers=True)
+        search = breadth_first(
+            layout.counted_start(),
+            successors,
+            layout.is_counted_goal,
+            self.options.counted_limit,
+            self.deadline,
+            on_layer,
+            stop_at_goal=True,
+            keep_layers=True,
+        )
         if search.labels is not None:
             search.labels = [{ty: dict(table) for ty, table in move} for move in search.labels]
         if search.complete:
@@ -305,7 +326,8 @@ class Run:
                 search.states - 1,
                 f"a shortest plan never repeats a state and only "
                 f"{plural(search.states, 'counted state')} {'is' if search.states == 1 else 'are'} "
-                f"reachable")
+                f"reachable",
+            )
         return search
 
     def _remember_next_states(self, key, following: list) -> None:
@@ -323,16 +345,26 @@ class Run:
             plan = self.layout.concretise(search.labels)
             banks = replay(self.spec, plan)  # raises VerificationError
             proof = (
-                f"shortest: breadth-first search over the counted state graph (interchangeable "
-                f"actors counted) meets the goal first after {crossings(search.length)} "
-                f"({plural(search.states, 'counted state')} seen); the plan was replayed by the "
-                f"independent checker"
-            ) if search.length else "the start is already the goal"
+                (
+                    f"shortest: breadth-first search over the counted state graph (interchangeable "
+                    f"actors counted) meets the goal first after {crossings(search.length)} "
+                    f"({plural(search.states, 'counted state')} seen); the plan was replayed by the "
+                    f"independent checker"
+                )
+                if search.length
+                else "the start is already the goal"
+            )
             return Verdict("solved", proof, ["counted-bfs", "checker"], plan, banks)
-        every = ("the only reachable counted state" if search.states == 1
-                 else f"all {search.states:,} reachable counted states")
-        return Verdict("unsolvable", f"breadth-first search over {every} (interchangeable actors "
-                                     f"counted) never meets the goal", ["counted-bfs"])
+        every = (
+            "the only reachable counted state"
+            if search.states == 1
+            else f"all {search.states:,} reachable counted states"
+        )
+        return Verdict(
+            "unsolvable",
+            f"breadth-first search over {every} (interchangeable actors counted) never meets the goal",
+            ["counted-bfs"],
+        )
 
     # -- the time-expanded model ------------------------------------------------------------
     def _affordable(self, horizon: int) -> str:
@@ -340,17 +372,20 @@ class Run:
         options = self.options
         size = estimated_size(self.layout, horizon, unary=options.engine != "cpsat")
         if size > options.model_limit:
-            return (f"the model of {crossings(horizon)} would have about {size:,} constraints "
-                    f"(limit {options.model_limit:,})")
+            return (
+                f"the model of {crossings(horizon)} would have about {size:,} constraints "
+                f"(limit {options.model_limit:,})"
+            )
         # the build may take a third of the time left: the solving needs the rest
         if options.time_limit is not None and 3 * size / BUILD_RATE > self.seconds_left():
-            return (f"building the model of {crossings(horizon)} (about {size:,} constraints) "
-                    f"would not fit in the time left")
+            return (
+                f"building the model of {crossings(horizon)} (about {size:,} constraints) "
+                f"would not fit in the time left"
+            )
         return ""
 
     def _build(self, horizon: int) -> PlanModel:
-        return PlanModel(self.layout, horizon, unary=self.options.engine != "cpsat",
-                         deadline=self.deadline)
+        return PlanModel(self.layout, horizon, unary=self.options.engine != "cpsat", deadline=self.deadline)
 
     def _confirm_on_model(self, search: Search) -> None:
         """The time-expanded model's word on the search's answer: no plan one
@@ -397,8 +432,9 @@ class Run:
             return None
         return warm
 
-    def _confirm_with_two_calls(self, plans: PlanModel, session: Session, length: int,
-                                unconfirmed: Callable[[str], None]) -> None:
+    def _confirm_with_two_calls(
+        self, plans: PlanModel, session: Session, length: int, unconfirmed: Callable[[str], None]
+    ) -> None:
         """The questions of :meth:`_confirm_on_model` on the model of ``length`` steps."""
         outcome, engine_name = self.outcome, self.options.engine
         if outcome.status != "solved":
@@ -409,30 +445,37 @@ class Run:
                 raise VerificationError("the model has a plan, the breadth-first search proved there is none")
             if answer.status == "unknown":
                 return unconfirmed("the time limit ran out")
-            outcome.confirmation = (f"confirmed on {engine_name}: no plan of at most {crossings(length)} "
-                                    f"(unsatisfiable); {self.longest.why}, so no plan is longer")
+            outcome.confirmation = (
+                f"confirmed on {engine_name}: no plan of at most {crossings(length)} "
+                f"(unsatisfiable); {self.longest.why}, so no plan is longer"
+            )
             outcome.methods.append(f"{engine_name}-model")
             return
         self.report(f"confirming on {engine_name}: no plan of {crossings(length - 1)}?")
         shorter = self._ask(session, [-plans.act[length - 1]])
         if shorter.status == "sat":
             self._found(plans, shorter.assignment)
-            raise VerificationError(f"the model has a plan shorter than the breadth-first search's "
-                                    f"{crossings(length)}")
+            raise VerificationError(
+                f"the model has a plan shorter than the breadth-first search's {crossings(length)}"
+            )
         self.report(f"confirming on {engine_name}: a plan of {crossings(length)}?")
         same = self._ask(session, ()) if shorter.status == "unsat" else shorter
         if same.status == "unsat":
-            raise VerificationError(f"the model has no plan of {crossings(length)}, the "
-                                    f"breadth-first search has one")
+            raise VerificationError(
+                f"the model has no plan of {crossings(length)}, the breadth-first search has one"
+            )
         if same.status == "unknown":
             return unconfirmed("the time limit ran out")
         found, _ = self._found(plans, same.assignment)
         if len(found) != length:
-            raise VerificationError(f"the model's plan has {crossings(len(found))}, "
-                                    f"the breadth-first search's {length}")
-        outcome.confirmation = (f"confirmed on {engine_name} with two calls: no plan with at most "
-                                f"{crossings(length - 1)} (unsatisfiable), a plan of {length} "
-                                f"(satisfiable, replayed by the checker)")
+            raise VerificationError(
+                f"the model's plan has {crossings(len(found))}, the breadth-first search's {length}"
+            )
+        outcome.confirmation = (
+            f"confirmed on {engine_name} with two calls: no plan with at most "
+            f"{crossings(length - 1)} (unsatisfiable), a plan of {length} "
+            f"(satisfiable, replayed by the checker)"
+        )
         outcome.methods.append(f"{engine_name}-model")
         if self.options.count_shortest:
             self.report("counting the shortest plans")
@@ -459,15 +502,17 @@ class Run:
 
         states = [key for layer in layers for key in layer]
         if len(states) > LAYERED_STATES:
-            return unconfirmed(f"{plural(len(states), 'counted state')} to check layer by layer "
-                               f"(limit {LAYERED_STATES:,})")
+            return unconfirmed(
+                f"{plural(len(states), 'counted state')} to check layer by layer (limit {LAYERED_STATES:,})"
+            )
         skip = self._affordable(1)
         if skip:
             return unconfirmed(skip)
         self.report(f"confirming on {engine_name}: building the one-step model")
         try:
-            plans = PlanModel(self.layout, 1, unary=engine_name != "cpsat", deadline=self.deadline,
-                              anchored=False)
+            plans = PlanModel(
+                self.layout, 1, unary=engine_name != "cpsat", deadline=self.deadline, anchored=False
+            )
             before = [plans.is_state(0, key) for key in states]
             after = [plans.is_state(1, key) for key in states]
         except OutOfTime as error:
@@ -479,7 +524,7 @@ class Run:
         from_layer = []  # from_layer[d]: "the state before the step is at distance d"
         for d in range(len(layers)):
             selector = m.new_var()
-            m.add_clause([-selector, *before[ends[d]:ends[d + 1]]])
+            m.add_clause([-selector, *before[ends[d] : ends[d + 1]]])
             from_layer.append(selector)
         in_reach = m.new_var()  # "the state after the step is one of the states checked"
         m.add_clause([-in_reach, *after])
@@ -492,25 +537,36 @@ class Run:
             self.report(f"confirming on {engine_name}: {what}")
             answer = self._ask(session, assumptions)
             if answer.status not in ("unknown", expected):
-                raise VerificationError(f"the one-step model disagrees with the breadth-first "
-                                        f"search: {what}: {answer.status}")
+                raise VerificationError(
+                    f"the one-step model disagrees with the breadth-first search: {what}: {answer.status}"
+                )
             return answer.status == expected
 
         questions = [("the start", [plans.start_guard, -before[0]], "unsat")]
         if solved:
-            questions += [(f"moves from distance {d}", [from_layer[d], *(-e for e in after[:ends[d + 2]])],
-                           "unsat") for d in range(length - 1)]
+            questions += [
+                (f"moves from distance {d}", [from_layer[d], *(-e for e in after[: ends[d + 2]])], "unsat")
+                for d in range(length - 1)
+            ]
         else:
-            questions += [(f"moves from distance {d}", [from_layer[d], *(-e for e in after)], "unsat")
-                          for d in range(len(layers))]
+            questions += [
+                (f"moves from distance {d}", [from_layer[d], *(-e for e in after)], "unsat")
+                for d in range(len(layers))
+            ]
         questions.append(("the goal", [plans.goal_guard, in_reach], "unsat"))
         if solved:
             path = search.path
-            questions += [(f"crossing {t + 1} of the plan",
-                           [*plans.state_literals(0, path[t]), *plans.state_literals(1, path[t + 1])],
-                           "sat") for t in range(length)]
-            questions.append(("the plan's end", [plans.goal_guard, *plans.state_literals(1, path[-1])],
-                              "sat"))
+            questions += [
+                (
+                    f"crossing {t + 1} of the plan",
+                    [*plans.state_literals(0, path[t]), *plans.state_literals(1, path[t + 1])],
+                    "sat",
+                )
+                for t in range(length)
+            ]
+            questions.append(
+                ("the plan's end", [plans.goal_guard, *plans.state_literals(1, path[-1])], "sat")
+            )
         for what, assumptions, expected in questions:
             if not ask(what, assumptions, expected):
                 return unconfirmed("the time limit ran out")
@@ -521,12 +577,14 @@ class Run:
                 f"model's moves from the counted states within d crossings of the start reach only "
                 f"states within d + 1, and none within {length - 1} meets the goal (unsatisfiable), "
                 f"so no plan has at most {crossings(length - 1)}; each of the plan's {crossings(length)} "
-                f"is a move of the model (satisfiable)")
+                f"is a move of the model (satisfiable)"
+            )
         else:
             outcome.confirmation = (
                 f"confirmed on {engine_name} on a one-step model ({calls} calls): no move of the "
                 f"model leaves the {plural(len(states), 'reachable counted state')} and none of them "
-                f"meets the goal (unsatisfiable), so there is no plan")
+                f"meets the goal (unsatisfiable), so there is no plan"
+            )
         outcome.methods.append(f"{engine_name}-model")
 
     def _model_alone(self, bound: int, exact: bool, proven: int) -> Verdict:
@@ -538,7 +596,8 @@ class Run:
             max(1, bound - 1),  # a shortest plan never repeats a state
             f"a shortest plan never repeats a state and there are "
             f"{'only ' + str(bound) if exact else 'at most ' + str(bound)} safe counted states "
-            f"(interchangeable actors counted)")
+            f"(interchangeable actors counted)",
+        )
         horizon = min(max(FIRST_HORIZON, proven + 1), longest.steps)
 
         def give_up(reason: str) -> Verdict:
@@ -563,10 +622,14 @@ class Run:
             if answer.status == "unsat":
                 proven = horizon
                 if horizon >= longest.steps:
-                    return Verdict("unsolvable", (
-                        f"no plan of at most {crossings(horizon)} (unsatisfiable on {engine_name}); "
-                        f"{longest.why}, so no plan is longer than {longest.steps}"),
-                        [f"{engine_name}-model"])
+                    return Verdict(
+                        "unsolvable",
+                        (
+                            f"no plan of at most {crossings(horizon)} (unsatisfiable on {engine_name}); "
+                            f"{longest.why}, so no plan is longer than {longest.steps}"
+                        ),
+                        [f"{engine_name}-model"],
+                    )
                 horizon = min(2 * horizon, longest.steps)
                 continue
             return self._narrow_down(plans, session, answer.assignment, proven)
@@ -585,8 +648,14 @@ class Run:
                 status = answer.status
             if status == "unknown":
                 plan, banks = self._found(plans, best)
-                return Verdict("unknown", f"time limit: a plan of {crossings(len(plan))} found, "
-                                          f"{_none_within(proven)}, the rest unknown", [], plan, banks)
+                return Verdict(
+                    "unknown",
+                    f"time limit: a plan of {crossings(len(plan))} found, "
+                    f"{_none_within(proven)}, the rest unknown",
+                    [],
+                    plan,
+                    banks,
+                )
             if status == "unsat":
                 proven = shorter
             else:
@@ -594,10 +663,14 @@ class Run:
         plan, banks = self._found(plans, best)
         length = len(plan)
         proof = (
-            f"shortest: no plan with at most {crossings(length - 1)} (each horizon up to "
-            f"{length - 1} unsatisfiable on {engine_name}); the plan of {length} was "
-            f"replayed by the independent checker"
-        ) if length else "the start is already the goal"
+            (
+                f"shortest: no plan with at most {crossings(length - 1)} (each horizon up to "
+                f"{length - 1} unsatisfiable on {engine_name}); the plan of {length} was "
+                f"replayed by the independent checker"
+            )
+            if length
+            else "the start is already the goal"
+        )
         counted = None
         if self.options.count_shortest:
             self.report("counting the shortest plans")
@@ -641,8 +714,9 @@ class Run:
             counted += 1
 
         assumptions = [-plans.act[length]] if length < plans.horizon else []
-        found = session.enumerate(assumptions, limit=self.options.count_limit,
-                                  time_limit=self.seconds_left(), on_solution=add)
+        found = session.enumerate(
+            assumptions, limit=self.options.count_limit, time_limit=self.seconds_left(), on_solution=add
+        )
         self._add_stats(found.stats)
         return {"count": total, "counted_plans": counted, "complete": found.complete}
 
@@ -666,16 +740,23 @@ class Run:
         outcome = self.outcome
         decided = outcome.status in ("solved", "unsolvable")
         expected = outcome.crossings if outcome.status == "solved" else None
-        check: dict = {"graph_crossings": None, "graph_states": None, "graph_shortest_plans": None,
-                       "counted_graph_crossings": None, "counted_graph_states": None, "agrees": None}
+        check: dict = {
+            "graph_crossings": None,
+            "graph_states": None,
+            "graph_shortest_plans": None,
+            "counted_graph_crossings": None,
+            "counted_graph_states": None,
+            "agrees": None,
+        }
         notes: list[str] = []
 
         def compare(length: int | None, method: str) -> None:
             if not decided:
                 return
             if length != expected:
-                raise VerificationError(f"{method} finds {length} crossings, the solver "
-                                        f"{expected} ({outcome.status})")
+                raise VerificationError(
+                    f"{method} finds {length} crossings, the solver {expected} ({outcome.status})"
+                )
             check["agrees"] = True
             outcome.methods.append(method)
 
@@ -693,8 +774,9 @@ class Run:
             compare(length, "networkx-explicit-graph")
             plans = outcome.shortest_plans
             if decided and plans is not None and plans["complete"] and plans["count"] != count:
-                raise VerificationError(f"the model counts {plans['count']} shortest plans, "
-                                        f"the explicit state graph {count}")
+                raise VerificationError(
+                    f"the model counts {plans['count']} shortest plans, the explicit state graph {count}"
+                )
         if notes:
             check["note"] = "; ".join(notes)
         outcome.cross_check = check
@@ -712,9 +794,13 @@ class Run:
             return known if known is not None else [nxt for _, nxt in layout.counted_successors(key)]
 
         try:
-            graph = build_graph(layout.counted_start(), neighbours, self.options.graph_limit,
-                                self.seconds_left(),
-                                lambda n: self.report(f"cross-check: counted state graph, {n:,} states"))
+            graph = build_graph(
+                layout.counted_start(),
+                neighbours,
+                self.options.graph_limit,
+                self.seconds_left(),
+                lambda n: self.report(f"cross-check: counted state graph, {n:,} states"),
+            )
         except TooLarge as error:
             notes.append(f"counted state graph not built: {error}")
             return None
@@ -734,8 +820,13 @@ class Run:
             return None
         self.report("cross-checking with the explicit state graph (networkx)")
         try:
-            graph = build_graph(problem.initial, self._neighbours(), limit, self.seconds_left(),
-                                lambda n: self.report(f"cross-check: explicit state graph, {n:,} states"))
+            graph = build_graph(
+                problem.initial,
+                self._neighbours(),
+                limit,
+                self.seconds_left(),
+                lambda n: self.report(f"cross-check: explicit state graph, {n:,} states"),
+            )
         except TooLarge as error:
             notes.append(f"explicit state graph not built: {error}")
             return None

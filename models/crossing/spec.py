@@ -1,7 +1,7 @@
 """The crossing puzzle format: a TOML (or JSON) document checked into a :class:`Spec`.
 
 Input: the parsed document (a dict).  Output: an immutable :class:`Spec`, or a
-:class:`~models.errors.PuzzleError` whose message names the offending key and
+:class:`~mindgames.models.errors.PuzzleError` whose message names the offending key and
 value.  Nothing in a puzzle file is ever evaluated: names, numbers and flags only.
 """
 
@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from models.errors import PuzzleError, shorten
+from mindgames.models.errors import PuzzleError, shorten
 
 from .rules import PLACES, RULE_CLASSES, RULE_KINDS, CrossingRule, Groups
 
@@ -129,8 +129,10 @@ def parse_document(document: dict[str, Any]) -> Spec:
         raise PuzzleError("a puzzle has exactly one of [boat] or [pulley]")
     actors = _actors(document.get("actors"), pulley="pulley" in document)
     known = {a.name for a in actors}
-    groups = tuple((g, frozenset(a.name for a in actors if g in a.groups))
-                   for g in dict.fromkeys(g for a in actors for g in a.groups))
+    groups = tuple(
+        (g, frozenset(a.name for a in actors if g in a.groups))
+        for g in dict.fromkeys(g for a in actors for g in a.groups)
+    )
     rules = tuple(
         _rule(raw, f"rules[{i}]", known, groups)
         for i, raw in enumerate(_list(document.get("rules", []), "rules", MAX_RULES))
@@ -180,23 +182,26 @@ def _actors(raw: Any, pulley: bool) -> tuple[Actor, ...]:
         if name in seen:
             raise PuzzleError(f"{where}.name = {name!r}: two actors have this name")
         seen.add(name)
-        groups = tuple(_name(g, f"{where}.groups")
-                       for g in _list(table.get("groups", []), f"{where}.groups", MAX_NAMES))
+        groups = tuple(
+            _name(g, f"{where}.groups") for g in _list(table.get("groups", []), f"{where}.groups", MAX_NAMES)
+        )
         cargo = _bool(table.get("cargo", False), f"{where}.cargo")
         rows = _bool(table.get("rows", False), f"{where}.rows")
         if cargo and rows:
             raise PuzzleError(f"{where}.rows = true: {name!r} is cargo and cannot row")
         if pulley and "weight" not in table:
             raise PuzzleError(f"{where}.weight is missing (every actor of a pulley has a weight)")
-        actors.append(Actor(
-            name=name,
-            count=_integer(table.get("count", 1), f"{where}.count", 1, MAX_COUNT),
-            groups=groups,
-            rows=rows,
-            weight=_integer(table.get("weight", 0), f"{where}.weight", 0, MAX_WEIGHT),
-            cargo=cargo,
-            must_cross=_bool(table.get("must_cross", True), f"{where}.must_cross"),
-        ))
+        actors.append(
+            Actor(
+                name=name,
+                count=_integer(table.get("count", 1), f"{where}.count", 1, MAX_COUNT),
+                groups=groups,
+                rows=rows,
+                weight=_integer(table.get("weight", 0), f"{where}.weight", 0, MAX_WEIGHT),
+                cargo=cargo,
+                must_cross=_bool(table.get("must_cross", True), f"{where}.must_cross"),
+            )
+        )
     copies = sum(a.count for a in actors)
     if copies > MAX_COPIES:
         raise PuzzleError(f"actors: {copies} copies in all is too many (allowed: 1..{MAX_COPIES})")
@@ -238,8 +243,7 @@ def _rule(raw: Any, where: str, known: set[str], groups: Groups) -> CrossingRule
     if not places:
         raise PuzzleError(f"{where}.where is empty")
     rule = RULE_CLASSES[kind]
-    return rule(tuple(places), groups, **{role: names(role, role in REQUIRED_ROLES)
-                                          for role in rule.roles})
+    return rule(tuple(places), groups, **{role: names(role, role in REQUIRED_ROLES) for role in rule.roles})
 
 
 # -- small checkers ----------------------------------------------------------
@@ -276,8 +280,10 @@ def _name(value: Any, key: str) -> str:
     if not text or text.startswith("@") or text != text.strip():
         raise PuzzleError(f"{key} = {shorten(repr(text))}: not a usable name")
     if len(text) > MAX_NAME_LENGTH:
-        raise PuzzleError(f"{key} = {shorten(repr(text))}: a name of {len(text)} characters is too "
-                          f"long (allowed: at most {MAX_NAME_LENGTH})")
+        raise PuzzleError(
+            f"{key} = {shorten(repr(text))}: a name of {len(text)} characters is too "
+            f"long (allowed: at most {MAX_NAME_LENGTH})"
+        )
     return text
 
 
@@ -289,8 +295,7 @@ def _bool(value: Any, key: str) -> bool:
 
 def _integer(value: Any, key: str, minimum: int, maximum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a whole number "
-                          f"in {minimum}..{maximum}")
+        raise PuzzleError(f"{key} = {shorten(repr(value))}: expected a whole number in {minimum}..{maximum}")
     if value < minimum:
         raise PuzzleError(f"{key} = {value}: must be at least {minimum} (allowed: {minimum}..{maximum})")
     if value > maximum:

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from solver.deadline import Deadline
-from solver.statespace import OutOfTime
+from mindgames.solver.deadline import Deadline
+from mindgames.solver.statespace import OutOfTime
 
 from .rules import NotOutnumbered
 from .spec import Spec
@@ -89,8 +89,7 @@ def _initial_colours(spec: Spec) -> dict:
         colours[("actor", a.name)] = key if a.count == 1 else key + (a.name,)
     for i, rule in enumerate(spec.rules):
         groups = tuple(
-            tuple(sorted(r for r in names if r.startswith("@")))
-            for names in map(rule.names, ROLES)
+            tuple(sorted(r for r in names if r.startswith("@"))) for names in map(rule.names, ROLES)
         )
         colours[("rule", i)] = (rule.kind, tuple(sorted(rule.where)), groups)
     return colours
@@ -124,8 +123,10 @@ class Incidence:
                         self.adjacent[a].append((r, ("to", role)))
                         self.adjacent[r].append((a, ("from", role)))
         # each rule as (kind, places, the names of each role): what a symmetry must preserve
-        self.rule_forms = [(rule.kind, tuple(sorted(rule.where)),
-                            tuple(frozenset(rule.names(role)) for role in ROLES)) for rule in spec.rules]
+        self.rule_forms = [
+            (rule.kind, tuple(sorted(rule.where)), tuple(frozenset(rule.names(role)) for role in ROLES))
+            for rule in spec.rules
+        ]
 
     def refine(self, colours: dict) -> dict:
         """The coarsest equitable partition finer than ``colours`` (node -> any
@@ -200,8 +201,9 @@ def _blocks_for(spec, graph, colours, cls, singles, assigned, deadline) -> list[
     """Blocks led by the members of ``cls``: each member with the actors of other
     classes (of the same size) that individualising it singles out.  None if the
     block swaps do not verify, even with single-actor blocks."""
-    others = [d for d in _classes(colours, singles)
-              if len(d) == len(cls) and d != cls and d[0] not in assigned]
+    others = [
+        d for d in _classes(colours, singles) if len(d) == len(cls) and d != cls and d[0] not in assigned
+    ]
     partners: list[list[str]] = [[] for _ in cls]
     refined: dict[str, dict] = {}  # leader -> colours with the leader individualised
 
@@ -239,7 +241,13 @@ def _swap_is_symmetry(spec: Spec, graph: Incidence, first: tuple[str, ...], seco
     for a, b in mapping.items():
         x, y = actors[a], actors[b]
         if (x.count, sorted(x.groups), x.rows, x.weight, x.cargo, x.must_cross) != (
-            y.count, sorted(y.groups), y.rows, y.weight, y.cargo, y.must_cross):
+            y.count,
+            sorted(y.groups),
+            y.rows,
+            y.weight,
+            y.cargo,
+            y.must_cross,
+        ):
             return False
     moved = frozenset(mapping)
 

@@ -8,7 +8,7 @@ records), JSON Lines.  A header comment ``# mindgames sudoku box=RxC
 may state it too (a :class:`Variant`), and the two must agree.
 
 Reading follows the library's one convention: :func:`read` gives a
-:class:`~models.kind.Parsed` per puzzle, the puzzle or the error naming what
+:class:`~mindgames.models.kind.Parsed` per puzzle, the puzzle or the error naming what
 is wrong with it.
 """
 
@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from ..errors import PuzzleError, shorten
-from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char, symbol_value
+from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
+
 
 # ---------------------------------------------------------------------------
 # Variant statements: a header comment or the command line
@@ -94,11 +96,15 @@ def parse_header(comment: str, where: str) -> Variant | None:
         if key == "box" and equals:
             box = parse_box(value)
             if box is None:
-                raise PuzzleError(f"{where}: header box={shorten(value)!r} is not a box shape like 3x3 or 3x2")
+                raise PuzzleError(
+                    f"{where}: header box={shorten(value)!r} is not a box shape like 3x3 or 3x2"
+                )
         elif key == "diagonals" and not equals:
             diagonals = True
         else:
-            raise PuzzleError(f"{where}: unknown key {shorten(key)!r} in the header (known: box=RxC, diagonals)")
+            raise PuzzleError(
+                f"{where}: unknown key {shorten(key)!r} in the header (known: box=RxC, diagonals)"
+            )
     return Variant(box, diagonals, f"the header on {where}")
 
 
@@ -140,13 +146,19 @@ def _resolve(
         return box, bool(diagonals)
     if variant.box is not None:
         if jigsaw:
-            raise PuzzleError(f"{at}a jigsaw puzzle (it has regions), but {variant.source} says {_describe('box', variant.box)}")
+            raise PuzzleError(
+                f"{at}a jigsaw puzzle (it has regions), but {variant.source} says {_describe('box', variant.box)}"
+            )
         if box is not None and tuple(box) != variant.box:
-            raise PuzzleError(f"{at}\"box\" {shorten(list(box))} contradicts {variant.source} ({_describe('box', variant.box)})")
+            raise PuzzleError(
+                f'{at}"box" {shorten(list(box))} contradicts {variant.source} ({_describe("box", variant.box)})'
+            )
         box = variant.box
     if variant.diagonals is not None:
         if diagonals is not None and diagonals != variant.diagonals:
-            raise PuzzleError(f"{at}\"diagonals\" {str(diagonals).lower()} contradicts {variant.source} ({_describe('diagonals', variant.diagonals)})")
+            raise PuzzleError(
+                f'{at}"diagonals" {str(diagonals).lower()} contradicts {variant.source} ({_describe("diagonals", variant.diagonals)})'
+            )
         diagonals = variant.diagonals
     return box, bool(diagonals)
 
@@ -190,7 +202,9 @@ def parse_line(line: str, where: str = "line 1", variant: Variant | None = None)
         return puzzle
     fields = line.split()
     if len(fields) not in (1, 2):
-        raise PuzzleError(f"{where}: expected a puzzle and optional region labels, found {len(fields)} fields")
+        raise PuzzleError(
+            f"{where}: expected a puzzle and optional region labels, found {len(fields)} fields"
+        )
     if len(fields[0]) > 35 * 35:
         raise PuzzleError(f"{where}: {len(fields[0])} characters is too long for a puzzle (at most 35x35)")
     grid = _square(_cells_of_text(fields[0], where), where)
@@ -268,9 +282,7 @@ def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant
     where = f"lines {first}-{numbered_lines[-1][0]}"
     for i, row in enumerate(grid):
         if len(row) != len(grid):
-            raise PuzzleError(
-                f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows"
-            )
+            raise PuzzleError(f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows")
     _check_range(grid, where)
     box, diagonals = _resolve(variant, None, None, False, where)
     return make_puzzle(grid, box, None, diagonals, where)
@@ -279,10 +291,25 @@ def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant
 _JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions")
 # Keys of the records mindgames itself writes (generate, solve, check, count --json):
 # a record read back as a puzzle keeps its puzzle keys and these are passed over.
-_OUTPUT_KEYS = frozenset({
-    "index", "status", "givens", "uniqueness", "minimal", "solution", "solutions", "seed",
-    "engine", "seconds", "stats", "count", "complete", "error", "message",
-})
+_OUTPUT_KEYS = frozenset(
+    {
+        "index",
+        "status",
+        "givens",
+        "uniqueness",
+        "minimal",
+        "solution",
+        "solutions",
+        "seed",
+        "engine",
+        "seconds",
+        "stats",
+        "count",
+        "complete",
+        "error",
+        "message",
+    }
+)
 
 
 def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = None) -> Sudoku:
@@ -296,15 +323,17 @@ def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = 
     if isinstance(value, str):
         return parse_line(value, where, variant)
     if not isinstance(value, dict):
-        raise PuzzleError(f"{where}: a puzzle is a list of rows or an object with a \"grid\"")
+        raise PuzzleError(f'{where}: a puzzle is a list of rows or an object with a "grid"')
     unknown = sorted(set(value) - set(_JSON_KEYS) - _OUTPUT_KEYS)
     if unknown:
-        raise PuzzleError(f"{where}: unknown key {shorten(unknown[0])!r} (known: {', '.join(sorted(_JSON_KEYS))})")
+        raise PuzzleError(
+            f"{where}: unknown key {shorten(unknown[0])!r} (known: {', '.join(sorted(_JSON_KEYS))})"
+        )
     if "grid" not in value and "puzzle" not in value:
-        raise PuzzleError(f"{where}: the object has no \"grid\" (nor a \"puzzle\" line)")
+        raise PuzzleError(f'{where}: the object has no "grid" (nor a "puzzle" line)')
     grid = _json_cells(value.get("grid", value.get("puzzle")), where)
     if "grid" in value and "puzzle" in value and _json_cells(value["puzzle"], where) != grid:
-        raise PuzzleError(f"{where}: \"puzzle\" and \"grid\" are different puzzles")
+        raise PuzzleError(f'{where}: "puzzle" and "grid" are different puzzles')
     labels = value.get("regions")
     if isinstance(labels, str):
         size = len(grid)
@@ -312,13 +341,13 @@ def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = 
             raise PuzzleError(f"{where}: {len(labels)} region labels for {size * size} cells")
         labels = [list(labels[r * size : (r + 1) * size]) for r in range(size)]
     elif labels is not None and not (isinstance(labels, list) and all(isinstance(r, list) for r in labels)):
-        raise PuzzleError(f"{where}: \"regions\" must be a grid (list of rows) of labels")
+        raise PuzzleError(f'{where}: "regions" must be a grid (list of rows) of labels')
     diag = value.get("diagonals")
     if diag is not None and not isinstance(diag, bool):
-        raise PuzzleError(f"{where}: \"diagonals\" must be true or false, not {shorten(repr(diag))}")
+        raise PuzzleError(f'{where}: "diagonals" must be true or false, not {shorten(repr(diag))}')
     box = value.get("box")
     if box is not None and not isinstance(box, list):
-        raise PuzzleError(f"{where}: \"box\" must be [rows, cols], not {shorten(repr(box))}")
+        raise PuzzleError(f'{where}: "box" must be [rows, cols], not {shorten(repr(box))}')
     box, diag = _resolve(variant, box, diag, labels is not None, where)
     return make_puzzle(grid, box, labels, diag, where)
 
@@ -334,7 +363,7 @@ def _json_cells(raw: Any, where: str) -> list[list[int]]:
 
 def _json_grid(rows_value: Any, where: str) -> list[list[int]]:
     if not isinstance(rows_value, list) or not all(isinstance(row, list) for row in rows_value):
-        raise PuzzleError(f"{where}: \"grid\" must be a list of rows")
+        raise PuzzleError(f'{where}: "grid" must be a list of rows')
     return [[0 if v is None else v for v in row] for row in rows_value]
 
 
@@ -422,8 +451,10 @@ def _json_document(held: list[str], lines: Iterator[str]) -> tuple[Any, list[str
             held.append(line)
             size += len(line)
             if size > MAX_DOCUMENT_CHARS:
-                raise PuzzleError(f"a JSON document over several lines larger than "
-                                  f"{MAX_DOCUMENT_CHARS // 2**20} MiB is not read (write one puzzle per line)")
+                raise PuzzleError(
+                    f"a JSON document over several lines larger than "
+                    f"{MAX_DOCUMENT_CHARS // 2**20} MiB is not read (write one puzzle per line)"
+                ) from None
         try:
             return json.loads("".join(held).strip()), held
         except (json.JSONDecodeError, RecursionError):

@@ -1,11 +1,11 @@
 """Sudoku puzzles with exactly one solution and no removable given (the shared loop of
-:mod:`models.generate`, under the names and messages the command line knows)."""
+:mod:`mindgames.models.generate`, under the names and messages the command line knows)."""
 
 from __future__ import annotations
 
 import random
 
-from solver.deadline import Deadline
+from mindgames.solver.deadline import Deadline
 
 from ..errors import PuzzleError
 from ..generate import Generator, Progress, Unsolvable
@@ -24,7 +24,7 @@ def generate(
     grade: str | None = None,
 ) -> tuple[Sudoku, list[list[int]]]:
     """A puzzle of ``empty``'s shape with exactly one solution and no removable given
-    (with ``grade``, one of that grade by :mod:`models.sudoku.techniques`: see :func:`_graded`).
+    (with ``grade``, one of that grade by :mod:`mindgames.models.sudoku.techniques`: see :func:`_graded`).
 
     Reproducible for a given ``seed``.  Uniqueness checks run on one
     incremental session (the givens are assumptions), never a rebuilt solver;
@@ -45,18 +45,25 @@ def generate(
 GRADED_ATTEMPTS = 200
 
 
-def _graded(generator: Generator, empty: Sudoku, grade_name: str, rng: random.Random,
-            deadline: Deadline, on_progress: Progress | None) -> tuple[Sudoku, list[list[int]]]:
+def _graded(
+    generator: Generator,
+    empty: Sudoku,
+    grade_name: str,
+    rng: random.Random,
+    deadline: Deadline,
+    on_progress: Progress | None,
+) -> tuple[Sudoku, list[list[int]]]:
     """Puzzles generated one after another (from ``rng``: reproducible) until one has the
     grade; PuzzleError after :data:`GRADED_ATTEMPTS` misses (the hardest grades are rare
     among random minimal puzzles)."""
     from .techniques import grade
 
     for _attempt in range(GRADED_ATTEMPTS):
-        puzzle, solution = generator.generate(empty, random.Random(rng.randrange(2**32)), deadline,
-                                              on_progress)
+        puzzle, solution = generator.generate(
+            empty, random.Random(rng.randrange(2**32)), deadline, on_progress
+        )
         if grade(puzzle, deadline)[1] == grade_name:
             return puzzle, solution
-    raise PuzzleError(f"no {grade_name} puzzle among {GRADED_ATTEMPTS} generated; "
-                      f"try another grade or --seed")
-
+    raise PuzzleError(
+        f"no {grade_name} puzzle among {GRADED_ATTEMPTS} generated; try another grade or --seed"
+    )

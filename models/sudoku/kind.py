@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Any, Iterable, Iterator
+from typing import Any
 
-from solver.deadline import Deadline
+from mindgames.solver.deadline import Deadline
 
 from ..draw import grid_lines
 from ..errors import PuzzleError
@@ -15,8 +16,9 @@ from . import formats, rules
 from .formats import Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 
-BOX = Option("box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square",
-             parse=checked_box)
+BOX = Option(
+    "box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square", parse=checked_box
+)
 DIAGONALS = Option("diagonals", "X-Sudoku: both diagonals too", flag=True)
 REGIONS = Option("regions", "jigsaw: N*N region labels, one per cell, row by row")
 

@@ -7,8 +7,9 @@ puzzle derived from another (other givens, same variant) is
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Hashable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..errors import PuzzleError, shorten
 from ..grid import box_shape, cell_name
@@ -86,15 +87,15 @@ def make_puzzle(
             or box[0] * box[1] != size
             or min(box) < 1
         ):
-            raise PuzzleError(f"{at}box {shorten(list(box))} does not tile a {size}x{size} grid (rows x cols must be {size})")
+            raise PuzzleError(
+                f"{at}box {shorten(list(box))} does not tile a {size}x{size} grid (rows x cols must be {size})"
+            )
         box_tuple = (box[0], box[1])
     else:
         box_tuple = box_shape(size)
         if box_tuple is None:
             raise PuzzleError(f"{at}size {size} has no box shape (it is prime): give jigsaw regions")
-    return Sudoku(
-        tuple(tuple(row) for row in grid), box_tuple, region_grid, bool(with_diagonals)
-    )
+    return Sudoku(tuple(tuple(row) for row in grid), box_tuple, region_grid, bool(with_diagonals))
 
 
 def _region_grid(labels: Sequence[Sequence[Hashable]], size: int, at: str) -> Grid:

@@ -5,7 +5,7 @@
   ``diagonals`` both main diagonals) holds every symbol exactly once;
 * a given stays as given.
 
-:func:`compile` states them as a :class:`solver.Model` (the complete
+:func:`compile` states them as a :class:`mindgames.solver.Model` (the complete
 encoding: one choice of symbol per cell, every unit all different, which
 lets unit propagation do most of the work); :func:`compile_puzzle` states
 one jigsaw's, what its givens force built in; :func:`verify` checks a grid
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 from operator import itemgetter
-from typing import Callable, Iterator, Sequence
 
-from solver import Assignment, Choice, Model
-from solver.model import Cardinality
+from mindgames.solver import Assignment, Choice, Model
+from mindgames.solver.model import Cardinality
 
 from ..grid import Unit, boxes, cell_name, columns, diagonals, regions, rows, symbol_char
 from .puzzle import Grid, Shape, Sudoku, shape
@@ -95,8 +95,7 @@ def _cells_and_units(shape: Shape) -> tuple[Model, tuple[tuple[Choice, ...], ...
     model = Model()
     symbols = range(1, shape.size + 1)
     cells = tuple(
-        tuple(model.new_choice(symbols, primary=True) for _ in range(shape.size))
-        for _ in range(shape.size)
+        tuple(model.new_choice(symbols, primary=True) for _ in range(shape.size)) for _ in range(shape.size)
     )
     for unit in units(shape):
         model.add_all_different([cells[r][c] for r, c in unit.cells])
@@ -246,9 +245,13 @@ def compile_puzzle(puzzle: Sudoku) -> PuzzleEncoding | None:
                     clauses.extend(combinations([-literal for literal in literals], 2))
                 else:
                     longer.append(Cardinality(literals, "==", 1))
-    model = Model(num_vars=top, clauses=clauses, cardinalities=longer,
-                  primary=list(range(1, top + 1)),
-                  choices=[choice.literals for _, choice in open_cells])
+    model = Model(
+        num_vars=top,
+        clauses=clauses,
+        cardinalities=longer,
+        primary=list(range(1, top + 1)),
+        choices=[choice.literals for _, choice in open_cells],
+    )
     return PuzzleEncoding(model, size, tuple(known), tuple(open_cells))
 
 
@@ -284,15 +287,19 @@ class _Layout:
 
 
 @lru_cache(maxsize=64)
-def _lines(size: int, diagonals: bool) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def _lines(
+    size: int, diagonals: bool
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """The rows, columns (and diagonals) as bit masks over the cells; per cell, the masks of
     its lines, and the cells on them."""
     row = (1 << size) - 1
     column = sum(1 << (r * size) for r in range(size))
     lines = [row << (r * size) for r in range(size)] + [column << c for c in range(size)]
     if diagonals:
-        lines += [sum(1 << (i * (size + 1)) for i in range(size)),
-                  sum(1 << ((i + 1) * (size - 1)) for i in range(size))]
+        lines += [
+            sum(1 << (i * (size + 1)) for i in range(size)),
+            sum(1 << ((i + 1) * (size - 1)) for i in range(size)),
+        ]
     lines_of = tuple(tuple(line for line in lines if line >> cell & 1) for cell in range(size * size))
     on_lines = tuple(functools.reduce(operator.or_, found) for found in lines_of)
     return tuple(lines), lines_of, on_lines
@@ -450,8 +457,10 @@ def _units_hold_distinct_symbols(puzzle: Sudoku, flat: list[int]) -> bool:
     # no (region, value) pair occurs twice.
     lines = _unit_getters(Shape(size, None, (), puzzle.diagonals))
     in_region = (region for row in puzzle.regions for region in row)
-    return (all(len(set(cells(flat))) == size for cells in lines)
-            and len(set(zip(in_region, flat))) == size * size)
+    return (
+        all(len(set(cells(flat))) == size for cells in lines)
+        and len(set(zip(in_region, flat))) == size * size
+    )
 
 
 @lru_cache(maxsize=64)

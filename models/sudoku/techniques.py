@@ -2,7 +2,7 @@
 
 Each technique is a small function ``(board) -> Step | None``: the first
 deduction it finds (cells visited in row-major order, units in the order of
-:func:`~models.sudoku.rules.units`), or None where it does not apply.  It
+:func:`~mindgames.models.sudoku.rules.units`), or None where it does not apply.  It
 works on any variant (boxes, jigsaw regions, diagonals): it only knows units.
 
 The ladder, from the easiest rung up (the number is the rung's level):
@@ -25,12 +25,12 @@ level it needed (:data:`GRADE_NAMES` names them); it is deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Callable, Iterator
 
-from solver.deadline import Deadline
+from mindgames.solver.deadline import Deadline
 
 from ..errors import TimeLimitReached
 from ..grid import Unit, cell_name, symbol_char
@@ -71,23 +71,30 @@ class Board:
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
 
     @classmethod
-    def of(cls, puzzle: Sudoku) -> "Board":
+    def of(cls, puzzle: Sudoku) -> Board:
         """The position of the givens, every open cell's candidates those no peer holds.
 
         Raises Contradiction when the givens already break a rule."""
         board = cls(puzzle.size, units(shape(puzzle)), peers_of(shape(puzzle)))
         symbols = range(1, puzzle.size + 1)
         board.candidates = {cell: set(symbols) for cell in sorted(board.peers)}
-        for (r, c), value in sorted(((r, c), v) for r, row in enumerate(puzzle.grid)
-                                    for c, v in enumerate(row) if v):
+        for (r, c), value in sorted(
+            ((r, c), v) for r, row in enumerate(puzzle.grid) for c, v in enumerate(row) if v
+        ):
             if value not in board.candidates.get((r, c), ()):
                 raise Contradiction(f"{cell_name((r, c))}: {value} clashes with a given")
             board.place((r, c), value)
         return board
 
-    def copy(self) -> "Board":
-        return Board(self.size, self.units, self.peers, dict(self.values),
-                     {cell: set(values) for cell, values in self.candidates.items()}, self.deadline)
+    def copy(self) -> Board:
+        return Board(
+            self.size,
+            self.units,
+            self.peers,
+            dict(self.values),
+            {cell: set(values) for cell, values in self.candidates.items()},
+            self.deadline,
+        )
 
     @property
     def solved(self) -> bool:
@@ -110,7 +117,7 @@ class Board:
         if not left:
             raise Contradiction(f"{cell_name(cell)} has no candidate left")
 
-    def apply(self, step: "Step") -> None:
+    def apply(self, step: Step) -> None:
         for cell, value in step.eliminate:
             self.eliminate(cell, value)
         if step.place is not None:
@@ -163,10 +170,13 @@ def _values(values: Iterator[int] | list[int] | tuple[int, ...]) -> str:
     return "/".join(symbol_char(value) for value in values)
 
 
-def _eliminations(board: Board, cells: list[Cell], values: set[int] | frozenset[int]) -> tuple[tuple[Cell, int], ...]:
+def _eliminations(
+    board: Board, cells: list[Cell], values: set[int] | frozenset[int]
+) -> tuple[tuple[Cell, int], ...]:
     """(cell, value) for each of ``values`` still a candidate of one of ``cells``."""
-    return tuple((cell, value) for cell in cells for value in sorted(values)
-                 if value in board.candidates.get(cell, ()))
+    return tuple(
+        (cell, value) for cell in cells for value in sorted(values) if value in board.candidates.get(cell, ())
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -205,9 +215,13 @@ def hidden_single(board: Board) -> Step | None:
         if alone:
             value = min(alone)
             cell = next(cell for cell in unit.cells if value in candidates.get(cell, ()))
-            return Step("hidden single", _blockers(board, unit, cell, value),
-                        f"{symbol_char(value)} can go nowhere else in {unit.name}: "
-                        f"{cell_name(cell)} is {symbol_char(value)}", place=(cell, value))
+            return Step(
+                "hidden single",
+                _blockers(board, unit, cell, value),
+                f"{symbol_char(value)} can go nowhere else in {unit.name}: "
+                f"{cell_name(cell)} is {symbol_char(value)}",
+                place=(cell, value),
+            )
     return None
 
 
@@ -217,9 +231,12 @@ def naked_single(board: Board) -> Step | None:
         if len(left) == 1:
             (value,) = left
             because = tuple(sorted(p for p in board.peers[cell] if p in board.values))
-            return Step("naked single", because,
-                        f"{cell_name(cell)} sees every other value: it is {symbol_char(value)}",
-                        place=(cell, value))
+            return Step(
+                "naked single",
+                because,
+                f"{cell_name(cell)} sees every other value: it is {symbol_char(value)}",
+                place=(cell, value),
+            )
     return None
 
 
@@ -236,10 +253,14 @@ def locked_candidates(board: Board) -> Step | None:
                 outside = [cell for cell in other.cells if cell not in places]
                 gone = _eliminations(board, outside, {value})
                 if gone:
-                    return Step("locked candidates", tuple(sorted(places)),
-                                f"in {unit.name}, {symbol_char(value)} must be in {_cells(sorted(places))}, "
-                                f"all in {other.name}: not elsewhere in {other.name} "
-                                f"({_cells(c for c, _ in gone)})", eliminate=gone)
+                    return Step(
+                        "locked candidates",
+                        tuple(sorted(places)),
+                        f"in {unit.name}, {symbol_char(value)} must be in {_cells(sorted(places))}, "
+                        f"all in {other.name}: not elsewhere in {other.name} "
+                        f"({_cells(c for c, _ in gone)})",
+                        eliminate=gone,
+                    )
     return None
 
 
@@ -254,9 +275,13 @@ def _naked_subset(board: Board, n: int, name: str) -> Step | None:
             others = [cell for cell in board.open_cells(unit) if cell not in group]
             gone = _eliminations(board, others, values)
             if gone:
-                return Step(name, group,
-                            f"{_cells(group)} hold {_values(sorted(values))} between them: "
-                            f"no other cell of {unit.name} can", eliminate=gone)
+                return Step(
+                    name,
+                    group,
+                    f"{_cells(group)} hold {_values(sorted(values))} between them: "
+                    f"no other cell of {unit.name} can",
+                    eliminate=gone,
+                )
     return None
 
 
@@ -270,9 +295,13 @@ def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
                 continue
             gone = _eliminations(board, cells, set(range(1, board.size + 1)) - set(group))
             if gone:
-                return Step(name, tuple(cells),
-                            f"in {unit.name}, {_values(group)} can only go in {_cells(cells)}: "
-                            f"those cells hold nothing else", eliminate=gone)
+                return Step(
+                    name,
+                    tuple(cells),
+                    f"in {unit.name}, {_values(group)} can only go in {_cells(cells)}: "
+                    f"those cells hold nothing else",
+                    eliminate=gone,
+                )
     return None
 
 
@@ -312,10 +341,13 @@ def x_wing(board: Board) -> Step | None:
                 others = [cell for unit in covered for cell in unit.cells if cell not in corners]
                 gone = _eliminations(board, others, {value})
                 if gone:
-                    return Step("X-wing", tuple(sorted(corners)),
-                                f"in {first.name} and {second.name}, {symbol_char(value)} is in "
-                                f"{covered[0].name} or {covered[1].name} only: not elsewhere in them",
-                                eliminate=gone)
+                    return Step(
+                        "X-wing",
+                        tuple(sorted(corners)),
+                        f"in {first.name} and {second.name}, {symbol_char(value)} is in "
+                        f"{covered[0].name} or {covered[1].name} only: not elsewhere in them",
+                        eliminate=gone,
+                    )
     return None
 
 
@@ -350,9 +382,13 @@ def _probe(board: Board, propagate: Callable[[Board], None], name: str) -> Step 
                 trial.place(cell, value)
                 propagate(trial)
             except Contradiction as why:
-                return Step(name, (cell,),
-                            f"if {cell_name(cell)} were {symbol_char(value)}, then {why}: "
-                            f"it is not {symbol_char(value)}", eliminate=((cell, value),))
+                return Step(
+                    name,
+                    (cell,),
+                    f"if {cell_name(cell)} were {symbol_char(value)}, then {why}: "
+                    f"it is not {symbol_char(value)}",
+                    eliminate=((cell, value),),
+                )
     return None
 
 
@@ -366,18 +402,41 @@ def probing_depth_2(board: Board) -> Step | None:
 
 #: the rungs below probing: (level, technique), easiest first
 BASIC: tuple[tuple[int, Callable[[Board], Step | None]], ...] = (
-    (1, hidden_single), (1, naked_single), (2, locked_candidates),
-    (3, naked_pair), (3, hidden_pair), (4, naked_triple), (4, hidden_triple), (5, x_wing),
+    (1, hidden_single),
+    (1, naked_single),
+    (2, locked_candidates),
+    (3, naked_pair),
+    (3, hidden_pair),
+    (4, naked_triple),
+    (4, hidden_triple),
+    (5, x_wing),
 )
 LADDER = BASIC + ((6, probing_depth_1), (7, probing_depth_2))
 NEEDS_SEARCH = 8
-GRADE_NAMES = {1: "easy", 2: "medium", 3: "tricky", 4: "hard", 5: "expert",
-               6: "fiendish", 7: "diabolical", NEEDS_SEARCH: "needs search"}
+GRADE_NAMES = {
+    1: "easy",
+    2: "medium",
+    3: "tricky",
+    4: "hard",
+    5: "expert",
+    6: "fiendish",
+    7: "diabolical",
+    NEEDS_SEARCH: "needs search",
+}
 #: technique name -> level, for the scale in words
-LEVELS = {"hidden single": 1, "naked single": 1, "locked candidates": 2, "naked pair": 3,
-          "hidden pair": 3, "naked triple": 4, "hidden triple": 4, "X-wing": 5,
-          "contradiction by propagation (depth 1)": 6, "contradiction by propagation (depth 2)": 7,
-          "needs search": NEEDS_SEARCH}
+LEVELS = {
+    "hidden single": 1,
+    "naked single": 1,
+    "locked candidates": 2,
+    "naked pair": 3,
+    "hidden pair": 3,
+    "naked triple": 4,
+    "hidden triple": 4,
+    "X-wing": 5,
+    "contradiction by propagation (depth 1)": 6,
+    "contradiction by propagation (depth 2)": 7,
+    "needs search": NEEDS_SEARCH,
+}
 
 
 def next_step(board: Board, up_to: int = 7) -> tuple[int, Step] | None:
@@ -469,5 +528,11 @@ def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | Non
     techniques = [s.technique for s in before] + [step.technique]
     hardest = max(techniques, key=lambda name: LEVELS[name])
     because = sorted({cell for s in [*before, step] for cell in s.because})
-    return {"row": r + 1, "col": c + 1, "value": value, "technique": hardest,
-            "because": [[br + 1, bc + 1] for br, bc in because], "text": text}
+    return {
+        "row": r + 1,
+        "col": c + 1,
+        "value": value,
+        "technique": hardest,
+        "because": [[br + 1, bc + 1] for br, bc in because],
+        "text": text,
+    }

@@ -1,12 +1,12 @@
 """Certificates: "unsolvable" and "unique" answers backed by a checked DRAT proof.
 
 The proof is about the *CNF encoding* of the model, exactly the clauses the
-``sat`` engine solves (:func:`solver.sat.to_cnf`: the model's clauses plus its
+``sat`` engine solves (:func:`mindgames.solver.sat.to_cnf`: the model's clauses plus its
 cardinality and linear constraints encoded with auxiliary variables), plus
 the givens as unit clauses and any extra clauses.  A proof made while the
 givens were solver assumptions would not check, so the formula is solved
 afresh with the givens as units, by a solver that emits DRAT, and the proof
-is then checked by our own checker (:mod:`solver.proof.checker`), never by
+is then checked by our own checker (:mod:`mindgames.solver.proof.checker`), never by
 the solver that made it.
 """
 
@@ -15,9 +15,10 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from ..engine import Deadline, Uniqueness
 from ..model import Assignment, Model, projection
@@ -65,7 +66,7 @@ class Certificate:
     def certified(self) -> bool:
         return self.status == "unsat" and self.checked
 
-    def require(self) -> "Certificate":
+    def require(self) -> Certificate:
         """Self, if it is not a rejected proof; CertificationError otherwise."""
         if self.status == "unsat" and not self.checked:
             raise CertificationError(f"proof rejected by the checker: {self.reason}")
@@ -74,10 +75,14 @@ class Certificate:
     def to_json(self) -> dict[str, Any]:
         """The issue's ``certificate`` object (``files`` only when kept)."""
         data: dict[str, Any] = {
-            "kind": self.kind, "checked": self.checked, "lemmas": self.lemmas,
+            "kind": self.kind,
+            "checked": self.checked,
+            "lemmas": self.lemmas,
             "seconds": {k: round(v, 6) for k, v in self.seconds.items()},
-            "proof_bytes": self.proof_bytes, "core_size": self.core_size,
-            "solver": self.solver, "about": self.about,
+            "proof_bytes": self.proof_bytes,
+            "core_size": self.core_size,
+            "solver": self.solver,
+            "about": self.about,
         }
         if self.files is not None:
             data["files"] = self.files
@@ -104,7 +109,7 @@ class ProofBase:
 
     @property
     def cnf(self) -> CNF:
-        """The model's CNF (:func:`solver.sat.to_cnf`), never modified."""
+        """The model's CNF (:func:`mindgames.solver.sat.to_cnf`), never modified."""
         if self._cnf is None:
             from ..sat import to_cnf
 
@@ -125,7 +130,9 @@ class ProofBase:
         for number, clause in enumerate(added, 1):
             for lit in clause:
                 if lit == 0 or abs(lit) > rules.num_vars:
-                    raise ValueError(f"extra clause or unit {number}: literal {lit} names no variable of the CNF")
+                    raise ValueError(
+                        f"extra clause or unit {number}: literal {lit} names no variable of the CNF"
+                    )
         return CNF(rules.num_vars, [*rules.clauses, *added])
 
 
@@ -240,8 +247,11 @@ def certify_cnf(
     else:
         # With the checker's propagation at hand, the solver gets the simplified formula
         # (see LoadedFormula.simplified); the proof is still checked against ``cnf``.
-        solved = cnf if loaded is None or not loaded.fits(cnf, cnf.num_vars) else CNF(
-            cnf.num_vars, loaded.simplified(cnf))
+        solved = (
+            cnf
+            if loaded is None or not loaded.fits(cnf, cnf.num_vars)
+            else CNF(cnf.num_vars, loaded.simplified(cnf))
+        )
         answer, lines, assignment = _solve_with_proof(solved, solver, deadline)
     seconds["solve"] = time.perf_counter() - start
     if answer is None:

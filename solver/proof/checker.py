@@ -45,8 +45,8 @@ negative indices: entry ``lit`` for ``lit`` in ``-n..n`` of a list of
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 from .formats import CNF, MAX_VARIABLES, Proof, ProofInputError
 
@@ -73,10 +73,16 @@ class CheckResult:
 
     def to_json(self) -> dict:
         return {
-            "verified": self.ok, "reason": self.reason, "lemmas": self.lemmas,
-            "checked": self.checked, "core_size": self.core_size, "core_lemmas": self.core_lemmas,
-            "rat_lemmas": self.rat_lemmas, "ignored_deletions": self.ignored_deletions,
-            "missing_deletions": self.missing_deletions, "seconds": round(self.seconds, 6),
+            "verified": self.ok,
+            "reason": self.reason,
+            "lemmas": self.lemmas,
+            "checked": self.checked,
+            "core_size": self.core_size,
+            "core_lemmas": self.core_lemmas,
+            "rat_lemmas": self.rat_lemmas,
+            "ignored_deletions": self.ignored_deletions,
+            "missing_deletions": self.missing_deletions,
+            "seconds": round(self.seconds, 6),
             "timed_out": self.timed_out,
         }
 
@@ -86,7 +92,7 @@ def check_proof(
     proof: Proof,
     time_limit: float | None = None,
     on_progress: OnProgress | None = None,
-    loaded: "LoadedFormula | None" = None,
+    loaded: LoadedFormula | None = None,
 ) -> CheckResult:
     """Check that ``proof`` refutes ``cnf``.  Never raises for a bad proof: ``ok`` says it.
 
@@ -146,11 +152,13 @@ class LoadedFormula:
         """Whether ``cnf`` (with a proof naming variables up to ``top``) extends this formula."""
         base = self.cnf.clauses
         return (
-            cnf.num_vars == self.cnf.num_vars and top <= cnf.num_vars
-            and len(cnf.clauses) >= len(base) and cnf.clauses[:len(base)] == base
+            cnf.num_vars == self.cnf.num_vars
+            and top <= cnf.num_vars
+            and len(cnf.clauses) >= len(base)
+            and cnf.clauses[: len(base)] == base
         )
 
-    def extended(self, cnf: CNF, proof: Proof) -> "_DratChecker":
+    def extended(self, cnf: CNF, proof: Proof) -> _DratChecker:
         """A checker for ``proof`` of ``cnf``, started from this formula (``fits`` must hold)."""
         prepared, self._prepared = self._prepared, None
         if prepared is not None and prepared[0] is cnf:
@@ -158,12 +166,12 @@ class LoadedFormula:
             checker.proof = proof
             return checker
         checker = self._checker.copy(cnf, proof, self._reorderable)
-        for clause in cnf.clauses[len(self.cnf.clauses):]:
+        for clause in cnf.clauses[len(self.cnf.clauses) :]:
             checker.add(clause)
         checker.first_lemma = len(checker.clauses)
         return checker
 
-    def _propagated(self, cnf: CNF) -> "_DratChecker":
+    def _propagated(self, cnf: CNF) -> _DratChecker:
         """The checker with ``cnf`` added and propagated, kept for the next check of ``cnf``."""
         if self._prepared is None or self._prepared[0] is not cnf:
             self._prepared = (cnf, self.extended(cnf, Proof("drat")))
@@ -197,7 +205,7 @@ class LoadedFormula:
         return [list(clause) for clause in kept]
 
 
-def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> "_DratChecker":
+def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> _DratChecker:
     """A checker with ``cnf`` loaded: a copy of ``loaded`` when it fits, else loaded afresh."""
     top = _highest_variable(cnf, proof)
     if loaded is not None and loaded.fits(cnf, top):
@@ -226,7 +234,7 @@ class _DratChecker:
         self.deps: list = []  # per lemma: (clause ids, top-level literals) its check used
         self.first_lemma = len(cnf.clauses)
 
-    def copy(self, cnf: CNF, proof: Proof, reorderable: Sequence[int]) -> "_DratChecker":
+    def copy(self, cnf: CNF, proof: Proof, reorderable: Sequence[int]) -> _DratChecker:
         """This checker's state, for checking ``proof`` of ``cnf`` (which extends this one's
         formula).  Copied is what a check changes: assignments, watch and implication
         lists, and the ``reorderable`` clauses (the ids of those of three or more literals:
@@ -466,7 +474,10 @@ class _DratChecker:
         """The clauses a RUP derivation of ``lemma`` uses, or None if it is not RUP."""
         if self.conflict is not None:  # refuted at top level: everything follows
             if self.conflict_antecedents is None:
-                self.conflict_antecedents = [self.conflict], tuple(-lit for lit in self.clauses[self.conflict])
+                self.conflict_antecedents = (
+                    [self.conflict],
+                    tuple(-lit for lit in self.clauses[self.conflict]),
+                )
             return self.conflict_antecedents
         val = self.val
         mark = len(self.trail)
@@ -512,7 +523,9 @@ class _DratChecker:
         for number, (deleted, lits) in enumerate(steps, 1):
             if number % PROGRESS_EVERY == 0:
                 if end is not None and time.perf_counter() > end:
-                    result.reason = f"time limit reached after {result.checked:,} of {self.proof.lemmas:,} lemmas"
+                    result.reason = (
+                        f"time limit reached after {result.checked:,} of {self.proof.lemmas:,} lemmas"
+                    )
                     result.timed_out = True
                     return result
                 if on_progress is not None:
@@ -550,12 +563,14 @@ class _DratChecker:
         result.reason = "the proof never derives the empty clause (truncated, or not a refutation)"
         return result
 
-    def _finish_refuted(self, result: CheckResult, number: int, on_progress: OnProgress | None) -> CheckResult:
+    def _finish_refuted(
+        self, result: CheckResult, number: int, on_progress: OnProgress | None
+    ) -> CheckResult:
         """Unit propagation already refutes the formula: every lemma from step ``number`` on
         follows (by that conflict), so what is left is to find the empty clause."""
         steps = self.proof.steps
         used = self.rup(())  # the top-level conflict's antecedents
-        for deleted, lits in steps[number - 1:]:
+        for deleted, lits in steps[number - 1 :]:
             if deleted:
                 continue
             result.checked += 1

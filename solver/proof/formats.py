@@ -13,9 +13,10 @@ differently:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Sequence
+from typing import Literal
 
 ProofKind = Literal["drat", "lrat"]
 
@@ -90,9 +91,7 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_BYTES, what: str = "file")
     return data
 
 
-def read_cnf(
-    path: str | Path, max_bytes: int = MAX_BYTES, max_clauses: int = MAX_CLAUSES
-) -> CNF:
+def read_cnf(path: str | Path, max_bytes: int = MAX_BYTES, max_clauses: int = MAX_CLAUSES) -> CNF:
     data = read_bytes(path, max_bytes, "DIMACS CNF file")
     return parse_dimacs(data, str(path), max_clauses)
 
@@ -146,7 +145,9 @@ def parse_dimacs(data: bytes, name: str = "CNF", max_clauses: int = MAX_CLAUSES)
             if num_vars >= 0:
                 raise ProofInputError(f"{name}: line {number}: a second 'p cnf' header")
             if len(tokens) != 4 or tokens[1] != "cnf" or not (tokens[2].isdigit() and tokens[3].isdigit()):
-                raise ProofInputError(f"{name}: line {number}: the header must read 'p cnf VARIABLES CLAUSES'")
+                raise ProofInputError(
+                    f"{name}: line {number}: the header must read 'p cnf VARIABLES CLAUSES'"
+                )
             num_vars, declared = int(tokens[2]), int(tokens[3])
             if num_vars > MAX_VARIABLES:
                 raise ProofInputError(f"{name}: {num_vars:,} variables, over the limit of {MAX_VARIABLES:,}")
@@ -154,7 +155,9 @@ def parse_dimacs(data: bytes, name: str = "CNF", max_clauses: int = MAX_CLAUSES)
                 raise ProofInputError(f"{name}: {declared:,} clauses, over the limit of {max_clauses:,}")
             continue
         if num_vars < 0:
-            raise ProofInputError(f"{name}: line {number}: a clause before the 'p cnf' header (not DIMACS CNF)")
+            raise ProofInputError(
+                f"{name}: line {number}: a clause before the 'p cnf' header (not DIMACS CNF)"
+            )
         lits = _ints(tokens, name, number)
         if lits and lits[-1] == 0 and not pending and 0 not in lits[:-1]:  # the usual line
             lits.pop()

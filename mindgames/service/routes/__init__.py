@@ -27,11 +27,11 @@ class Service:
     """What every route may use: the settings, the answerer of small requests, and (once the
     server runs) the job store, the solver pool and the job runner."""
 
-    settings: "Settings"
+    settings: Settings
     inline: InlineAnswerer = field(default_factory=InlineAnswerer)
-    store: "JobStore" = None  # type: ignore[assignment]
-    pool: "SolverPool" = None  # type: ignore[assignment]
-    runner: "JobRunner" = None  # type: ignore[assignment]
+    store: JobStore = None  # type: ignore[assignment]
+    pool: SolverPool = None  # type: ignore[assignment]
+    runner: JobRunner = None  # type: ignore[assignment]
 
     def started(self, **parts: Any) -> None:
         for name, part in parts.items():

@@ -21,23 +21,52 @@ def router(service: Service) -> APIRouter:
     async def healthz_head() -> Any:
         return await healthz()
 
-    @routes.get("/healthz", tags=["service"], responses={
-        200: {"content": {"application/json": {"example": {
-            "status": "ok", "version": __version__,
-            "solvers": {"workers": 4, "idle": 4, "waiting": 0, "respawns": 0, "broken": None}}}}},
-        503: {"model": ErrorBody, "description": "the solver processes cannot start"}})
+    @routes.get(
+        "/healthz",
+        tags=["service"],
+        responses={
+            200: {
+                "content": {
+                    "application/json": {
+                        "example": {
+                            "status": "ok",
+                            "version": __version__,
+                            "solvers": {"workers": 4, "idle": 4, "waiting": 0, "respawns": 0, "broken": None},
+                        }
+                    }
+                }
+            },
+            503: {"model": ErrorBody, "description": "the solver processes cannot start"},
+        },
+    )
     async def healthz() -> Any:
         """`ok` while the solver processes work; 503 `broken`, saying why, when they cannot start."""
         pool = service.pool
         solvers = pool.status()
         if pool.broken:
-            return JSONResponse({"status": "broken", "error": pool.broken, "version": __version__,
-                                 "solvers": solvers}, status_code=503)
+            return JSONResponse(
+                {"status": "broken", "error": pool.broken, "version": __version__, "solvers": solvers},
+                status_code=503,
+            )
         return {"status": "ok", "version": __version__, "solvers": solvers}
 
-    @routes.get("/v1/kinds", tags=["service"], responses=example(
-        {"kinds": [{"kind": "sudoku", "actions": ["solve", "check", "count"], "engines": ["sat", "cpsat", "backtrack"]}],
-         "limits": service.settings.limits()}, "every kind with its actions, formats and options; the limits"))
+    @routes.get(
+        "/v1/kinds",
+        tags=["service"],
+        responses=example(
+            {
+                "kinds": [
+                    {
+                        "kind": "sudoku",
+                        "actions": ["solve", "check", "count"],
+                        "engines": ["sat", "cpsat", "backtrack"],
+                    }
+                ],
+                "limits": service.settings.limits(),
+            },
+            "every kind with its actions, formats and options; the limits",
+        ),
+    )
     async def list_kinds() -> dict:
         return {"kinds": kinds.describe(), "limits": service.settings.limits()}
 

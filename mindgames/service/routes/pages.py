@@ -37,12 +37,18 @@ def install(app: FastAPI) -> None:
     @app.get("/docs", include_in_schema=False)
     async def docs() -> Any:
         if docs_assets is None:
-            return error(503, "the interactive docs need the package fastapi-offline "
-                              "(pip install fastapi-offline); /openapi.json is served anyway")
-        return get_swagger_ui_html(openapi_url="/openapi.json", title="mindgames API",
-                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
-                                   swagger_css_url="/docs-assets/swagger-ui.css",
-                                   swagger_favicon_url="/docs-assets/favicon.png")
+            return error(
+                503,
+                "the interactive docs need the package fastapi-offline "
+                "(pip install fastapi-offline); /openapi.json is served anyway",
+            )
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="mindgames API",
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/docs-assets/favicon.png",
+        )
 
     static = resources.files("mindgames.service") / "static"
 

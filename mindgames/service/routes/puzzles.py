@@ -55,8 +55,11 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
         return error(404, f"unknown kind {kind!r}; kinds: {', '.join(names)}")
     grid = kinds.grid_kind(kind)
     if grid is None and action not in ("solve", "explain"):
-        return error(422, "crossing puzzles are solved or explained "
-                          "(\"count_shortest\": true also counts the shortest plans)")
+        return error(
+            422,
+            "crossing puzzles are solved or explained "
+            '("count_shortest": true also counts the shortest plans)',
+        )
     if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
         return error(422, f"unknown action {action!r} for {kind}")
     if grid is None and body.engine == "backtrack":
@@ -64,16 +67,20 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     if body.certify and action not in kinds.CERTIFIABLE:
         return error(422, "certify: only solve and check answers are certified (a count is not)")
     if (body.puzzle is None) == (body.puzzles is None):
-        return error(422, "give either \"puzzle\" (one) or \"puzzles\" (a list)")
+        return error(422, 'give either "puzzle" (one) or "puzzles" (a list)')
     puzzles = [body.puzzle] if body.puzzles is None else body.puzzles
     if not puzzles:
-        return error(422, "\"puzzles\" is empty")
+        return error(422, '"puzzles" is empty')
     if len(puzzles) > settings.max_puzzles:
-        return error(413, f"{len(puzzles)} puzzles is more than max_puzzles "
-                          f"({settings.max_puzzles}) per request", "max_puzzles")
+        return error(
+            413,
+            f"{len(puzzles)} puzzles is more than max_puzzles ({settings.max_puzzles}) per request",
+            "max_puzzles",
+        )
     if any(nesting(p) > MAX_NESTING for p in puzzles):
-        return error(422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep; "
-                          "no puzzle format needs that")
+        return error(
+            422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep; no puzzle format needs that"
+        )
     fields = body.model_dump()
     problem = kinds.options_error(kind, fields)
     if problem:
@@ -95,8 +102,12 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
     settings = service.settings
     pool: SolverPool = service.pool
     if pool.waiting >= settings.max_waiting:
-        return busy(429, f"max_waiting ({settings.max_waiting}) requests are already waiting "
-                         "for a solver; try again shortly", "max_waiting")
+        return busy(
+            429,
+            f"max_waiting ({settings.max_waiting}) requests are already waiting "
+            "for a solver; try again shortly",
+            "max_waiting",
+        )
     cost = min(seconds, (task.get("time_limit") or seconds) * len(task["puzzles"]))
     work = asyncio.ensure_future(pool.run(task, seconds, cost))
     gone = asyncio.ensure_future(disconnected(request))
@@ -109,8 +120,12 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
         return JSONResponse({"error": "the client went away"}, status_code=499)
     reply = work.result()
     if isinstance(reply, Busy):
-        return busy(503, f"no solver process became free within max_queue_seconds "
-                         f"({settings.max_queue_seconds:g} s); try again shortly", "max_queue_seconds")
+        return busy(
+            503,
+            f"no solver process became free within max_queue_seconds "
+            f"({settings.max_queue_seconds:g} s); try again shortly",
+            "max_queue_seconds",
+        )
     if isinstance(reply, Broken):
         return busy(503, f"no solver can run: {reply.why}", "solver_pool")
     if isinstance(reply, Refused):
@@ -127,14 +142,18 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
 def time_limit_error(service: Service, body: SolveRequest) -> JSONResponse | None:
     settings = service.settings
     if body.time_limit is not None and body.time_limit > settings.max_seconds:
-        return error(422, f"time_limit {body.time_limit:g} s is more than max_seconds "
-                          f"({settings.max_seconds:g} s) per request; use a job for longer work",
-                     "max_seconds")
+        return error(
+            422,
+            f"time_limit {body.time_limit:g} s is more than max_seconds "
+            f"({settings.max_seconds:g} s) per request; use a job for longer work",
+            "max_seconds",
+        )
     return None
 
 
-async def answer(service: Service, kind: str, action: str, body: SolveRequest, explain: bool,
-                 request: Request) -> Any:
+async def answer(
+    service: Service, kind: str, action: str, body: SolveRequest, explain: bool, request: Request
+) -> Any:
     task = task_of(service, kind, action, body)
     if isinstance(task, JSONResponse):
         return task
@@ -154,8 +173,11 @@ async def answer(service: Service, kind: str, action: str, body: SolveRequest, e
         return reply
     records = answered(reply)
     if isinstance(reply, TimedOut) or len(records) < len(task["puzzles"]):
-        note = ("stopped: the request's time limit was reached" if isinstance(reply, TimedOut)
-                else f"not answered: {reply.why if isinstance(reply, Crashed) else 'no answer'}")
+        note = (
+            "stopped: the request's time limit was reached"
+            if isinstance(reply, TimedOut)
+            else f"not answered: {reply.why if isinstance(reply, Crashed) else 'no answer'}"
+        )
         have = {r.get("index", i): r for i, r in enumerate(records)}
         records = [have.get(i) or kinds.unanswered(task, i, note) for i in range(len(task["puzzles"]))]
     if isinstance(reply, Crashed) and task["single"]:
@@ -165,8 +187,11 @@ async def answer(service: Service, kind: str, action: str, body: SolveRequest, e
 
 def router(service: Service) -> APIRouter:
     routes = APIRouter()
-    explain_query = Query(False, description="add what the web page draws: clashing cells of "
-                                              "unsolvable grids; crossing banks after each step")
+    explain_query = Query(
+        False,
+        description="add what the web page draws: clashing cells of "
+        "unsolvable grids; crossing banks after each step",
+    )
 
     @routes.post("/v1/{kind}/solve", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
     async def solve(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
@@ -194,8 +219,11 @@ def router(service: Service) -> APIRouter:
         if body.certify:
             return error(422, "certify: not with compare")
         if len(body.puzzles or ()) > MAX_COMPARE_PUZZLES:
-            return error(413, f"{len(body.puzzles)} puzzles is more than {MAX_COMPARE_PUZZLES} "
-                              "per compare request", "max_compare_puzzles")
+            return error(
+                413,
+                f"{len(body.puzzles)} puzzles is more than {MAX_COMPARE_PUZZLES} per compare request",
+                "max_compare_puzzles",
+            )
         task = task_of(service, kind, "check", body)
         if isinstance(task, JSONResponse):
             return task
@@ -206,25 +234,54 @@ def router(service: Service) -> APIRouter:
         reply = await dispatch(service, task, service.settings.max_seconds, request)
         if isinstance(reply, JSONResponse):
             return reply
-        from models import compare
+        from mindgames.models import compare
 
         rows = [compare.Row.from_json(row) for record in answered(reply) for row in record.get("rows", ())]
         engines = list(dict.fromkeys(body.engines or compare.ENGINES))
         return JSONResponse(compare.compare_json(rows, engines, stopped=isinstance(reply, TimedOut)))
 
-    @routes.post("/v1/{kind}/explain", tags=["puzzles"], responses={**ERRORS, **BUSY, **example(
-        {"index": 0, "explanation": "clash", "clash": [[1, 1], [1, 6]],
-         "text": "givens clash: 5 appears twice in row 1 (r1c1 and r1c6)"},
-        "clash (a minimal set of givens), open (open_cells, add_givens) or unique (grade)")})
+    @routes.post(
+        "/v1/{kind}/explain",
+        tags=["puzzles"],
+        responses={
+            **ERRORS,
+            **BUSY,
+            **example(
+                {
+                    "index": 0,
+                    "explanation": "clash",
+                    "clash": [[1, 1], [1, 6]],
+                    "text": "givens clash: 5 appears twice in row 1 (r1c1 and r1c6)",
+                },
+                "clash (a minimal set of givens), open (open_cells, add_givens) or unique (grade)",
+            ),
+        },
+    )
     async def explain_puzzle(kind: str, body: SolveRequest, request: Request) -> Any:
         """Why: `clash` (a minimal set of clashing givens), `open` (the cells two solutions
         differ in, and `add_givens` that make it unique) or `unique` (its `grade`)."""
         return await answer(service, kind, "explain", body, False, request)
 
-    @routes.post("/v1/{kind}/hint", tags=["puzzles"], responses={**ERRORS, **BUSY, **example(
-        {"index": 0, "row": 1, "col": 4, "value": 8, "technique": "hidden single",
-         "because": [[1, 5], [1, 6]], "text": "8 can go nowhere else in row 1: r1c4 is 8"},
-        "the next value the ladder deduces, and why")})
+    @routes.post(
+        "/v1/{kind}/hint",
+        tags=["puzzles"],
+        responses={
+            **ERRORS,
+            **BUSY,
+            **example(
+                {
+                    "index": 0,
+                    "row": 1,
+                    "col": 4,
+                    "value": 8,
+                    "technique": "hidden single",
+                    "because": [[1, 5], [1, 6]],
+                    "text": "8 can go nowhere else in row 1: r1c4 is 8",
+                },
+                "the next value the ladder deduces, and why",
+            ),
+        },
+    )
     async def hint(kind: str, body: SolveRequest, request: Request) -> Any:
         """The next cell that can be deduced: `row`, `col`, `value`, `technique`, `because`, `text`."""
         return await answer(service, kind, "hint", body, False, request)

@@ -33,16 +33,16 @@ import json
 import os
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ...errors import PuzzleError
 from . import small as small_grids
-from .sampling import (continuations, read_auxiliary, strata, stratified_estimate,
-                       stratified_sample)
+from .sampling import continuations, read_auxiliary, strata, stratified_estimate, stratified_sample
 
 METHODS = ("mitm", "dfs")
 MAX_WIDTH = 16  # column pairs fit in two 64-bit words
@@ -120,7 +120,9 @@ def tables(rows: int, cols: int, rules: str) -> Tables:
         eqpairs.append([w - (1 << 64) if w >= 1 << 63 else w for w in words])
     mirror = [index[int(f"{r:0{cols}b}"[::-1], 2)] for r in valid]
     return Tables(
-        rows, cols, rules == "takuzu",
+        rows,
+        cols,
+        rules == "takuzu",
         np.array(valid, dtype=np.int64),
         np.array([index[full ^ r] for r in valid], dtype=np.int64),
         np.array(mirror, dtype=np.int64),
@@ -219,8 +221,12 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
             return dfs_check_mitm_cube(t, cube)
         a, b = cube.rows
         join = join or cube_join(t, method)
-        if join in ("histogram", "inclusion-exclusion, depth first", "inclusion-exclusion by codes",
-                    "bucketed pair tests"):
+        if join in (
+            "histogram",
+            "inclusion-exclusion, depth first",
+            "inclusion-exclusion by codes",
+            "bucketed pair tests",
+        ):
             if t.counting is None:
                 from .join import JoinTables
 
@@ -234,8 +240,7 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
             return _small(t).mitm_cube(a, b)
         from .kernels import mitm_cube
 
-        return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words,
-                             t.takuzu, t.field))
+        return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words, t.takuzu, t.field))
     if small_grids.handles(t.rows, t.cols) and join != "compiled":
         return _small(t).fixed_rows_count({0: cube.rows[0]})
     from .kernels import dfs_cube
@@ -317,13 +322,17 @@ class Checkpoint:
         else:
             self.path.write_text(json.dumps(header) + "\n")
 
-    def record(self, index: int, count: int, join: str | None = None,
-               cpu_seconds: float | None = None) -> None:
+    def record(
+        self, index: int, count: int, join: str | None = None, cpu_seconds: float | None = None
+    ) -> None:
         """One finished cube, with the join that counted it and what it cost (when known)."""
         self.done[index] = count
         if self.path is not None:
-            entry = {"cube": index, "count": count} | ({"join": join} if join else {}) \
+            entry = (
+                {"cube": index, "count": count}
+                | ({"join": join} if join else {})
                 | ({"cpu_seconds": round(cpu_seconds, 2)} if cpu_seconds is not None else {})
+            )
             with self.path.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
 
@@ -368,8 +377,10 @@ def orient(rows: int, cols: int, method: str, orientation: str = "auto") -> tupl
 
 
 def _too_big(rows: int, cols: int) -> str:
-    return (f"count --size counts grids up to {LARGEST}, not {rows}x{cols}: the fast "
-            "counter packs a half-grid's column counts into one 64-bit word")
+    return (
+        f"count --size counts grids up to {LARGEST}, not {rows}x{cols}: the fast "
+        "counter packs a half-grid's column counts into one 64-bit word"
+    )
 
 
 def count_grids(
@@ -406,10 +417,26 @@ def count_grids(
     threads = 0 if ray_address else threads_for(t, method, jobs)
     in_process = threads > 0 or in_this_process(r, c, jobs, isolate)
     jobs = threads or (1 if in_process else (jobs or os.cpu_count() or 1))
-    backend = "ray" if ray_address else \
-        (f"{threads} threads" if threads else "local" if in_process else f"{jobs} processes")
-    result = CountResult(rows, cols, rules, method, None, False, len(todo), len(store.done),
-                         0.0, f"{r}x{c}", jobs, backend, checkpoint=checkpoint)
+    backend = (
+        "ray"
+        if ray_address
+        else (f"{threads} threads" if threads else "local" if in_process else f"{jobs} processes")
+    )
+    result = CountResult(
+        rows,
+        cols,
+        rules,
+        method,
+        None,
+        False,
+        len(todo),
+        len(store.done),
+        0.0,
+        f"{r}x{c}",
+        jobs,
+        backend,
+        checkpoint=checkpoint,
+    )
     if on_progress:
         on_progress(len(store.done), len(todo))
     new = 0
@@ -454,8 +481,13 @@ def threads_for(t: Tables, method: str, jobs: int | None) -> int:
     return os.cpu_count() or 1
 
 
-def _run_threads(t: Tables, pending: list, finished: Callable[[int, int, float], bool],
-                 threads: int, deadline: float | None) -> None:
+def _run_threads(
+    t: Tables,
+    pending: list,
+    finished: Callable[[int, int, float], bool],
+    threads: int,
+    deadline: float | None,
+) -> None:
     """The ``pending`` cubes on ``threads`` threads (see threads_for), largest first."""
     if deadline is not None and time.monotonic() >= deadline:
         return
@@ -485,8 +517,17 @@ def in_this_process(rows: int, cols: int, jobs: int | None, isolate: bool = Fals
     return jobs == 1 and (small or not isolate)
 
 
-def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Callable[[int, int, float], bool],
-              jobs: int, in_process: bool, deadline: float | None, join: str | None = None) -> None:
+def run_cubes(
+    t: Tables,
+    rules: str,
+    method: str,
+    pending: list,
+    finished: Callable[[int, int, float], bool],
+    jobs: int,
+    in_process: bool,
+    deadline: float | None,
+    join: str | None = None,
+) -> None:
     """Count the ``pending`` cubes (index, rows, weight), here or in ``jobs`` worker processes,
     by ``join`` (``count_cube``; None: the method's own); ``finished(index, count, seconds)``
     returns True to stop.  Stops at ``deadline``."""
@@ -502,8 +543,9 @@ def run_cubes(t: Tables, rules: str, method: str, pending: list, finished: Calla
             return
 
 
-def _worker_loop(tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str,
-                 join: str | None = None) -> None:
+def _worker_loop(
+    tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str, join: str | None = None
+) -> None:
     """A counting worker: cubes from ``tasks`` until None, (index, count, seconds) to ``results``."""
     _worker_init(rows, cols, rules, method, join)
     while (item := tasks.get()) is not None:
@@ -523,8 +565,10 @@ def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None, 
         count_cube(small, method, cubes(small, method)[0], join)
     context = multiprocessing.get_context("fork" if fork else "spawn")
     tasks, results = context.SimpleQueue(), context.Queue()
-    workers = [context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method, join),
-                               daemon=True) for _ in range(min(jobs, max(1, len(pending))))]
+    workers = [
+        context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method, join), daemon=True)
+        for _ in range(min(jobs, max(1, len(pending))))
+    ]
     todo = iter(pending)
 
     def feed(n: int) -> None:
@@ -554,8 +598,10 @@ def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None, 
                     except queue.Empty:
                         dead = [w.exitcode for w in workers if w.exitcode is not None]
                         if dead:
-                            raise PuzzleError(f"a counting worker died (exit code {dead[0]}"
-                                              f"{': killed' if dead[0] < 0 else ''})")
+                            raise PuzzleError(
+                                f"a counting worker died (exit code {dead[0]}"
+                                f"{': killed' if dead[0] < 0 else ''})"
+                            ) from None
                 feed(1)
                 if finished(index, count, seconds):
                     return
@@ -583,14 +629,14 @@ def _run_ray(address, r, c, rules, method, pending, finished, deadline=None) -> 
     except ImportError:
         raise PuzzleError("--ray needs Ray: pip install 'mindgames[ray]'") from None
     try:
-        ray.init(address=None if address == "local" else address, ignore_reinit_error=True,
-                 log_to_driver=False)
+        ray.init(
+            address=None if address == "local" else address, ignore_reinit_error=True, log_to_driver=False
+        )
     except Exception as error:  # noqa: BLE001 - no cluster there, a refused connection, ...
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise PuzzleError(f"--ray {address}: could not start or reach a Ray cluster ({reason})") from None
     remote = ray.remote(_ray_task)
-    futures = {remote.remote(r, c, rules, method, fixed, weight): index
-               for index, fixed, weight in pending}
+    futures = {remote.remote(r, c, rules, method, fixed, weight): index for index, fixed, weight in pending}
     try:
         while futures:
             timeout = None if deadline is None else deadline - time.monotonic()
@@ -617,6 +663,7 @@ def recount_join(t: Tables) -> str:
 @dataclass(frozen=True)
 class Recount:
     """One cube counted twice: by the count (or the count's checkpoint) and by ``method``."""
+
     cube: int  # its index among the cubes of the job (the checkpoint's "cube")
     rows: tuple[int, ...]  # its fixed middle rows
     count: int
@@ -633,10 +680,17 @@ class Recount:
         return f"{self.method} recount of mitm cube {self.cube} {self.rows}: {self.recount:,}, {verdict}"
 
 
-def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0,
-                recorded: dict[int, int] | None = None, jobs: int = 1,
-                deadline: float | None = None,
-                on_progress: Callable[[int, int], None] | None = None) -> list[Recount]:
+def check_cubes(
+    rows: int,
+    cols: int,
+    rules: str,
+    sample: int,
+    seed: int = 0,
+    recorded: dict[int, int] | None = None,
+    jobs: int = 1,
+    deadline: float | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> list[Recount]:
     """Count a random sample of ``sample`` mitm cubes again by a second method (``recount_join``)
     and set each beside its first count: ``recorded`` (cube index -> count, e.g. a checkpoint's,
     so that a wrong record is caught), else a count made here by the method's own join.
@@ -665,8 +719,17 @@ def check_cubes(rows: int, cols: int, rules: str, sample: int, seed: int = 0,
         on_progress(0, len(picked))
     pending = [(i, todo[i].rows, todo[i].weight) for i in picked]
     jobs = max(1, jobs)
-    run_cubes(t, rules, "mitm", pending, finished, jobs, in_this_process(rows, cols, jobs, isolate=True),
-              deadline, second)
+    run_cubes(
+        t,
+        rules,
+        "mitm",
+        pending,
+        finished,
+        jobs,
+        in_this_process(rows, cols, jobs, isolate=True),
+        deadline,
+        second,
+    )
     return sorted(found, key=lambda r: r.cube)
 
 
@@ -675,16 +738,24 @@ def join_work(t: Tables, cube: Cube) -> int:
     from .kernels import mitm_cube
 
     a, b = cube.rows
-    return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words, t.takuzu,
-                         t.field, True))
+    return int(mitm_cube(a, b, t.rows, t.cols, t.bits, t.spread, t.eqpairs, t.words, t.takuzu, t.field, True))
 
 
-def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: int = 0,
-             jobs: int = 1, on_cube: Callable[[Cube, int, float], None] | None = None,
-             deadline: float | None = None, isolate: bool = False,
-             auxiliary: str | None = None,
-             on_sample: Callable[[int, int], None] | None = None,
-             known: dict[tuple[int, ...], tuple[int, float | None]] | None = None) -> dict[str, Any]:
+def estimate(
+    rows: int,
+    cols: int,
+    rules: str,
+    method: str,
+    sample: int,
+    seed: int = 0,
+    jobs: int = 1,
+    on_cube: Callable[[Cube, int, float], None] | None = None,
+    deadline: float | None = None,
+    isolate: bool = False,
+    auxiliary: str | None = None,
+    on_sample: Callable[[int, int], None] | None = None,
+    known: dict[tuple[int, ...], tuple[int, float | None]] | None = None,
+) -> dict[str, Any]:
     """Count a stratified random sample of cubes exactly (``sampling.stratified_sample``) and
     estimate the whole count with a 95 % interval (``sampling.stratified_estimate``) and the
     job's CPU time.  The separate ratio estimator takes each cube's two-row continuations as
@@ -703,8 +774,9 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     helper, estimator = None, "stratified mean (orbit sizes)"
     if auxiliary is not None:
         if rules != "takuzu" or method != "mitm":
-            raise PuzzleError("--auxiliary (each cube's unruly count) serves a takuzu count by "
-                              "the mitm method only")
+            raise PuzzleError(
+                "--auxiliary (each cube's unruly count) serves a takuzu count by the mitm method only"
+            )
         helper = read_auxiliary(auxiliary, todo, rows, cols, cubes(tables(rows, cols, "unruly"), method))
         estimator = f"stratified ratio to each cube's exact unruly count (from {auxiliary})"
     elif method == "mitm":
@@ -733,8 +805,9 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     reused = len(counted)
     if on_sample is not None:  # the strata's minimum may take more cubes than asked for
         on_sample(len(picked), reused)
-    pending = [(i, todo[cube].rows, todo[cube].weight) for i, cube in enumerate(picked)
-               if cube not in counted]
+    pending = [
+        (i, todo[cube].rows, todo[cube].weight) for i, cube in enumerate(picked) if cube not in counted
+    ]
     in_process = in_this_process(rows, cols, jobs, isolate)
     stopped = None
     try:
@@ -744,17 +817,29 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     if stopped is None and len(counted) < len(picked):
         stopped = "time limit reached"
     spent = sum(seconds.values())
-    base = {"cubes": len(todo), "sampled": len(counted), "reused": reused,
-            "seconds_sampled": round(spent, 3),
-            "join": cube_join(t, method), "seed": seed,
-            "estimator": estimator,
-            "interval_method": "Student's t with the Welch-Satterthwaite degrees of freedom of "
-                               "the strata (orbit size x size class), finite-population corrected"}
+    base = {
+        "cubes": len(todo),
+        "sampled": len(counted),
+        "reused": reused,
+        "seconds_sampled": round(spent, 3),
+        "join": cube_join(t, method),
+        "seed": seed,
+        "estimator": estimator,
+        "interval_method": "Student's t with the Welch-Satterthwaite degrees of freedom of "
+        "the strata (orbit size x size class), finite-population corrected",
+    }
     if not counted:
-        return {**base, "status": "unknown", "estimated_seconds": None, "estimated_count": None,
-                "standard_error": None, "interval_95": None, "degrees_of_freedom": None,
-                "cpu_seconds_projected": None,
-                "message": f"{stopped or 'stopped'} before a sampled cube was finished"}
+        return {
+            **base,
+            "status": "unknown",
+            "estimated_seconds": None,
+            "estimated_count": None,
+            "standard_error": None,
+            "interval_95": None,
+            "degrees_of_freedom": None,
+            "cpu_seconds_projected": None,
+            "message": f"{stopped or 'stopped'} before a sampled cube was finished",
+        }
     # CPU time: per stratum, the mean seconds of its timed cubes times its cubes
     mean_all = spent / len(seconds) if seconds else 0.0
     cpu = 0.0
@@ -766,11 +851,16 @@ def estimate(rows: int, cols: int, rules: str, method: str, sample: int, seed: i
     if stopped:
         message = f"{stopped}: estimated from {len(counted)} of {len(picked)} sampled cubes"
     if found["interval_95"] is None and found["estimated_count"] is not None:
-        message = (message + "; " if message else "") + "no interval: an orbit size has fewer " \
-            "than 2 counted cubes"
+        message = (
+            message + "; " if message else ""
+        ) + "no interval: an orbit size has fewer than 2 counted cubes"
     if found["estimated_count"] is None:
-        message = (message + "; " if message else "") + "no estimate: an orbit size has no " \
-            "counted cube"
-    return {**base, "status": "estimated" if found["estimated_count"] is not None else "unknown",
-            "estimated_seconds": round(cpu / jobs, 1), "cpu_seconds_projected": round(cpu, 1),
-            **found, "message": message}
+        message = (message + "; " if message else "") + "no estimate: an orbit size has no counted cube"
+    return {
+        **base,
+        "status": "estimated" if found["estimated_count"] is not None else "unknown",
+        "estimated_seconds": round(cpu / jobs, 1),
+        "cpu_seconds_projected": round(cpu, 1),
+        **found,
+        "message": message,
+    }

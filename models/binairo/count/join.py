@@ -56,8 +56,7 @@ def key_tables(rows: int, cols: int, bits: np.ndarray) -> tuple[np.ndarray, int,
     lo, hi = digit_range(rows // 2)
     base = hi - lo + 1
     weights = [base**c for c in range(cols)]
-    digit = np.array([sum(w for c, w in enumerate(weights) if int(r) >> c & 1) for r in bits],
-                     dtype=np.int64)
+    digit = np.array([sum(w for c, w in enumerate(weights) if int(r) >> c & 1) for r in bits], dtype=np.int64)
     return digit, lo * sum(weights), base**cols
 
 
@@ -182,8 +181,28 @@ def _part_of(key, parts):
 
 
 @njit(cache=True)
-def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   mode, rec, bits, parts, part, flip, nkeys, slot_of, seen, at):
+def _takuzu_halves(
+    first,
+    before,
+    free,
+    n,
+    start,
+    flat,
+    digit,
+    offset,
+    eqpairs,
+    words,
+    mode,
+    rec,
+    bits,
+    parts,
+    part,
+    flip,
+    nkeys,
+    slot_of,
+    seen,
+    at,
+):
     """Enumerate the takuzu halves ``first, r1, .., r_free`` (no row twice, neither ``first``
     nor ``before`` again) whose key k (``flip``: nkeys - 1 - k, the key they complete; their
     order key) falls in part ``part`` of ``parts`` (``_part_of``).  Returns how many there are,
@@ -277,22 +296,60 @@ def _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, 
 
 
 @njit(cache=True)
-def _key_sizes(first, before, free, n, start, flat, digit, offset, eqpairs, words, flip, nkeys,
-               slot_of):
+def _key_sizes(first, before, free, n, start, flat, digit, offset, eqpairs, words, flip, nkeys, slot_of):
     """A side's halves per order key (``flip``: nkeys - 1 - key, the key they complete), in one
     pass for all parts: slot_of[key] gets a slot (-1 everywhere on entry; the caller sets it
     back); the slots' keys, the halves per slot, the number of slots and of halves."""
     e3 = np.empty((0, 3), np.int64)
     seen = np.empty(nkeys, np.int64)
     size = np.empty(nkeys, np.int64)
-    m, slots = _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs,
-                              words, 1, e3, 8, 1, 0, flip, nkeys, slot_of, seen, size)
+    m, slots = _takuzu_halves(
+        first,
+        before,
+        free,
+        n,
+        start,
+        flat,
+        digit,
+        offset,
+        eqpairs,
+        words,
+        1,
+        e3,
+        8,
+        1,
+        0,
+        flip,
+        nkeys,
+        slot_of,
+        seen,
+        size,
+    )
     return seen, size, slots, m
 
 
 @njit(cache=True)
-def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                    parts, part, flip, nkeys, slot_of, seen, size, slots, bits):
+def _collect_takuzu(
+    first,
+    before,
+    free,
+    n,
+    start,
+    flat,
+    digit,
+    offset,
+    eqpairs,
+    words,
+    parts,
+    part,
+    flip,
+    nkeys,
+    slot_of,
+    seen,
+    size,
+    slots,
+    bits,
+):
     """The halves of one part (see ``_takuzu_halves``) sorted by order key: the part's distinct
     keys in order, where each one's halves begin (and the end), the halves' records (equal
     pairs, rows packed ``bits`` each).  A counting sort over the keys that occur (dense keys;
@@ -315,8 +372,28 @@ def _collect_takuzu(first, before, free, n, start, flat, digit, offset, eqpairs,
         filled += size[slot]
     bounds[k] = filled
     rec = np.empty((filled, 3), np.int64)
-    _takuzu_halves(first, before, free, n, start, flat, digit, offset, eqpairs, words,
-                   2, rec, bits, parts, part, flip, nkeys, slot_of, seen, at)
+    _takuzu_halves(
+        first,
+        before,
+        free,
+        n,
+        start,
+        flat,
+        digit,
+        offset,
+        eqpairs,
+        words,
+        2,
+        rec,
+        bits,
+        parts,
+        part,
+        flip,
+        nkeys,
+        slot_of,
+        seen,
+        at,
+    )
     return order, bounds, rec
 
 
@@ -397,7 +474,7 @@ def _row_sets(rec, i, i2, free, bits, words):
     low = (np.int64(1) << bits) - 1
     for x in range(i, i2):
         code = rec[x, 2]
-        for d in range(free):
+        for _ in range(free):
             r = code & low
             used[x - i, r >> 6] |= np.int64(1) << (r & 63)
             code >>= bits
@@ -477,7 +554,7 @@ def _runs(codes, pid_bits):
             sub[d] = codes[x] >> pid_bits
             part[d] = codes[x] & low
             mult[d] = 1
-    return sub[:d + 1], part[:d + 1], mult[:d + 1]
+    return sub[: d + 1], part[: d + 1], mult[: d + 1]
 
 
 @njit(cache=True)
@@ -531,8 +608,9 @@ def _intern_partitions(tp, bp):
 
 
 @njit(cache=True)
-def _subset_codes(rows, i, i2, present, together, pid, pid_from, pid_bits, row_bits, free,
-                  sub_start, sub_flat, binom):
+def _subset_codes(
+    rows, i, i2, present, together, pid, pid_from, pid_bits, row_bits, free, sub_start, sub_flat, binom
+):
     """For every half of rows[i:i2] and every set S of its rows that the other side uses (all
     pairs of S used together by some other-side half, else no other-side half holds S), the
     code (S, partition number pid[x - pid_from]): codes with |S| = k at
@@ -559,7 +637,7 @@ def _subset_codes(rows, i, i2, present, together, pid, pid_from, pid_bits, row_b
                 out[base[k] + size[k]] = (code << pid_bits) | number
                 size[k] += 1
     for k in range(free + 1):
-        _sort_codes(out[base[k]:base[k] + size[k]], k * row_bits + pid_bits)
+        _sort_codes(out[base[k] : base[k] + size[k]], k * row_bits + pid_bits)
     return out, base, size
 
 
@@ -597,9 +675,28 @@ def _sort_codes(codes, bits):
 
 
 @njit(cache=True)
-def _group_by_inclusion_exclusion(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1, pid_bits,
-                                  free, words, row_bits, sub_start, sub_flat, binom, ttogether,
-                                  btogether, code_bits):
+def _group_by_inclusion_exclusion(
+    tpid,
+    trows,
+    i,
+    i2,
+    bpid,
+    brows,
+    j,
+    j2,
+    w0,
+    w1,
+    pid_bits,
+    free,
+    words,
+    row_bits,
+    sub_start,
+    sub_flat,
+    binom,
+    ttogether,
+    btogether,
+    code_bits,
+):
     """Pairs of one key group without an equal column pair in both or a row in both, counted:
     sum over k of (-1)^k * (pairs sharing a k-set S of rows, with discrete partition meet).
     ``tpid``/``bpid``: each half's partition number, ``w0``/``w1`` each number's words; a code
@@ -629,15 +726,17 @@ def _group_by_inclusion_exclusion(tpid, trows, i, i2, bpid, brows, j, j2, w0, w1
     # pairs of rows each side uses together: a set of rows is shared only if all its pairs are
     _mark_together(trows, i, i2, free, ttogether, True)
     _mark_together(brows, j, j2, free, btogether, True)
-    tcodes, tbase, tsize = _subset_codes(trows, i, i2, bpresent, btogether, tpid, tfrom,
-                                         pid_bits, row_bits, free, sub_start, sub_flat, binom)
-    bcodes, bbase, bsize = _subset_codes(brows, j, j2, tpresent, ttogether, bpid, bfrom,
-                                         pid_bits, row_bits, free, sub_start, sub_flat, binom)
+    tcodes, tbase, tsize = _subset_codes(
+        trows, i, i2, bpresent, btogether, tpid, tfrom, pid_bits, row_bits, free, sub_start, sub_flat, binom
+    )
+    bcodes, bbase, bsize = _subset_codes(
+        brows, j, j2, tpresent, ttogether, bpid, bfrom, pid_bits, row_bits, free, sub_start, sub_flat, binom
+    )
     total = np.int64(0)
     sign = 1
     for k in range(free + 1):
-        ts, tq, tm = _runs(tcodes[tbase[k]:tbase[k] + tsize[k]], pid_bits)
-        bs, bq, bm = _runs(bcodes[bbase[k]:bbase[k] + bsize[k]], pid_bits)
+        ts, tq, tm = _runs(tcodes[tbase[k] : tbase[k] + tsize[k]], pid_bits)
+        bs, bq, bm = _runs(bcodes[bbase[k] : bbase[k] + bsize[k]], pid_bits)
         x = 0
         y = 0
         term = np.int64(0)
@@ -702,8 +801,7 @@ def _entry_rows(code, row_bits, out, k):
 
 
 @njit(cache=True)
-def _node_pairs(tcode, tpid, t0, t1, bcode, bpid, b0, b1, w0, w1, row_bits, gp0, gp1, gw, gu,
-                tu):
+def _node_pairs(tcode, tpid, t0, t1, bcode, bpid, b0, b1, w0, w1, row_bits, gp0, gp1, gw, gu, tu):
     """The pairs of a node (entries t0:t1 and b0:b1) without an equal column pair in both and
     without a row in both above max S, tested one by one (a pair counts the product of its
     entries' multiplicities): the node's whole subtree.  gp0, gp1, gw, gu: room for the bottom
@@ -729,8 +827,19 @@ def _node_pairs(tcode, tpid, t0, t1, bcode, bpid, b0, b1, w0, w1, row_bits, gp0,
             c0, c1, c2, c3 = gu[0, :nb], gu[1, :nb], gu[2, :nb], gu[3, :nb]
             f0, f1, fw = gp0[:nb], gp1[:nb], gw[:nb]
             for k in range(nb):
-                here += fw[k] if ((p0 & f0[k]) | (p1 & f1[k]) | (u0 & c0[k]) | (u1 & c1[k])
-                                  | (u2 & c2[k]) | (u3 & c3[k])) == 0 else 0
+                here += (
+                    fw[k]
+                    if (
+                        (p0 & f0[k])
+                        | (p1 & f1[k])
+                        | (u0 & c0[k])
+                        | (u1 & c1[k])
+                        | (u2 & c2[k])
+                        | (u3 & c3[k])
+                    )
+                    == 0
+                    else 0
+                )
         else:
             for k in range(nb):
                 clash = (p0 & gp0[k]) | (p1 & gp1[k])
@@ -788,8 +897,7 @@ def _node_pairs_bytes(acode, apid, a0, a1, bcode, bpid, b0, b1, w0, w1, gp0, gp1
 
 
 @njit(cache=True)
-def _node_partitions(tpid, t0, t1, bpid, b0, b1, w0, w1, tmult, bmult, tdist, bdist, gp0, gp1,
-                     gm):
+def _node_partitions(tpid, t0, t1, bpid, b0, b1, w0, w1, tmult, bmult, tdist, bdist, gp0, gp1, gm):
     """The pairs of a node's halves whose partitions meet in the discrete partition, tested
     between distinct partitions with their multiplicities (the sums of their entries';
     ``tmult``/``bmult``: 0 per partition on entry and on return)."""
@@ -862,8 +970,26 @@ def _place_rows(code, pid, e0, e1, row_bits, other, off, side, ccode, cpid):
 
 
 @njit(cache=True)
-def _node_children(tcode, tpid, bcode, bpid, level, t0, t1, b0, b1, row_bits, tcnt, bcnt, off,
-                   touched, kid_row, kid_t, kid_b, lo):
+def _node_children(
+    tcode,
+    tpid,
+    bcode,
+    bpid,
+    level,
+    t0,
+    t1,
+    b0,
+    b1,
+    row_bits,
+    tcnt,
+    bcnt,
+    off,
+    touched,
+    kid_row,
+    kid_t,
+    kid_b,
+    lo,
+):
     """The children of a node at ``level`` (entries t0:t1 and b0:b1): its entries
     counting-sorted into level + 1 (from lo[level + 1] on) by each of their rows, only for the
     rows both sides hold; each child's row and entry ranges into kid_row, kid_t, kid_b (at
@@ -904,19 +1030,33 @@ def _depth_first_room(free, words, n, most):
     # entries of the levels one after another: the root's, then up to free + 1 - L rows of
     # each entry of one node at level L - 1
     width = most * (1 + free * (free + 1) // 2)
-    return (np.empty(width, np.int64), np.empty(width, np.int32),
-            np.empty(width, np.int64), np.empty(width, np.int32),
-            np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.int64),
-            np.empty(most, np.int64), np.empty(most, np.int64), np.empty(most, np.int64),
-            np.zeros((W, most), np.int64),
-            np.zeros((W, 1), np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-            np.empty((n, 2), np.int64), np.empty(n, np.int64), np.empty((free + 1, n), np.int64),
-            np.empty((free + 1, n + 1), np.int64), np.empty((free + 1, n + 1), np.int64))
+    return (
+        np.empty(width, np.int64),
+        np.empty(width, np.int32),
+        np.empty(width, np.int64),
+        np.empty(width, np.int32),
+        np.empty(most, np.int64),
+        np.empty(most, np.int64),
+        np.empty(most, np.int64),
+        np.empty(most, np.int64),
+        np.empty(most, np.int64),
+        np.empty(most, np.int64),
+        np.zeros((W, most), np.int64),
+        np.zeros((W, 1), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.empty((n, 2), np.int64),
+        np.empty(n, np.int64),
+        np.empty((free + 1, n), np.int64),
+        np.empty((free + 1, n + 1), np.int64),
+        np.empty((free + 1, n + 1), np.int64),
+    )
 
 
 @njit(cache=True)
-def _group_depth_first(tpid, trec, tm, i, i2, bpid, brec, bm, j, j2, w0, w1, free, row_bits,
-                       tmult, bmult, direct, in_bytes, room):
+def _group_depth_first(
+    tpid, trec, tm, i, i2, bpid, brec, bm, j, j2, w0, w1, free, row_bits, tmult, bmult, direct, in_bytes, room
+):
     """Pairs of one key group without an equal column pair in both or a row in both, counted
     as ``_group_by_inclusion_exclusion`` does, the sets S of shared rows visited depth first
     (see above).  A node is counted pair by pair (with its subtree) when that takes at most
@@ -929,8 +1069,27 @@ def _group_depth_first(tpid, trec, tm, i, i2, bpid, brec, bm, j, j2, w0, w1, fre
     nb = j2 - j
     # entries per level (rows, partition number); distinct partitions, gathered bottom
     # entries, a top entry's rows; row counts and the children per level
-    (tcode, tp, bcode, bp, tdist, bdist, gp0, gp1, gm, gw, gu, tu, tcnt, bcnt, off, touched,
-     kid_row, kid_t, kid_b) = room
+    (
+        tcode,
+        tp,
+        bcode,
+        bp,
+        tdist,
+        bdist,
+        gp0,
+        gp1,
+        gm,
+        gw,
+        gu,
+        tu,
+        tcnt,
+        bcnt,
+        off,
+        touched,
+        kid_row,
+        kid_t,
+        kid_b,
+    ) = room
     most = tdist.shape[0]
     lo = np.empty(free + 2, np.int64)  # where each level's entries begin
     lo[0] = 0
@@ -946,12 +1105,12 @@ def _group_depth_first(tpid, trec, tm, i, i2, bpid, brec, bm, j, j2, w0, w1, fre
     nkids = np.zeros(free + 1, np.int64)
     at = np.zeros(free + 1, np.int64)  # the next child to visit per level
     # the root: S empty, every half of the group
-    total = _node_partitions(tp, 0, nt, bp, 0, nb, w0, w1, tmult, bmult, tdist, bdist,
-                             gp0, gp1, gm)
+    total = _node_partitions(tp, 0, nt, bp, 0, nb, w0, w1, tmult, bmult, tdist, bdist, gp0, gp1, gm)
     if free == 0:
         return total
-    nkids[1] = _node_children(tcode, tp, bcode, bp, 0, 0, nt, 0, nb, row_bits, tcnt, bcnt, off,
-                              touched, kid_row, kid_t, kid_b, lo)
+    nkids[1] = _node_children(
+        tcode, tp, bcode, bp, 0, 0, nt, 0, nb, row_bits, tcnt, bcnt, off, touched, kid_row, kid_t, kid_b, lo
+    )
     level = 1
     while level >= 1:
         if at[level] == nkids[level]:
@@ -966,22 +1125,35 @@ def _group_depth_first(tpid, trec, tm, i, i2, bpid, brec, bm, j, j2, w0, w1, fre
         whole = level < free and ct * cb <= direct * (ct + cb)  # the subtree pair by pair
         if whole and in_bytes:
             if ct <= cb:
-                term = _node_pairs_bytes(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, gp0,
-                                         gp1, gw, gm)
+                term = _node_pairs_bytes(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, gp0, gp1, gw, gm)
             else:
-                term = _node_pairs_bytes(bcode, bp, b0, b1, tcode, tp, t0, t1, w0, w1, gp0,
-                                         gp1, gw, gm)
+                term = _node_pairs_bytes(bcode, bp, b0, b1, tcode, tp, t0, t1, w0, w1, gp0, gp1, gw, gm)
         elif whole:
-            term = _node_pairs(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, row_bits, gp0, gp1,
-                               gw, gu, tu)
+            term = _node_pairs(tcode, tp, t0, t1, bcode, bp, b0, b1, w0, w1, row_bits, gp0, gp1, gw, gu, tu)
         else:
-            term = _node_partitions(tp, t0, t1, bp, b0, b1, w0, w1, tmult, bmult, tdist, bdist,
-                                    gp0, gp1, gm)
+            term = _node_partitions(tp, t0, t1, bp, b0, b1, w0, w1, tmult, bmult, tdist, bdist, gp0, gp1, gm)
         total += term if level % 2 == 0 else -term  # sign (-1)^|S|
         if level < free and not whole:
-            nkids[level + 1] = _node_children(tcode, tp, bcode, bp, level, t0, t1, b0, b1,
-                                              row_bits, tcnt, bcnt, off, touched, kid_row,
-                                              kid_t, kid_b, lo)
+            nkids[level + 1] = _node_children(
+                tcode,
+                tp,
+                bcode,
+                bp,
+                level,
+                t0,
+                t1,
+                b0,
+                b1,
+                row_bits,
+                tcnt,
+                bcnt,
+                off,
+                touched,
+                kid_row,
+                kid_t,
+                kid_b,
+                lo,
+            )
             at[level + 1] = 0
             level += 1
     return total
@@ -1000,9 +1172,30 @@ MOST_RECORDS = 24_000_000
 
 
 @njit(cache=True)
-def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, words, row_bits,
-                sub_start, sub_flat, one_by_one, most, slot_of, code_bits, depth_first, direct,
-                in_bytes):
+def takuzu_cube(
+    a,
+    b,
+    rows,
+    cols,
+    n,
+    start,
+    flat,
+    digit,
+    offset,
+    keys,
+    eqpairs,
+    words,
+    row_bits,
+    sub_start,
+    sub_flat,
+    one_by_one,
+    most,
+    slot_of,
+    code_bits,
+    depth_first,
+    direct,
+    in_bytes,
+):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h).  A key group is
     joined pair by pair when that takes at most ``one_by_one`` tests per half.  The keys are
     split into parts (by a hash of the key, ``_part_of``) so that a part holds about ``most``
@@ -1014,10 +1207,12 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     free = rows // 2 - 1
     # the halves per key of each side (the bottom halves by the top key each completes)
     bslot_of = np.full(keys, -1, np.int32)
-    tseen, tsize, tslots, tm = _key_sizes(a, b, free, n, start, flat, digit, offset, eqpairs,
-                                          words, False, keys, slot_of)
-    bseen, bsize, bslots, bm = _key_sizes(b, a, free, n, start, flat, digit, offset, eqpairs,
-                                          words, True, keys, bslot_of)
+    tseen, tsize, tslots, tm = _key_sizes(
+        a, b, free, n, start, flat, digit, offset, eqpairs, words, False, keys, slot_of
+    )
+    bseen, bsize, bslots, bm = _key_sizes(
+        b, a, free, n, start, flat, digit, offset, eqpairs, words, True, keys, bslot_of
+    )
     parts = max(1, (max(tm, bm) + most - 1) // most)
     ttogether = np.zeros((n, n), np.bool_)
     btogether = np.zeros((n, n), np.bool_)
@@ -1032,12 +1227,48 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
     room_for = 1  # the depth-first join's buffers, for key groups of this many halves a side
     room = _depth_first_room(free, words, n, room_for)
     for part in range(parts):
-        tk, ti, tp = _collect_takuzu(a, b, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, False, keys, slot_of, tseen, tsize, tslots,
-                                     bits)
-        bk, bj, bp = _collect_takuzu(b, a, free, n, start, flat, digit, offset, eqpairs, words,
-                                     parts, part, True, keys, bslot_of, bseen, bsize, bslots,
-                                     bits)
+        tk, ti, tp = _collect_takuzu(
+            a,
+            b,
+            free,
+            n,
+            start,
+            flat,
+            digit,
+            offset,
+            eqpairs,
+            words,
+            parts,
+            part,
+            False,
+            keys,
+            slot_of,
+            tseen,
+            tsize,
+            tslots,
+            bits,
+        )
+        bk, bj, bp = _collect_takuzu(
+            b,
+            a,
+            free,
+            n,
+            start,
+            flat,
+            digit,
+            offset,
+            eqpairs,
+            words,
+            parts,
+            part,
+            True,
+            keys,
+            bslot_of,
+            bseen,
+            bsize,
+            bslots,
+            bits,
+        )
         if depth_first:  # halves with the same rows in another order: one record
             tp, ti, tmr = _merge_same_rows(tp, ti)
             bp, bj, bmr = _merge_same_rows(bp, bj)
@@ -1071,14 +1302,50 @@ def takuzu_cube(a, b, rows, cols, n, start, flat, digit, offset, keys, eqpairs, 
                 if max(i2 - i, j2 - j) > room_for:  # more room: twice as much at least
                     room_for = max(i2 - i, j2 - j, 2 * room_for)
                     room = _depth_first_room(free, words, n, room_for)
-                total += _group_depth_first(tpid, tp, tmr, i, i2, bpid, bp, bmr, j, j2, w0, w1,
-                                            free, bits, tmult, bmult, direct, in_bytes, room)
+                total += _group_depth_first(
+                    tpid,
+                    tp,
+                    tmr,
+                    i,
+                    i2,
+                    bpid,
+                    bp,
+                    bmr,
+                    j,
+                    j2,
+                    w0,
+                    w1,
+                    free,
+                    bits,
+                    tmult,
+                    bmult,
+                    direct,
+                    in_bytes,
+                    room,
+                )
             else:  # the group's rows unpacked, numbered from 0
                 total += _group_by_inclusion_exclusion(
-                    tpid[i:i2], _unpack_rows(tp, i, i2, free, bits), 0, i2 - i, bpid[j:j2],
-                    _unpack_rows(bp, j, j2, free, bits), 0, j2 - j, w0, w1, pid_bits, free,
-                    words, row_bits, sub_start, sub_flat, binom, ttogether, btogether,
-                    code_bits)
+                    tpid[i:i2],
+                    _unpack_rows(tp, i, i2, free, bits),
+                    0,
+                    i2 - i,
+                    bpid[j:j2],
+                    _unpack_rows(bp, j, j2, free, bits),
+                    0,
+                    j2 - j,
+                    w0,
+                    w1,
+                    pid_bits,
+                    free,
+                    words,
+                    row_bits,
+                    sub_start,
+                    sub_flat,
+                    binom,
+                    ttogether,
+                    btogether,
+                    code_bits,
+                )
     for x in range(tslots):  # -1 again for the next cube
         slot_of[tseen[x]] = -1
     return total
@@ -1141,8 +1408,7 @@ def _clash_free(G, g0, g1, leaf, W):
         c0, c1, c2 = G[0, g0:g1], G[1, g0:g1], G[2, g0:g1]
         c3, c4 = G[3, g0:g1], G[4, g0:g1]
         for x in range(m):
-            found += ((c0[x] & l0) | (c1[x] & l1) | (c2[x] & l2) | (c3[x] & l3)
-                      | (c4[x] & l4)) == 0
+            found += ((c0[x] & l0) | (c1[x] & l1) | (c2[x] & l2) | (c3[x] & l3) | (c4[x] & l4)) == 0
         return found
     for x in range(g0, g1):
         clash = np.int64(0)
@@ -1153,24 +1419,45 @@ def _clash_free(G, g0, g1, leaf, W):
 
 
 @njit(cache=True)
-def _visit_takuzu(first, before, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
-                  words, nkeys, mode, slot_of, part_of, part, fill, G, slot_start):
+def _visit_takuzu(
+    first,
+    before,
+    free,
+    n,
+    start,
+    flat,
+    digit,
+    offset,
+    eq,
+    pair_mask,
+    rword,
+    rbit,
+    words,
+    nkeys,
+    mode,
+    slot_of,
+    part_of,
+    part,
+    fill,
+    G,
+    slot_start,
+):
     """Visit every takuzu half ``first, r1, .., r_free`` (no row twice, neither ``first`` nor
-    ``before`` again) with its key k (row ``first`` included) and its packed words (``eq``: each
-    row's equal pairs, 1s beyond them, so that AND keeps the used-row bits; ``pair_mask``: the
-pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a set of rows):
+        ``before`` again) with its key k (row ``first`` included) and its packed words (``eq``: each
+        row's equal pairs, 1s beyond them, so that AND keeps the used-row bits; ``pair_mask``: the
+    pair bits; ``rword``/``rbit``: a row's used bit; ``words``: 64-bit words in a set of rows):
 
-    mode 0 (count): slot_of[k] gets a slot (in order of first appearance; ``slot_start`` holds
-      the keys of the slots, ``fill`` the halves per slot); returns the number of slots.
-    mode 1 (place): halves whose key's slot is in part ``part`` (``part_of``) go into the
-      columns of ``G`` at ``fill[slot]`` (then advanced).
-    mode 2 (look up, a bottom half): the top halves of slot_of[nkeys - 1 - k], if that slot is
-      in part ``part``, tested against it; returns the grids found.
-    mode 3 (count and keep): as mode 0, and the first G.shape[1] halves' words go into the
-      columns of ``G`` in order of enumeration, their slots into ``part_of``.
-    mode 4 (keep, a bottom half): halves that complete some top half's key k (with a slot):
-      the first G.shape[1] of them into the columns of ``G``, the slot of k into ``part_of``,
-      fill[slot] counts them; returns how many there are."""
+        mode 0 (count): slot_of[k] gets a slot (in order of first appearance; ``slot_start`` holds
+          the keys of the slots, ``fill`` the halves per slot); returns the number of slots.
+        mode 1 (place): halves whose key's slot is in part ``part`` (``part_of``) go into the
+          columns of ``G`` at ``fill[slot]`` (then advanced).
+        mode 2 (look up, a bottom half): the top halves of slot_of[nkeys - 1 - k], if that slot is
+          in part ``part``, tested against it; returns the grids found.
+        mode 3 (count and keep): as mode 0, and the first G.shape[1] halves' words go into the
+          columns of ``G`` in order of enumeration, their slots into ``part_of``.
+        mode 4 (keep, a bottom half): halves that complete some top half's key k (with a slot):
+          the first G.shape[1] of them into the columns of ``G``, the slot of k into ``part_of``,
+          fill[slot] counts them; returns how many there are."""
     W = eq.shape[1]
     seq = np.empty(free + 2, np.int64)
     pos = np.zeros(free + 2, np.int64)
@@ -1292,8 +1579,12 @@ def _clash_free_4(G, g0, g1, bottoms, y):
     for x in range(g1 - g0):
         u = c0[x]
         v = c1[x]
-        found += ((((u & a0) | (v & a1)) == 0) + (((u & b0) | (v & b1)) == 0)
-                  + (((u & d0) | (v & d1)) == 0) + (((u & e0) | (v & e1)) == 0))
+        found += (
+            (((u & a0) | (v & a1)) == 0)
+            + (((u & b0) | (v & b1)) == 0)
+            + (((u & d0) | (v & d1)) == 0)
+            + (((u & e0) | (v & e1)) == 0)
+        )
     return found
 
 
@@ -1334,8 +1625,28 @@ def _pad_buckets(G, fill, bounds, slots):
 
 
 @njit(cache=True, nogil=True)  # nogil: several threads count cubes at once
-def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask, words, slot_of,
-                most, kept, kept_slot, placed, bottoms, slot_keys, size):
+def lookup_cube(
+    a,
+    b,
+    rows,
+    n,
+    start,
+    flat,
+    digit,
+    offset,
+    nkeys,
+    eq,
+    pair_mask,
+    words,
+    slot_of,
+    most,
+    kept,
+    kept_slot,
+    placed,
+    bottoms,
+    slot_keys,
+    size,
+):
     """Takuzu grids whose middle rows are ``a`` (row h-1) and ``b`` (row h), by pair tests: the
     top halves bucketed by key, each bottom half tested against the bucket it completes.
 
@@ -1355,8 +1666,29 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
         for i in range(64):
             pairs += (pair_mask[w] >> i) & 1
     rword, rbit = _row_bits(a, b, n, pairs)
-    slots = _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
-                          words, nkeys, 3, slot_of, kept_slot, 0, size, kept, slot_keys)
+    slots = _visit_takuzu(
+        a,
+        b,
+        free,
+        n,
+        start,
+        flat,
+        digit,
+        offset,
+        eq,
+        pair_mask,
+        rword,
+        rbit,
+        words,
+        nkeys,
+        3,
+        slot_of,
+        kept_slot,
+        0,
+        size,
+        kept,
+        slot_keys,
+    )
     halves = 0
     for slot in range(slots):
         halves += size[slot]
@@ -1389,8 +1721,29 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
         # sorted by bucket: a bucket's top halves are then tested against all its bottom halves
         # while they are in the L1 cache, several bottom halves a pass
         fill[:] = 0
-        found = _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask, rword,
-                              rbit, words, nkeys, 4, slot_of, kept_slot, 0, fill, kept, bounds)
+        found = _visit_takuzu(
+            b,
+            a,
+            free,
+            n,
+            start,
+            flat,
+            digit,
+            offset,
+            eq,
+            pair_mask,
+            rword,
+            rbit,
+            words,
+            nkeys,
+            4,
+            slot_of,
+            kept_slot,
+            0,
+            fill,
+            kept,
+            bounds,
+        )
         if found <= kept.shape[1] and found <= bottoms.shape[1]:
             first = np.empty(slots + 1, np.int64)
             at = 0
@@ -1407,9 +1760,29 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
                     bottoms[w, y] = kept[w, x]
             total += _join_buckets(placed, bounds, bottoms, first, slots)
         else:
-            total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask,
-                                   rword, rbit, words, nkeys, 2, slot_of, part_of, 0, fill,
-                                   placed, bounds)
+            total += _visit_takuzu(
+                b,
+                a,
+                free,
+                n,
+                start,
+                flat,
+                digit,
+                offset,
+                eq,
+                pair_mask,
+                rword,
+                rbit,
+                words,
+                nkeys,
+                2,
+                slot_of,
+                part_of,
+                0,
+                fill,
+                placed,
+                bounds,
+            )
     else:
         part_of = np.empty(slots, np.int64)
         parts = 0
@@ -1430,12 +1803,53 @@ def lookup_cube(a, b, rows, n, start, flat, digit, offset, nkeys, eq, pair_mask,
                     at += -(-size[slot] // align) * align
             bounds[slots] = at
             G = np.empty((W, at), np.int64)
-            _visit_takuzu(a, b, free, n, start, flat, digit, offset, eq, pair_mask, rword, rbit,
-                          words, nkeys, 1, slot_of, part_of, part, fill, G, bounds)
+            _visit_takuzu(
+                a,
+                b,
+                free,
+                n,
+                start,
+                flat,
+                digit,
+                offset,
+                eq,
+                pair_mask,
+                rword,
+                rbit,
+                words,
+                nkeys,
+                1,
+                slot_of,
+                part_of,
+                part,
+                fill,
+                G,
+                bounds,
+            )
             _pad_buckets(G, fill, bounds, slots)
-            total += _visit_takuzu(b, a, free, n, start, flat, digit, offset, eq, pair_mask,
-                                   rword, rbit, words, nkeys, 2, slot_of, part_of, part, fill, G,
-                                   bounds)
+            total += _visit_takuzu(
+                b,
+                a,
+                free,
+                n,
+                start,
+                flat,
+                digit,
+                offset,
+                eq,
+                pair_mask,
+                rword,
+                rbit,
+                words,
+                nkeys,
+                2,
+                slot_of,
+                part_of,
+                part,
+                fill,
+                G,
+                bounds,
+            )
     for slot in range(slots):
         slot_of[slot_keys[slot]] = -1
     return total
@@ -1479,12 +1893,33 @@ class JoinTables:
     def unruly(self, a: int, b: int) -> int:
         if self.hist is None:  # int32: a cube has far fewer than 2^31 halves (12x12: ~1.3e7)
             self.hist = np.zeros(self.keys, np.int32)
-        return int(unruly_cube(a, b, self.rows, self.n, self.start, self.flat,
-                               self.digit[self.flat], self.digit, self.offset, self.hist))
+        return int(
+            unruly_cube(
+                a,
+                b,
+                self.rows,
+                self.n,
+                self.start,
+                self.flat,
+                self.digit[self.flat],
+                self.digit,
+                self.offset,
+                self.hist,
+            )
+        )
 
-    def takuzu(self, a: int, b: int, eqpairs: np.ndarray, one_by_one: int = ONE_BY_ONE,
-               most: int = MOST_RECORDS, code_bits: int = 63, depth_first: bool = True,
-               direct: int = DIRECT, in_bytes: bool | None = None) -> int:
+    def takuzu(
+        self,
+        a: int,
+        b: int,
+        eqpairs: np.ndarray,
+        one_by_one: int = ONE_BY_ONE,
+        most: int = MOST_RECORDS,
+        code_bits: int = 63,
+        depth_first: bool = True,
+        direct: int = DIRECT,
+        in_bytes: bool | None = None,
+    ) -> int:
         """``takuzu_cube``: the shared-row sets visited depth first, or (``depth_first``
         False) by sorted codes, the earlier way (kept to compare and cross-check).  The rows
         are tested as bytes where they fit (``in_bytes`` None; False: as bitsets, for tests)."""
@@ -1492,17 +1927,38 @@ class JoinTables:
         if in_bytes is None:
             in_bytes = fits
         assert fits or not in_bytes, "rows as bytes: at most 255 rows, 4 above the first"
-        return int(takuzu_cube(a, b, self.rows, self.cols, self.n, self.start, self.flat,
-                               self.digit, self.offset, self.keys, eqpairs, self.words,
-                               self.row_bits, self.sub_start, self.sub_flat, one_by_one, most,
-                               self._slots(), code_bits, depth_first, direct, in_bytes))
+        return int(
+            takuzu_cube(
+                a,
+                b,
+                self.rows,
+                self.cols,
+                self.n,
+                self.start,
+                self.flat,
+                self.digit,
+                self.offset,
+                self.keys,
+                eqpairs,
+                self.words,
+                self.row_bits,
+                self.sub_start,
+                self.sub_flat,
+                one_by_one,
+                most,
+                self._slots(),
+                code_bits,
+                depth_first,
+                direct,
+                in_bytes,
+            )
+        )
 
     def _slots(self) -> np.ndarray:
         """Key -> bucket for the counting sorts, -1 everywhere between uses."""
         if self.slot_of is None:
             self.slot_of = np.full(self.keys, -1, np.int32)
         return self.slot_of
-
 
     def _packed(self, eqpairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if self.packed is None:
@@ -1512,12 +1968,24 @@ class JoinTables:
     def _scratch(self, width: int, capacity: int, bottom_capacity: int) -> tuple[np.ndarray, ...]:
         """``lookup_cube``'s buffers after ``slot_of``: kept, kept_slot, placed, bottoms,
         slot_keys, size."""
-        return (np.empty((width, capacity), np.int64), np.empty(capacity, np.int64),
-                np.empty((width, capacity), np.int64), np.empty((width, bottom_capacity), np.int64),
-                np.empty(self.keys, np.int64), np.empty(self.keys, np.int64))
+        return (
+            np.empty((width, capacity), np.int64),
+            np.empty(capacity, np.int64),
+            np.empty((width, capacity), np.int64),
+            np.empty((width, bottom_capacity), np.int64),
+            np.empty(self.keys, np.int64),
+            np.empty(self.keys, np.int64),
+        )
 
-    def lookup(self, a: int, b: int, eqpairs: np.ndarray, most: int = MOST_HALVES,
-               capacity: int = KEPT_HALVES, bottom_capacity: int | None = None) -> int:
+    def lookup(
+        self,
+        a: int,
+        b: int,
+        eqpairs: np.ndarray,
+        most: int = MOST_HALVES,
+        capacity: int = KEPT_HALVES,
+        bottom_capacity: int | None = None,
+    ) -> int:
         """``lookup_cube``; ``capacity`` and ``bottom_capacity`` (as much if None): the top and
         bottom halves kept from one enumeration (fewer than a cube has: the slower ways, for
         tests)."""
@@ -1525,12 +1993,29 @@ class JoinTables:
         shape = (capacity, capacity if bottom_capacity is None else bottom_capacity)
         if self.kept is None or (self.kept[1].shape[0], self.kept[3].shape[1]) != shape:
             self.kept = self._scratch(eq.shape[1], *shape)
-        return int(lookup_cube(a, b, self.rows, self.n, self.start, self.flat, self.digit,
-                               self.offset, self.keys, eq, pair_mask, self.words, self._slots(),
-                               most, *self.kept))
+        return int(
+            lookup_cube(
+                a,
+                b,
+                self.rows,
+                self.n,
+                self.start,
+                self.flat,
+                self.digit,
+                self.offset,
+                self.keys,
+                eq,
+                pair_mask,
+                self.words,
+                self._slots(),
+                most,
+                *self.kept,
+            )
+        )
 
-    def lookup_threads(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
-                       most: int = MOST_HALVES) -> Iterator[tuple[int, int, float]]:
+    def lookup_threads(
+        self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int, most: int = MOST_HALVES
+    ) -> Iterator[tuple[int, int, float]]:
         """``lookup`` for many cubes (their middle rows) on ``threads`` threads, each with its own
         buffers; yields (position in ``middle``, count, the thread's CPU seconds on it) as cubes
         finish.  A thread takes the next cube when it is done with one, the largest cost
@@ -1552,17 +2037,31 @@ class JoinTables:
                     if x is None:
                         break
                     began = time.thread_time()
-                    found = lookup_cube(*middle[x], self.rows, self.n, self.start, self.flat,
-                                        self.digit, self.offset, self.keys, eq, pair_mask,
-                                        self.words, slot_of, most, *scratch)
+                    found = lookup_cube(
+                        *middle[x],
+                        self.rows,
+                        self.n,
+                        self.start,
+                        self.flat,
+                        self.digit,
+                        self.offset,
+                        self.keys,
+                        eq,
+                        pair_mask,
+                        self.words,
+                        slot_of,
+                        most,
+                        *scratch,
+                    )
                     results.put((x, int(found), time.thread_time() - began))
             except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
                 results.put(error)
             finally:
                 results.put(None)
 
-        workers = [threading.Thread(target=work, daemon=True)
-                   for _ in range(max(1, min(threads, len(middle))))]
+        workers = [
+            threading.Thread(target=work, daemon=True) for _ in range(max(1, min(threads, len(middle))))
+        ]
         for worker in workers:
             worker.start()
         try:
@@ -1583,8 +2082,9 @@ class JoinTables:
             for worker in workers:
                 worker.join()
 
-    def lookup_many(self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int,
-                    most: int = MOST_HALVES) -> list[int]:
+    def lookup_many(
+        self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int, most: int = MOST_HALVES
+    ) -> list[int]:
         """``lookup_threads``' counts, in the order of ``middle``."""
         counts = [0] * len(middle)
         for x, count, _ in self.lookup_threads(middle, eqpairs, threads, most):
@@ -1596,13 +2096,11 @@ class JoinTables:
         rows of its two halves, multiplied (10x10: correlation 0.96 with the time a cube took
         before the bottom halves were kept)."""
         n, start = self.n, self.start
-        return int(start[b * n + a + 1] - start[b * n + a]) * \
-            int(start[a * n + b + 1] - start[a * n + b])
+        return int(start[b * n + a + 1] - start[b * n + a]) * int(start[a * n + b + 1] - start[a * n + b])
 
 
 def valid_digit_range(h: int) -> tuple[int, int]:
     """``digit_range`` found the slow way: the 1s of every column of ``h`` cells without three
     equal cells in a line (for tests)."""
-    ones = [bin(c).count("1") for c in range(1 << h)
-            if not any((c >> i & 7) in (0, 7) for i in range(h - 2))]
+    ones = [bin(c).count("1") for c in range(1 << h) if not any((c >> i & 7) in (0, 7) for i in range(h - 2))]
     return min(ones), max(ones)

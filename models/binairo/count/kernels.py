@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
 # -- meet in the middle ------------------------------------------------------------------
 
 
@@ -19,8 +18,7 @@ def _fits(prev2: int, prev1: int, row: int, mask: int) -> bool:
 
 
 @njit(cache=True)
-def _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, store,
-          keys, pairs, used_sets):
+def _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, store, keys, pairs, used_sets):
     """Enumerate the halves ``first, r1, .., r_free`` (``before`` sits on the other side of
     ``first``).  With ``store`` False only count them; else fill keys/pairs/used_sets."""
     n = bits.shape[0]
@@ -90,13 +88,13 @@ def _collect(first, before, free, bits, spread, eqpairs, words, takuzu, mask):
     dummy_k = np.empty(0, np.int64)
     dummy_p = np.empty((0, 2), np.int64)
     dummy_u = np.empty((0, words), np.int64)
-    n = _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, False,
-              dummy_k, dummy_p, dummy_u)
+    n = _half(
+        first, before, free, bits, spread, eqpairs, words, takuzu, mask, False, dummy_k, dummy_p, dummy_u
+    )
     keys = np.empty(n, np.int64)
     pairs = np.empty((n, 2), np.int64)
     used_sets = np.zeros((n, words), np.int64)
-    _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, True,
-          keys, pairs, used_sets)
+    _half(first, before, free, bits, spread, eqpairs, words, takuzu, mask, True, keys, pairs, used_sets)
     return keys, pairs, used_sets
 
 

@@ -28,8 +28,9 @@ from __future__ import annotations
 import heapq
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from ...errors import PuzzleError
 
@@ -48,8 +49,9 @@ class Weighted(Protocol):
     weight: int
 
 
-def strata(todo: Sequence[Weighted], auxiliary: Sequence[int] | None = None,
-           classes: int = SIZE_CLASSES) -> dict[tuple[int, int], list[int]]:
+def strata(
+    todo: Sequence[Weighted], auxiliary: Sequence[int] | None = None, classes: int = SIZE_CLASSES
+) -> dict[tuple[int, int], list[int]]:
     """The cubes (indices) of each stratum, keyed (orbit size, size class).  Without an
     auxiliary a stratum is an orbit size.  With one, each orbit size is sorted by the auxiliary
     and cut into ``classes`` classes of about equal auxiliary total (the big cubes, where the
@@ -73,9 +75,13 @@ def strata(todo: Sequence[Weighted], auxiliary: Sequence[int] | None = None,
     return found
 
 
-def allocate(todo: Sequence[Weighted], sample: int, auxiliary: Sequence[int] | None = None,
-             minimum: int = MINIMUM_PER_STRATUM,
-             classes: int = SIZE_CLASSES) -> dict[tuple[int, int], int]:
+def allocate(
+    todo: Sequence[Weighted],
+    sample: int,
+    auxiliary: Sequence[int] | None = None,
+    minimum: int = MINIMUM_PER_STRATUM,
+    classes: int = SIZE_CLASSES,
+) -> dict[tuple[int, int], int]:
     """How many cubes of each stratum (see ``strata``) a sample of ``sample`` cubes takes.
 
     In proportion to each stratum's share of the total (w N_h), or with an auxiliary by the
@@ -96,8 +102,9 @@ def allocate(todo: Sequence[Weighted], sample: int, auxiliary: Sequence[int] | N
     # One cube at a time to the stratum whose variance share need^2 (1/n - 1/N) drops most:
     # the Neyman allocation in whole cubes, summing to ``sample``.
     sizes = {label: min(len(members), max(1, minimum)) for label, members in groups.items()}
-    heap = [(-need[label] ** 2 / (n * (n + 1)), label) for label, n in sizes.items()
-            if n < len(groups[label])]
+    heap = [
+        (-(need[label] ** 2) / (n * (n + 1)), label) for label, n in sizes.items() if n < len(groups[label])
+    ]
     heapq.heapify(heap)
     for _ in range(sample - sum(sizes.values())):
         if not heap:
@@ -106,28 +113,37 @@ def allocate(todo: Sequence[Weighted], sample: int, auxiliary: Sequence[int] | N
         sizes[label] += 1
         n = sizes[label]
         if n < len(groups[label]):
-            heapq.heappush(heap, (-need[label] ** 2 / (n * (n + 1)), label))
+            heapq.heappush(heap, (-(need[label] ** 2) / (n * (n + 1)), label))
     return sizes
 
 
-def stratified_sample(todo: Sequence[Weighted], sample: int, rng: Any,
-                      auxiliary: Sequence[int] | None = None,
-                      minimum: int = MINIMUM_PER_STRATUM,
-                      classes: int = SIZE_CLASSES) -> list[int]:
+def stratified_sample(
+    todo: Sequence[Weighted],
+    sample: int,
+    rng: Any,
+    auxiliary: Sequence[int] | None = None,
+    minimum: int = MINIMUM_PER_STRATUM,
+    classes: int = SIZE_CLASSES,
+) -> list[int]:
     """Indices of a stratified random sample of cubes (see ``allocate``), interleaved across
     the strata so that a run stopped early has some of every stratum."""
     sizes = allocate(todo, sample, auxiliary, minimum, classes)
-    picked = [rng.sample(members, sizes[label])
-              for label, members in strata(todo, auxiliary, classes).items()]
+    picked = [
+        rng.sample(members, sizes[label]) for label, members in strata(todo, auxiliary, classes).items()
+    ]
     order = []
     for position in range(max(len(p) for p in picked)):
         order += [p[position] for p in picked if position < len(p)]
     return order
 
 
-def stratified_estimate(todo: Sequence[Weighted], counts: dict[int, int],
-                        auxiliary: Sequence[int] | None = None,
-                        confidence: float = 0.95, classes: int = SIZE_CLASSES) -> dict[str, Any]:
+def stratified_estimate(
+    todo: Sequence[Weighted],
+    counts: dict[int, int],
+    auxiliary: Sequence[int] | None = None,
+    confidence: float = 0.95,
+    classes: int = SIZE_CLASSES,
+) -> dict[str, Any]:
     """The total estimated from the counted cubes ``counts`` (index -> count): the stratified
     mean, or with ``auxiliary`` (every cube's auxiliary count, by index) the separate ratio
     estimator; its standard error, degrees of freedom and ``confidence`` interval (Student's t).
@@ -140,8 +156,12 @@ def stratified_estimate(todo: Sequence[Weighted], counts: dict[int, int],
         counted = [i for i in members if i in counts]
         n, big_n = len(counted), len(members)
         if n == 0:
-            return {"estimated_count": None, "standard_error": None, "interval_95": None,
-                    "degrees_of_freedom": None}
+            return {
+                "estimated_count": None,
+                "standard_error": None,
+                "interval_95": None,
+                "degrees_of_freedom": None,
+            }
         y = [counts[i] for i in counted]
         if n == big_n:
             total += w * sum(y)
@@ -162,14 +182,21 @@ def stratified_estimate(todo: Sequence[Weighted], counts: dict[int, int],
         variance += share
         df_denominator += share * share / (n - 1)
     if not complete:
-        return {"estimated_count": round(total), "standard_error": None, "interval_95": None,
-                "degrees_of_freedom": None}
+        return {
+            "estimated_count": round(total),
+            "standard_error": None,
+            "interval_95": None,
+            "degrees_of_freedom": None,
+        }
     error = math.sqrt(variance)
     df = variance * variance / df_denominator if df_denominator else math.inf
     half = student_t_quantile(0.5 + confidence / 2, df) * error if error else 0.0
-    return {"estimated_count": round(total), "standard_error": round(error),
-            "interval_95": [round(total - half), round(total + half)],
-            "degrees_of_freedom": None if math.isinf(df) else round(df, 2)}
+    return {
+        "estimated_count": round(total),
+        "standard_error": round(error),
+        "interval_95": [round(total - half), round(total + half)],
+        "degrees_of_freedom": None if math.isinf(df) else round(df, 2),
+    }
 
 
 # -- Student's t, without SciPy -----------------------------------------------------------------
@@ -184,8 +211,10 @@ def _incomplete_beta(a: float, b: float, x: float) -> float:
         return 1.0
     if x > (a + 1) / (a + b + 2):  # the fraction converges fast on this side only
         return 1.0 - _incomplete_beta(b, a, 1.0 - x)
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x)) / a
+    front = (
+        math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+        / a
+    )
     tiny = 1e-300
     c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
     d = 1.0 / (d if abs(d) > tiny else tiny)
@@ -261,8 +290,14 @@ def continuations(bits: Sequence[int], cols: int, middle: Sequence[tuple[int, in
 # -- the auxiliary: a complete count's checkpoint ----------------------------------------------
 
 
-def read_auxiliary(path: str | Path, todo: Sequence[Weighted], rows: int, cols: int,
-                   auxiliary_cubes: Sequence[Weighted], rules: str = "unruly") -> list[int]:
+def read_auxiliary(
+    path: str | Path,
+    todo: Sequence[Weighted],
+    rows: int,
+    cols: int,
+    auxiliary_cubes: Sequence[Weighted],
+    rules: str = "unruly",
+) -> list[int]:
     """Every cube's exact count under ``rules``, by the index of ``todo``: read from the
     checkpoint of a complete ``count --size RxC --rules unruly`` run (``auxiliary_cubes``: that
     count's cubes), matched by middle rows.  Errors name what is wrong with the file."""
@@ -275,11 +310,12 @@ def read_auxiliary(path: str | Path, todo: Sequence[Weighted], rows: int, cols: 
         header = json.loads(lines[0]) if lines else None
     except json.JSONDecodeError:
         header = None
-    want = {"rows": rows, "cols": cols, "rules": rules, "method": "mitm",
-            "cubes": len(auxiliary_cubes)}
+    want = {"rows": rows, "cols": cols, "rules": rules, "method": "mitm", "cubes": len(auxiliary_cubes)}
     if header != want:
-        raise PuzzleError(f"--auxiliary {path}: not the checkpoint of `count --size {rows}x{cols} "
-                          f"--rules {rules}` (its first line should be {json.dumps(want)})")
+        raise PuzzleError(
+            f"--auxiliary {path}: not the checkpoint of `count --size {rows}x{cols} "
+            f"--rules {rules}` (its first line should be {json.dumps(want)})"
+        )
     found: dict[tuple[int, ...], int] = {}
     for number, line in enumerate(lines[1:], start=2):
         try:
@@ -289,14 +325,17 @@ def read_auxiliary(path: str | Path, todo: Sequence[Weighted], rows: int, cols: 
             raise PuzzleError(f"--auxiliary {path}, line {number}: not a cube's count") from None
     missing = [cube.rows for cube in todo if tuple(cube.rows) not in found]
     if missing:
-        raise PuzzleError(f"--auxiliary {path}: {len(missing)} of the {len(todo)} cubes are not "
-                          f"counted in it (e.g. middle rows {list(missing[0])}); finish that count "
-                          "first (run the same command again to resume it)")
+        raise PuzzleError(
+            f"--auxiliary {path}: {len(missing)} of the {len(todo)} cubes are not "
+            f"counted in it (e.g. middle rows {list(missing[0])}); finish that count "
+            "first (run the same command again to resume it)"
+        )
     return [found[tuple(cube.rows)] for cube in todo]
 
 
-def read_sample_log(path: str | Path, shape: str, rules: str
-                    ) -> dict[tuple[int, ...], tuple[int, float | None]]:
+def read_sample_log(
+    path: str | Path, shape: str, rules: str
+) -> dict[tuple[int, ...], tuple[int, float | None]]:
     """The cubes an earlier ``--estimate ... --checkpoint LOG`` run counted: middle rows ->
     (count, CPU seconds or None).  A line naming another shape or rule set is an error; lines
     naming neither (earlier sessions' per-cube logs in benchmarks/) are taken as this count's.
@@ -320,11 +359,14 @@ def read_sample_log(path: str | Path, shape: str, rules: str
         except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
             if number == len(lines):
                 break  # cut short by an interruption: that cube is counted again
-            raise PuzzleError(f"--checkpoint {path}, line {number}: not a sampled cube's "
-                              "record (an --estimate log)") from None
+            raise PuzzleError(
+                f"--checkpoint {path}, line {number}: not a sampled cube's record (an --estimate log)"
+            ) from None
         other = (entry.get("shape", shape), entry.get("rules", rules))
         if other != (shape, rules):
-            raise PuzzleError(f"--checkpoint {path}, line {number}: a cube of a {other[0]} "
-                              f"{other[1]} count, not of this {shape} {rules} count")
+            raise PuzzleError(
+                f"--checkpoint {path}, line {number}: a cube of a {other[0]} "
+                f"{other[1]} count, not of this {shape} {rules} count"
+            )
         found[rows] = (count, None if spent is None else float(spent))
     return found

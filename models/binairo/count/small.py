@@ -38,8 +38,7 @@ def successors(bits: np.ndarray, mask: int) -> tuple[np.ndarray, np.ndarray]:
     return start, flat
 
 
-def _grow(seqs: np.ndarray, start: np.ndarray, flat: np.ndarray, n: int,
-          takuzu: bool) -> np.ndarray:
+def _grow(seqs: np.ndarray, start: np.ndarray, flat: np.ndarray, n: int, takuzu: bool) -> np.ndarray:
     """Every sequence followed by every row that may come next (and, takuzu, is new)."""
     s = seqs[:, -2] * n + seqs[:, -1]
     counts = start[s + 1] - start[s]
@@ -60,8 +59,11 @@ def _halves(t, first: int, before: int, start, flat) -> tuple[np.ndarray, ...]:
     rows = seqs[:, 1:]
     keys = t.spread[rows].sum(axis=1)
     pairs = np.bitwise_and.reduce(t.eqpairs[rows][:, :, 0], axis=1)
-    used = np.bitwise_or.reduce(np.int64(1) << rows[:, 1:], axis=1) if rows.shape[1] > 1 \
+    used = (
+        np.bitwise_or.reduce(np.int64(1) << rows[:, 1:], axis=1)
+        if rows.shape[1] > 1
         else np.zeros(len(rows), np.int64)
+    )
     return keys, pairs, used
 
 
@@ -87,8 +89,9 @@ class SmallTables:
             return int((hi - lo).sum())
         counts = hi - lo
         top = np.repeat(np.arange(len(tk)), counts)
-        bottom = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) \
-            + np.repeat(lo, counts)
+        bottom = (
+            np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
+        )
         fine = ((tp[top] & bp[bottom]) == 0) & ((tu[top] & bu[bottom]) == 0)
         return int(fine.sum())
 
@@ -101,8 +104,9 @@ class SmallTables:
         for depth in range(1, t.rows):
             if depth == 1:
                 nxt = np.arange(n) if 1 not in fixed else np.array([fixed[1]])
-                grown = np.concatenate([np.repeat(seqs, len(nxt), axis=0),
-                                        np.tile(nxt, len(seqs))[:, None]], axis=1)
+                grown = np.concatenate(
+                    [np.repeat(seqs, len(nxt), axis=0), np.tile(nxt, len(seqs))[:, None]], axis=1
+                )
                 if t.takuzu:
                     grown = grown[grown[:, 0] != grown[:, 1]]
             else:
