@@ -1,0 +1,63 @@
+"""Every action mindgames can be asked, declared once: the list the interfaces are made from.
+
+A kind says which of these it answers (``PuzzleKind.actions``, names from
+:data:`ACTIONS`); the command line, the service, ``compare`` and the web page
+read what an action is from here (its help text, whether its answer can carry
+a proof, whether it answers each puzzle of a collection) instead of keeping
+lists of their own.
+
+>>> ACTIONS["check"].certifiable
+True
+>>> [action.name for action in ACTIONS.values() if action.comparable]
+['solve', 'check', 'count']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a puzzle can be asked.
+
+    ``per_puzzle``: answers each puzzle of a collection in turn (a result per puzzle),
+    as opposed to making puzzles (``generate``) or describing one (``export``);
+    ``certifiable``: its answer can come with a proof our own checker verifies
+    (``--certify``, ``"certify": true``); ``comparable``: ``mindgames compare`` can
+    run it on several engines and set the answers side by side; ``job``: the
+    service may run it as a background job (large collections, long counts)."""
+
+    name: str
+    help: str
+    per_puzzle: bool = True
+    certifiable: bool = False
+    comparable: bool = False
+    job: bool = True
+
+
+SOLVE = Action("solve", "solve each puzzle", certifiable=True, comparable=True)
+CHECK = Action("check", "unique / multiple (two witnesses) / unsolvable", certifiable=True, comparable=True)
+COUNT = Action("count", "count solutions (up to --limit)", comparable=True)
+EXPLAIN = Action(
+    "explain", "why: the clashing givens / the open cells and givens that fix it / the grade", job=False
+)
+HINT = Action("hint", "the next cell that can be deduced, and why", job=False)
+GENERATE = Action("generate", "puzzles with exactly one solution and no removable given", per_puzzle=False)
+EXPORT = Action("export", "the puzzle's model as a file for other solvers", job=False)
+
+#: every action, by name, in the order interfaces list them
+ACTIONS: dict[str, Action] = {
+    action.name: action for action in (SOLVE, CHECK, COUNT, EXPLAIN, HINT, GENERATE, EXPORT)
+}
+
+
+def get_action(name: str) -> Action:
+    """The action called ``name``; ValueError naming the known ones otherwise."""
+    try:
+        return ACTIONS[name]
+    except KeyError:
+        raise ValueError(f"unknown action {name!r}; known: {', '.join(ACTIONS)}") from None
+
+
+__all__ = ["ACTIONS", "Action", "get_action"]
