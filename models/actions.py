@@ -44,7 +44,7 @@ EXPLAIN = Action(
 )
 HINT = Action("hint", "the next cell that can be deduced, and why", job=False)
 GENERATE = Action("generate", "puzzles with exactly one solution and no removable given", per_puzzle=False)
-EXPORT = Action("export", "the puzzle's model as a file for other solvers", job=False)
+EXPORT = Action("export", "the puzzle written as a puzzle file", per_puzzle=False, job=False)
 
 #: every action, by name, in the order interfaces list them
 ACTIONS: dict[str, Action] = {
