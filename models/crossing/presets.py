@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mindgames.models.errors import PuzzleError, shorten
+from mindgames.models.words import plural
 
 # Each parameter's allowed values.  Chosen so that every puzzle in range stays
 # bounded in memory and, on a typical machine, is answered (solved, proved
@@ -96,9 +97,9 @@ def wolf_goat_cabbage(capacity: int = 2) -> dict[str, Any]:
 def missionaries_cannibals(pairs: int = 3, capacity: int = 2) -> dict[str, Any]:
     """Missionaries may never be outnumbered by cannibals, on a bank or in the boat."""
     return {
-        "name": f"Missionaries and cannibals ({_plural(pairs, 'pair')}, {_boat(capacity)})",
-        "description": f"{_plural(pairs, 'missionary', 'missionaries')} and "
-        f"{_plural(pairs, 'cannibal')} cross in a {_boat(capacity)}; missionaries "
+        "name": f"Missionaries and cannibals ({plural(pairs, 'pair')}, {_boat(capacity)})",
+        "description": f"{plural(pairs, 'missionary', 'missionaries')} and "
+        f"{plural(pairs, 'cannibal')} cross in a {_boat(capacity)}; missionaries "
         f"may never be outnumbered by cannibals, on a bank or in the boat.",
         "boat": {"capacity": capacity},
         "actors": [
@@ -130,8 +131,8 @@ def jealous_husbands(couples: int = 3, capacity: int = 2, return_capacity: int =
     ]
     boat_text = _boat(capacity, return_capacity)
     return {
-        "name": f"Jealous husbands ({_plural(couples, 'couple')}, {boat_text})",
-        "description": f"{_plural(couples, 'couple')} cross in a {boat_text}; no wife may be "
+        "name": f"Jealous husbands ({plural(couples, 'couple')}, {boat_text})",
+        "description": f"{plural(couples, 'couple')} cross in a {boat_text}; no wife may be "
         f"with another man unless her husband is there, on a bank or in the boat.",
         "boat": boat,
         "actors": [{"name": n, "groups": ["men"]} for n in husbands]
@@ -203,10 +204,6 @@ PRESETS: dict[str, Callable[..., dict[str, Any]]] = {
     "dangerous-family": dangerous_family,
     "queens-tower": queens_tower,
 }
-
-
-def _plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
 
 
 def parameters(name: str) -> dict[str, Any]:
