@@ -42,9 +42,10 @@ def test_cubes_counted_twice_have_one_count():
 
 RESULT = RECORDS / "binairo-12x12-takuzu-count.json"
 README = REPO / "README.md"
+LOG = REPO / "BENCHMARKS.md"
 
 
-def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_states_it():
+def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_and_the_log_state_it():
     from mindgames.models.binairo import count as binairo_count
 
     todo = binairo_count.cubes(binairo_count.tables(12, 12, "takuzu"), "mitm")
@@ -55,7 +56,8 @@ def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_stat
     total = sum(cube.weight * counted[i] for i, cube in enumerate(todo))
     result = json.loads(RESULT.read_text())  # the command's own output, recorded
     assert result["status"] == "counted" and result["count"] == total
-    assert f"takuzu, exact: {total:,}" in README.read_text()
+    assert f"| 12 | {total:,} |" in README.read_text()  # the exact counts table
+    assert f"takuzu, exact: {total:,}" in LOG.read_text()  # the research log
 
 
 def test_the_recorded_cross_check_recounted_cubes_by_pair_tests_and_found_them_equal():
