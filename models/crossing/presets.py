@@ -213,7 +213,19 @@ def parameters(name: str) -> dict[str, Any]:
 
 
 def build(name: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The document of preset ``name`` with ``settings`` (parameter -> value) applied."""
+    """The document of preset ``name`` with ``settings`` (parameter -> value) applied.
+
+    >>> from mindgames.models.crossing import presets
+    >>> presets.parameters("missionaries-cannibals")
+    {'pairs': 3, 'capacity': 2}
+    >>> document = presets.build("missionaries-cannibals", {"pairs": 2})
+    >>> document["name"], document["boat"]
+    ('Missionaries and cannibals (2 pairs, boat of 2)', {'capacity': 2})
+    >>> presets.build("missionaries-cannibals", {"pairs": 0})
+    Traceback (most recent call last):
+    ...
+    mindgames.models.errors.PuzzleError: missionaries-cannibals: pairs = 0 is too small (allowed: 1..1000)
+    """
     if name not in PRESETS:
         raise PuzzleError(f"no built-in puzzle {shorten(repr(name))}; see `mindgames crossing list`")
     known = parameters(name)
