@@ -134,7 +134,7 @@ class SolverPool:
     async def _await_ready(self, worker: Worker) -> None:
         ready = await _readable(worker.conn, self.START_SECONDS)
         try:
-            hello = worker.conn.recv() if ready else None
+            hello = _blocking(worker.conn).recv() if ready else None
         except (EOFError, OSError):
             hello = None
         if hello == Ready():
@@ -240,7 +240,7 @@ class SolverPool:
             # that by the grace period (a tenth more for long requests).
             deadline = time.monotonic() + seconds + self.grace + seconds / 10
             try:
-                worker.conn.send(task)
+                _blocking(worker.conn).send(task)
             except (OSError, ValueError):
                 self._replace(worker)
                 continue
@@ -258,12 +258,22 @@ class SolverPool:
             self._replace(worker)  # stuck past its deadline: stop it, start a fresh one
             return TimedOut()
         try:
-            reply = worker.conn.recv()
+            # The worker is writing: read its whole reply (a big one spans many buffers).
+            reply = _blocking(worker.conn).recv()
         except (EOFError, OSError):
             self._replace(worker)
             return Died()
         self._release(worker)
         return reply
+
+
+def _blocking(conn: Connection) -> Connection:
+    """``conn`` with its socket in blocking mode again, so that a message larger than the
+    socket buffer is sent or received whole.  Watching the socket with ``add_reader``
+    leaves it non-blocking under uvloop, and ``Connection`` cannot resume a partial
+    message: it would raise BlockingIOError half-way, which looked like a dead worker."""
+    os.set_blocking(conn.fileno(), True)
+    return conn
 
 
 async def _readable(conn: Connection, timeout: float) -> bool:
