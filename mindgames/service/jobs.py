@@ -25,6 +25,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from mindgames.models.processes import exit_with_parent
+
 from .kinds import Answerer, TaskError, execute
 from .settings import cap_memory, child_command, child_cwd, child_env
 
@@ -263,18 +265,10 @@ class _Writer:
         return True
 
 
-def _watch_parent(parent: int) -> None:
-    """Exit when the server that started this job is gone (killed, even by SIGKILL)."""
-    while True:
-        time.sleep(0.2)
-        if os.getppid() != parent:
-            os._exit(3)
-
-
 def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     cap_memory(memory_mb)  # as the solver workers: a job too big for the machine fails alone
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    exit_with_parent(parent)  # the server gone (even by SIGKILL): this job stops
     writer = _Writer(path, job_id, run)
     row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
     request = json.loads(row[0])
