@@ -218,6 +218,11 @@ class SolverPool:
                 heapq.heapify(self.waiters)
             raise
 
+    @property
+    def queued(self) -> int:
+        """Requests waiting for a worker (not those a worker is answering)."""
+        return len(self.waiters)
+
     def status(self) -> dict[str, Any]:
         """The workers as ``/healthz`` shows them: ``degraded`` while fewer than ``size``
         are alive and ready (a dead one is being replaced)."""

@@ -101,7 +101,7 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
     queue or a broken pool.  A client that hangs up meanwhile stops the work."""
     settings = service.settings
     pool: SolverPool = service.pool
-    if pool.waiting >= settings.max_waiting:
+    if pool.queued >= settings.max_waiting:
         return busy(
             429,
             f"max_waiting ({settings.max_waiting}) requests are already waiting "
