@@ -241,7 +241,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..service import create_app
+    from ..service.jobs import store_problem
 
+    problem = store_problem(settings.db)
+    if problem is not None:
+        raise UsageError(problem)
     app = create_app(settings)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mindgames: serving http://{shown}:{args.port}/ (jobs in {settings.db})", flush=True)
