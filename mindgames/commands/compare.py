@@ -139,11 +139,10 @@ def run_grid(args: argparse.Namespace) -> int:
 
 def run_crossing(args: argparse.Namespace) -> int:
     _check_plot(args)
-    from mindgames.models.crossing import parse_document
+    from .plan import load_document
 
-    from .crossing import load_document
-
-    spec = parse_document(load_document(args.puzzle, args.set))
+    kind = get_kind("crossing")
+    spec = kind.parse_document(load_document(kind, args.puzzle, args.set))
     with progress(len(args.engines), "compare crossing") as bar:
 
         def step(_index: int, method: str) -> None:
