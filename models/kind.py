@@ -375,21 +375,27 @@ class PlanKind(PuzzleKind, Generic[P]):
         """What the web page needs to play the plan back, added to the answer's JSON."""
         return {}
 
+    def engines(self) -> tuple[str, ...]:
+        """The engines it answers on: the choices of its option ``engine``."""
+        return next((option.choices or () for option in self.options if option.name == "engine"), ())
+
+    @staticmethod
+    def request_help(option: Option) -> str:
+        """An option's words as a request field states it (a switch on unless turned off says so)."""
+        return option.help + (" (default true)" if option.flag and option.default is True else "")
+
     def describe_kind(self) -> dict[str, Any]:
         """The kind as ``GET /v1/kinds`` shows it: what it answers (``actions``; ``explain_actions``:
         ``POST /v1/KIND/explain``), its engines, request formats and fields, and built-in puzzles."""
-        engines = next((o.choices for o in self.options if o.name == "engine"), None) or ()
         fields = {"params": self.params_help}
-        for option in self.options:
-            if option.name != "engine":
-                fields[option.name] = option.help + (" (default true)" if option.default is True else "")
+        fields.update((o.name, self.request_help(o)) for o in self.options if o.name != "engine")
         fields["time_limit"] = "seconds per puzzle"
         return {
             "kind": self.name,
             "summary": self.summary,
             "actions": [name for name in self.actions if name == "solve"],
             "explain_actions": [name for name in self.actions if name == "explain"],
-            "engines": list(engines),
+            "engines": list(self.engines()),
             "formats": list(self.request_formats),
             "options": fields,
             "presets": list(self.preset_names()),
