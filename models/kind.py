@@ -27,7 +27,7 @@ is a result (``invalid``) and the others are still answered.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -233,6 +233,9 @@ class PlanKind(PuzzleKind, Generic[P]):
     request_formats: ClassVar[tuple[str, ...]] = ()
     #: ``GET /v1/kinds``'s words for the ``params`` of a request (a built-in puzzle's parameters)
     params_help: ClassVar[str] = ""
+    #: what ``mindgames compare KIND`` sets side by side (engines, or other methods), and its help
+    compare_methods: ClassVar[tuple[str, ...]] = ()
+    compare_help: ClassVar[str] = ""
 
     # -- reading ---------------------------------------------------------------------------
     @abstractmethod
@@ -352,6 +355,18 @@ class PlanKind(PuzzleKind, Generic[P]):
     @abstractmethod
     def explain(self, puzzle: P, time_limit: float | None = None) -> PlanExplanation:
         """Why there is no plan, or no shorter one."""
+
+    @abstractmethod
+    def compare_rows(
+        self,
+        puzzle: P,
+        methods: Sequence[str],
+        time_limit: float | None = None,
+        on_step: Callable[[int, str], None] | None = None,
+    ) -> Iterable[Any]:
+        """The puzzle answered by each of ``methods`` (:attr:`compare_methods`), one
+        :class:`mindgames.models.compare.Row` each, as they finish; ``on_step(0, method)``
+        as each starts."""
 
     def warm_models(self) -> Any:
         """What a long-lived process keeps between solves so a puzzle asked again is answered

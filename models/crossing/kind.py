@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from mindgames.models.compare import CROSSING_METHODS, crossing_rows
 from mindgames.models.kind import Option, PlanKind
 
 from . import presets
@@ -34,6 +36,8 @@ class CrossingKind(PlanKind[Spec]):
         "parameters of a built-in puzzle: JSON integers within the bounds "
         "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)"
     )
+    compare_methods = CROSSING_METHODS
+    compare_help = "compare the SAT model, BFS and the seeds' DFS"
     options = (  # the fields of models.crossing.Options a user sets
         Option(
             "engine",
@@ -127,6 +131,15 @@ class CrossingKind(PlanKind[Spec]):
         from .explain import explain  # the rules' minimal sets: only when asked
 
         return explain(puzzle, time_limit)
+
+    def compare_rows(
+        self,
+        puzzle: Spec,
+        methods: Sequence[str],
+        time_limit: float | None = None,
+        on_step: Callable[[int, str], None] | None = None,
+    ) -> Iterable[Any]:
+        return crossing_rows(puzzle, methods, time_limit, on_step=on_step)
 
     def warm_models(self) -> WarmModels:
         return WarmModels()
