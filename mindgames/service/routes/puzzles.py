@@ -61,8 +61,9 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
         return error(422, f"unknown action {action!r} for {kind}")
     engines = plan.engines() if plan is not None else ()
-    if plan is not None and body.engine not in engines:
-        return error(422, f"engine: {kind} puzzles are solved with {' or '.join(engines)}")
+    chosen = "engine" in body.model_fields_set  # (else a plan kind's own default engine)
+    if plan is not None and chosen and body.engine not in engines:
+        return error(422, f"engine: {kind} puzzles are solved with {' or '.join(engines) or 'no engine'}")
     if body.certify and action not in kinds.CERTIFIABLE:
         return error(422, "certify: only solve and check answers are certified (a count is not)")
     if (body.puzzle is None) == (body.puzzles is None):
@@ -93,6 +94,8 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
             return error(422, problem)
     task = {name: value for name, value in fields.items() if name != "puzzle"}
     task.update(kind=kind, action=action, puzzles=puzzles, single=body.puzzles is None)
+    if plan is not None and not chosen:
+        task["engine"] = None  # the kind's default (kinds.Answerer)
     return task
 
 
