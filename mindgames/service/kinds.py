@@ -141,8 +141,9 @@ def describe() -> list[dict[str, Any]]:
     described = []
     for name in kind_names():
         plan = plan_kind(name)
-        if plan is not None:
+        if plan is not None:  # a plan kind describes itself whole (models.kind.PlanKind)
             described.append(plan.describe_kind())
+            continue
         kind = grid_kind(name)
         if kind is None:
             continue
