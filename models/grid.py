@@ -39,7 +39,7 @@ def columns(height: int, width: int) -> list[Unit]:
 
 def boxes(size: int, box_rows: int, box_cols: int) -> list[Unit]:
     """The ``box_rows x box_cols`` boxes tiling a ``size x size`` grid, numbered row-major."""
-    units = []
+    units: list[Unit] = []
     for top in range(0, size, box_rows):
         for left in range(0, size, box_cols):
             cells = tuple((r, c) for r in range(top, top + box_rows) for c in range(left, left + box_cols))
