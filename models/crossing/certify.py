@@ -32,7 +32,6 @@ from .compile import PlanModel, estimated_size
 from .words import crossings
 
 if TYPE_CHECKING:
-    from .layout import Layout
     from .solve import Run
 
 HORIZON_SEMANTICS = (
@@ -83,7 +82,7 @@ def certify_outcome(run: Run) -> dict[str, Any]:
 def _prove(
     run: Run, horizon: int, units: Callable[[PlanModel], list[int]], claim: str, why: str
 ) -> dict[str, Any]:
-    options, layout = run.options, _layout(run)
+    options, layout = run.options, run.layout
     size = estimated_size(layout, horizon, unary=True)
     if size > options.model_limit:
         return _not_certified(
@@ -124,15 +123,9 @@ def _about(run: Run, horizon: int, why: str) -> str:
     )
 
 
-def _layout(run: Run) -> Layout:
-    """The run's layout: every run that reached an answer to certify has made it."""
-    assert run.layout is not None, "a run with an answer has its layout"
-    return run.layout
-
-
 def _counting(run: Run) -> str:
     """What the counted model counts, and why that is sound."""
-    types = _layout(run).types
+    types = run.layout.types
     copies = [t.label() for t in types if t.identical and t.size > 1]
     symmetric = [t.label() for t in types if not t.identical and t.size > 1]
     if not copies and not symmetric:
