@@ -232,6 +232,7 @@ class SolverPool:
             "workers": len(self.workers),
             "idle": len(self.idle),
             "waiting": self.waiting,
+            "queued": self.queued,
             "respawns": self.respawns,
             "broken": self.broken,
         }

@@ -130,7 +130,7 @@ class InProcessPool:
     async def close(self) -> None: ...
 
     def status(self) -> dict:
-        return {"degraded": False, "workers": 0}
+        return {"degraded": False, "workers": 0, "queued": 0}
 
     async def run(self, task: dict, seconds: float, cost: float | None = None) -> Any:
         from .kinds import Answerer

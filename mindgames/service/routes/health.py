@@ -36,6 +36,7 @@ def router(service: Service) -> APIRouter:
                                 "workers": 4,
                                 "idle": 4,
                                 "waiting": 0,
+                                "queued": 0,
                                 "respawns": 0,
                                 "broken": None,
                             },
