@@ -21,7 +21,7 @@ import pytest
 from mindgames.cli import main
 from mindgames.models import registry
 from mindgames.models.errors import PuzzleError
-from mindgames.models.kind import GridKind, Option, Parsed
+from mindgames.models.kind import Encoding, GridKind, Option, Parsed
 from mindgames.solver import Model
 
 # -- the kind ----------------------------------------------------------------------------------------
@@ -34,7 +34,7 @@ class Row:
 
 
 @dataclass
-class RowEncoding:
+class RowEncoding(Encoding):
     model: Model
     choices: list
 

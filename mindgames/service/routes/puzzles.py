@@ -13,6 +13,8 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from mindgames.models.actions import get_action
+
 from .. import kinds
 from ..errors import busy, error
 from ..examples import ANSWERS, BUSY, COMPARED, ERRORS, example
@@ -60,11 +62,11 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
             "crossing puzzles are solved or explained "
             '("count_shortest": true also counts the shortest plans)',
         )
-    if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
+    if grid is not None and action not in kinds.puzzle_actions(grid):
         return error(422, f"unknown action {action!r} for {kind}")
     if grid is None and body.engine == "backtrack":
         return error(422, "engine: crossing puzzles are solved with sat or cpsat")
-    if body.certify and action not in kinds.CERTIFIABLE:
+    if body.certify and not get_action(action).certifiable:
         return error(422, "certify: only solve and check answers are certified (a count is not)")
     if (body.puzzle is None) == (body.puzzles is None):
         return error(422, 'give either "puzzle" (one) or "puzzles" (a list)')
