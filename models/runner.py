@@ -152,6 +152,8 @@ class PuzzleSolver:
     def __init__(self, kind: GridKind, engine: str = "sat", max_shapes: int | None = None):
         """``max_shapes`` bounds the prepared sessions kept (least recently used go first),
         for long-lived processes that meet many shapes (e.g. jigsaw layouts)."""
+        if not isinstance(kind, GridKind):  # a kind's module, say: it has no defaults for the hooks
+            raise TypeError(f"PuzzleSolver answers a GridKind (e.g. sudoku.SUDOKU), not {kind!r}")
         self.kind = kind
         self.engine_name = engine
         self.engine = get_engine(engine)
