@@ -126,8 +126,10 @@ class GridKind(PuzzleKind, Generic[P]):
     """A grid puzzle with givens, answered on any engine by :class:`mindgames.models.runner.PuzzleSolver`.
 
     The abstract methods are what every kind states; the others are optional hooks, each
-    with a default that works for a kind without it (``compile_puzzle``: the shape's
-    model; ``grade`` and ``hint``: no ladder), overridden by a kind that has more to say."""
+    with a default that serves a kind without more to say (``units``: the whole text read
+    at once; ``compile_alone``, ``compile_puzzle``: the shape's model; ``explain_unsolvable``,
+    ``clashing_cells``: no words, no cells; ``grade``, ``hint``: no ladder).  Callers call
+    the hooks, never ask whether a kind has them."""
 
     actions = ("solve", "check", "count", "explain", "hint", "generate")
 
