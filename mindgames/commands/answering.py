@@ -30,7 +30,7 @@ def stated_options(kind: GridKind, args: argparse.Namespace) -> dict[str, Any]:
 
 def read_puzzles(kind: GridKind, args: argparse.Namespace) -> list[Parsed]:
     """The puzzles of FILE, read whole; one unusable puzzle alone is an error (exit 2), in a
-    collection a result.  (solve, check and count read as they go: :func:`read_collection`.)"""
+    collection a result.  (solve, check and count read as they go: :func:`.grid.read_collection`.)"""
     items = kind.read(read_text(args.file), **stated_options(kind, args))
     if not items:
         raise UsageError(f"{args.file}: no puzzle in it (only comments and blank lines)")
