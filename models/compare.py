@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .actions import ACTIONS, select
 from .kind import GridKind, Parsed
 
 if TYPE_CHECKING:  # the service's API process reads rows without loading the engines
@@ -36,7 +37,8 @@ if TYPE_CHECKING:  # the service's API process reads rows without loading the en
 
 BASELINE = "backtrack"  # what every other engine is measured against
 CROSSING_BASELINE = "dfs"  # for crossings: the seeds' depth-first search
-ACTIONS = ("solve", "check", "count")
+#: the questions every engine is asked in turn
+COMPARABLE_ACTIONS = select(ACTIONS, comparable=True)
 ENGINES = ("sat", "cpsat", "backtrack")  # the default: every engine
 
 

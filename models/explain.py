@@ -15,7 +15,7 @@ under assumptions (the givens), so nothing is compiled twice.
   givens taken from the first solution that make it the only one, minimal in
   the same way (grown until unique, then shrunk with every removal checked).
 * **unique**: the grade and the techniques the kind's own ladder needs
-  (``kind.grade(puzzle)``, when the kind has one).
+  (``kind.grade(puzzle)``; a kind without a ladder grades nothing: "one solution").
 
 Cells in JSON are 1-based ``[row, col]``, as in the text output.
 """
@@ -194,10 +194,10 @@ class Explainer:
         return Explanation("open", text, open_cells=open_cells, add_givens=extra, solutions=solutions)
 
     def _unique(self, puzzle: Any, deadline: Deadline) -> Explanation:
-        grade = getattr(self.kind, "grade", None)
-        if grade is None:
+        graded = self.kind.grade(puzzle, deadline)
+        if graded is None:  # the kind has no ladder
             return Explanation("unique", "one solution")
-        level, name, techniques = grade(puzzle, deadline)
+        level, name, techniques = graded
         return Explanation(
             "unique",
             f"one solution; grade {level} ({name}): {', '.join(techniques)}",
@@ -225,8 +225,7 @@ class Explainer:
                 raise TimeLimitReached("time limit reached while explaining")
             return self.explain(puzzle, deadline.remaining()).to_json()
         solution = self.kind.decode(encoding, answer.witnesses[0])
-        ladder = getattr(self.kind, "hint", None)
-        step = ladder(puzzle, deadline) if ladder else None
+        step = self.kind.hint(puzzle, deadline)
         if step is not None:
             check_hint(step, solution)
             return step

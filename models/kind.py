@@ -29,9 +29,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from mindgames.solver import Assignment, Model
+from mindgames.solver.deadline import Deadline
 
 from .errors import PuzzleError, shorten
 
@@ -81,10 +82,15 @@ class Parsed(Generic[P]):
             return cls(error=error)
 
 
-class Encoding(Protocol):
-    """What :meth:`GridKind.compile` returns: the model, and whatever decoding needs."""
+class Encoding:
+    """What :meth:`GridKind.compile` returns: the model, and whatever decoding needs (a
+    kind's encoding subclasses this one, a dataclass say, adding its choices of cells)."""
 
+    #: the rules as an engine-neutral model (no givens: they come as assumptions)
     model: Model
+    #: literals every question about the shape assumes besides the givens: where one model
+    #: serves several shapes (every jigsaw layout of a size), they say which shape it is
+    fixed: tuple[int, ...] = ()
 
 
 class PuzzleKind(ABC):
@@ -94,7 +100,8 @@ class PuzzleKind(ABC):
     name: ClassVar[str]
     #: one line for ``mindgames --help`` and ``GET /v1/kinds``
     summary: ClassVar[str]
-    #: what the kind can be asked (``solve``, ``check``, ...)
+    #: what the kind can be asked: names of :data:`mindgames.models.actions.ACTIONS`
+    #: (``solve``, ``check``, ...), which say what each action is
     actions: ClassVar[tuple[str, ...]]
     #: the input formats, in words, for help texts and ``GET /v1/kinds``
     formats: ClassVar[tuple[str, ...]] = ()
@@ -116,9 +123,15 @@ class PuzzleKind(ABC):
 
 
 class GridKind(PuzzleKind, Generic[P]):
-    """A grid puzzle with givens, answered on any engine by :class:`mindgames.models.runner.PuzzleSolver`."""
+    """A grid puzzle with givens, answered on any engine by :class:`mindgames.models.runner.PuzzleSolver`.
 
-    actions = ("solve", "check", "count", "generate")
+    The abstract methods are what every kind states; the others are optional hooks, each
+    with a default that serves a kind without more to say (``units``: the whole text read
+    at once; ``compile_alone``, ``compile_puzzle``: the shape's model; ``explain_unsolvable``,
+    ``clashing_cells``: no words, no cells; ``grade``, ``hint``: no ladder).  Callers call
+    the hooks, never ask whether a kind has them."""
+
+    actions = ("solve", "check", "count", "explain", "hint", "generate")
 
     # -- reading and writing ------------------------------------------------------------
     @abstractmethod
@@ -166,6 +179,21 @@ class GridKind(PuzzleKind, Generic[P]):
     def compile(self, shape: Hashable) -> Encoding:
         """The rules of ``shape`` as a model (no givens: they come as assumptions)."""
 
+    def compile_alone(self, shape: Hashable) -> Encoding:
+        """The rules of ``shape`` as a model of that shape alone, for an engine that keeps
+        no warm solver per model: where :meth:`compile` gives a model shared by several
+        shapes (told apart by :attr:`Encoding.fixed`), such an engine gains nothing from
+        sharing and prunes better on the shape's own rules (a jigsaw's regions).
+        By default the same as :meth:`compile`."""
+        return self.compile(shape)
+
+    def compile_puzzle(self, puzzle: P) -> Encoding | None:
+        """A model of this one puzzle (its givens built in: :meth:`givens` then gives none),
+        for a puzzle that shares no model with the next one (a jigsaw's layout); the runner
+        asks it of a fresh session, kept by no cache, unless the shape's model is prepared
+        already or the answer is certified.  None (the default): the shape's model."""
+        return None
+
     @abstractmethod
     def givens(self, encoding: Encoding, puzzle: P) -> list[int]:
         """The puzzle's givens as literals, assumed by the engine."""
@@ -199,6 +227,19 @@ class GridKind(PuzzleKind, Generic[P]):
     def result_fields(self, puzzle: P) -> dict[str, Any]:
         """Fields every JSON result for this puzzle carries besides the common ones."""
         return {}
+
+    # -- a deduction ladder, for explain and hint (models.explain) -------------------------
+    def grade(self, puzzle: P, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:
+        """How hard a puzzle with one solution is, by the kind's ladder of techniques:
+        (grade, its name, the techniques used).  None (the default): the kind has no ladder,
+        and ``explain`` says only that the solution is unique."""
+        return None
+
+    def hint(self, puzzle: P, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
+        """The next step the kind's ladder deduces, as JSON (``row``, ``col``, ``value`` or
+        ``eliminate``, ``technique``, ``because``, ``text``).  None: no ladder (the default),
+        or it is stuck; ``hint`` then gives a cell's value from the solution."""
+        return None
 
     # -- what generation needs (the one generate/minimize loop, models.generate) -----------
     #: the settings that choose what to generate (Sudoku: box, diagonals; binairo: size, rules)

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import inspect
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli import main
-from mindgames.models import binairo, sudoku
+from mindgames.models import binairo, registry, sudoku
+from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import PuzzleError
 from mindgames.models.generate import Generator, Unsolvable, cells_of
 from mindgames.models.kind import GridKind
@@ -59,6 +61,25 @@ def test_every_grid_kind_is_in_the_registry():
 def test_a_kind_implements_every_method_of_the_interface(kind):
     assert not inspect.isabstract(type(kind))
     assert not getattr(type(kind), "__abstractmethods__", None)
+
+
+@pytest.mark.parametrize("name", registry.KIND_NAMES)
+def test_every_kind_answers_known_actions_only(name):
+    actions = registry.get_kind(name).actions
+    assert actions and set(actions) <= set(ACTIONS)
+    assert len(set(actions)) == len(actions)
+
+
+@by_name
+def test_every_grid_kind_is_asked_what_the_command_line_offers(kind, capsys):
+    """``mindgames KIND --help`` lists each per-puzzle action of the kind, with the help
+    text of models/actions.py (an extension may say more of one: binairo's count)."""
+    with pytest.raises(SystemExit):
+        main([kind.name, "--help"])
+    listed = capsys.readouterr().out
+    for action in select(kind.actions, per_puzzle=True):
+        assert re.search(rf"^\s+{action}\s", listed, re.M), action
+    assert ACTIONS["hint"].help in listed and ACTIONS["solve"].help in listed
 
 
 @by_name

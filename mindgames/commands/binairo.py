@@ -19,10 +19,9 @@ from mindgames.models.kind import GridKind
 from mindgames.models.runner import PuzzleSolver, Result
 
 from ..io import UsageError, emit_json, fail, progress, stdout_is_terminal
-from ..options import nonnegative_int, positive_float, positive_int
+from ..options import add_kind_options, nonnegative_int, positive_float, positive_int
 from ..render import plural
-from . import grid
-from .grid import add_kind_options
+from . import answering, grid
 
 COUNT_METHODS = ("mitm", "dfs", "engine")
 
@@ -254,11 +253,11 @@ def show(
     if args.json:
         emit_json(result.to_json())
     else:
-        grid.print_result(BINAIRO, result, puzzle, action, stdout_is_terminal(), numbered)
+        answering.print_result(BINAIRO, result, puzzle, action, stdout_is_terminal(), numbered)
 
 
 def run_minimize(args: argparse.Namespace) -> int:
-    parsed = grid.read_puzzles(BINAIRO, args)
+    parsed = answering.read_puzzles(BINAIRO, args)
     numbered = len(parsed) > 1
     seed = args.seed if args.seed is not None else 0
     rng = random.Random(seed)
@@ -272,7 +271,7 @@ def run_minimize(args: argparse.Namespace) -> int:
             deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
             puzzle = item.puzzle
             if puzzle is None:
-                result = grid.answer(checker, BINAIRO, item, args, index)
+                result = answering.answer(checker, BINAIRO, item, args, index)
                 show(result, puzzle, "minimize", args, numbered)
                 continue
             result = checker.check(puzzle, args.time_limit)
@@ -456,7 +455,7 @@ def count_all_by_engine(
     if args.json:
         emit_json(result.to_json())
     else:
-        counted = grid.count_text(result).replace("solution", "grid")
+        counted = answering.count_text(result).replace("solution", "grid")
         print(f"{rows}x{cols} {rules} grids: {counted} (engine {args.engine}, {result.seconds:.2f} s)")
     return 0
 

@@ -26,8 +26,8 @@ from mindgames.solver import ENGINE_NAMES
 
 from .. import plots, tables
 from ..io import UsageError, emit_json, fail, progress
-from ..options import nonnegative_int, positive_float
-from .grid import add_kind_options, read_puzzles
+from ..options import add_kind_options, nonnegative_int, positive_float
+from .answering import read_puzzles
 
 DEFAULT_TIME_LIMIT = 10.0  # seconds per puzzle and engine: plain backtracking can take hours
 
@@ -56,7 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             metavar="E,E",
             help=f"default: {','.join(ENGINE_NAMES)}",
         )
-        sub.add_argument("--action", choices=compare.ACTIONS, default="check", help="default: check")
+        sub.add_argument(
+            "--action", choices=compare.COMPARABLE_ACTIONS, default="check", help="default: check"
+        )
         sub.add_argument(
             "--limit",
             type=nonnegative_int,

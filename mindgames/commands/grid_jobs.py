@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from mindgames.models.kind import GridKind
 
 from ..io import json_line
+from .answering import answer, print_result
 
 # What starting and talking to workers takes (~10 ms of imports) is imported when a worker
 # is started: a command answered in one process (one puzzle, say) never needs it.
@@ -75,8 +76,6 @@ def chunk_output(
 ) -> str:
     """What one process would print for these units of the input, numbered from ``first``
     (text or JSON lines)."""
-    from .grid import answer, print_result
-
     if args.json:
         return "".join(
             json_line(answer(solver, kind, kind.parse_unit(unit), args, index, args.time_limit).to_json())

@@ -14,9 +14,8 @@ from mindgames.solver import ENGINE_NAMES
 from mindgames.solver.deadline import Deadline
 
 from ..io import UsageError, emit_json, progress, seconds_left
-from ..options import positive_float, positive_int
+from ..options import argument_type, positive_float, positive_int
 from ..render import plural
-from .grid import argument_type
 
 GRADES = tuple(techniques.GRADE_NAMES.values())
 

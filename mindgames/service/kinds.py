@@ -18,14 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 from mindgames.models import registry
+from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import PuzzleError, shorten
 from mindgames.models.kind import GridKind, PlanKind, PuzzleKind
 
 from ..options import unread_fields
-
-ACTIONS = ("solve", "check", "count")
-EXPLAIN_ACTIONS = ("explain", "hint")  # models.explain, for every grid kind (POST only, not jobs)
-CERTIFIABLE = ("solve", "check")  # the answers a proof can back ("certify": true)
 
 
 class TaskError(Exception):
@@ -133,6 +130,17 @@ def options_error(name: str, request: dict[str, Any]) -> str | None:
     return None
 
 
+def solver_actions(kind: GridKind) -> tuple[str, ...]:
+    """The kind's actions a solver answers puzzle by puzzle (``POST /v1/KIND/ACTION``, jobs)."""
+    return select(kind.actions, per_puzzle=True, explains=False)
+
+
+def puzzle_actions(kind: GridKind) -> tuple[str, ...]:
+    """Every action of the kind that ``POST /v1/KIND/ACTION`` answers: a solver's and the
+    explanations (models.explain)."""
+    return select(kind.actions, per_puzzle=True)
+
+
 def describe() -> list[dict[str, Any]]:
     """What ``GET /v1/kinds`` says: each kind as it describes itself, plus what the service adds
     (its actions here, engines, the request fields)."""
@@ -148,8 +156,8 @@ def describe() -> list[dict[str, Any]]:
         if kind is None:
             continue
         entry = kind.describe_kind()
-        entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
-        entry["explain_actions"] = list(EXPLAIN_ACTIONS)  # POST /v1/KIND/explain, /hint
+        entry["actions"] = [*solver_actions(kind), *JOB_ACTIONS.get(name, [])]
+        entry["explain_actions"] = list(select(kind.actions, explains=True))  # POST only, not jobs
         entry["engines"] = list(ENGINE_NAMES)
         entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
         described.append(entry)
@@ -261,7 +269,7 @@ class Answerer:
         if action == "compare":
             return self._compare(task, kind, index, puzzle, time_limit)
         solver = self.solver(kind, engine)
-        if action in EXPLAIN_ACTIONS:
+        if ACTIONS[action].explains:
             return self._explain(kind, solver, action, index, puzzle, time_limit)
         # certify: within the same time limit; the runner adds "certificate" to the answer
         certify = {"certify": True, "name": f"puzzle-{index + 1}"} if task.get("certify") else {}

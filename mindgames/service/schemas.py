@@ -6,7 +6,13 @@ from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from mindgames.models.actions import ACTIONS, select
+
 Engine = Literal["sat", "cpsat", "backtrack"]
+#: what ``compare`` asks each engine: solve, check, count
+Question = Literal[select(ACTIONS, comparable=True)]  # type: ignore[valid-type]
+#: what a job answers: the actions that answer each puzzle as a job may, and binairo's count_grids
+JobAction = Literal[(*select(ACTIONS, per_puzzle=True, job=True), "count_grids")]  # type: ignore[valid-type]
 PuzzleValue = Union[str, list, dict]
 
 PUZZLE_DOC = (
@@ -124,7 +130,7 @@ class CompareRequest(SolveRequest):
     engines: list[Engine] | None = Field(
         None, min_length=1, max_length=3, description="the engines compared (default: all three)"
     )
-    question: Literal["solve", "check", "count"] = Field("check", description="what each engine is asked")
+    question: Question = Field("check", description="what each engine is asked")
 
 
 class JobRequest(SolveRequest):
@@ -140,9 +146,7 @@ class JobRequest(SolveRequest):
     )
 
     kind: str = Field(..., description="sudoku, binairo or crossing")
-    action: Literal["solve", "check", "count", "count_grids"] = Field(
-        ..., description="count_grids: count every binairo grid of `size`"
-    )
+    action: JobAction = Field(..., description="count_grids: count every binairo grid of `size`")
     size: int | str | None = Field(
         None, description='count_grids: N or RxC (e.g. 8 or "6x8"), checked when the job is submitted'
     )

@@ -22,6 +22,7 @@ from mindgames.solver import Assignment, Choice, Model, is_true
 
 from .. import grid
 from ..grid import Unit
+from ..kind import Encoding as KindEncoding
 from .puzzle import Puzzle, Shape, check_size
 
 RULES = {
@@ -45,7 +46,7 @@ def families(rows: int, cols: int) -> list[list[Unit]]:
 
 # -- the model ------------------------------------------------------------------------------
 @dataclass
-class Encoding:
+class Encoding(KindEncoding):
     """The model, and each cell's choice of 0 or 1 (``cells[r][c]``)."""
 
     model: Model

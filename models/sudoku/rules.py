@@ -26,6 +26,7 @@ from mindgames.solver import Assignment, Choice, Model
 from mindgames.solver.model import Cardinality
 
 from ..grid import Unit, boxes, cell_name, columns, diagonals, regions, rows, symbol_char
+from ..kind import Encoding as KindEncoding
 from .puzzle import Grid, Shape, Sudoku, shape
 
 
@@ -50,7 +51,7 @@ def units(shape: Shape) -> tuple[Unit, ...]:
 # Compile, givens, decode
 # ---------------------------------------------------------------------------
 @dataclass
-class Encoding:
+class Encoding(KindEncoding):
     """The model, and each cell's choice of symbol (``cells[r][c]``)."""
 
     model: Model
@@ -170,7 +171,7 @@ def _any_layout(size: int, diagonals: bool) -> Layouts:
 # A jigsaw's own model: its givens, and what they force, built in
 # ---------------------------------------------------------------------------
 @dataclass
-class PuzzleEncoding:
+class PuzzleEncoding(KindEncoding):
     """The model of one puzzle: its givens and what they force are built in, a choice of
     candidate symbol is left for each cell still open.  It takes no assumptions."""
 

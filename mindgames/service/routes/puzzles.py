@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from mindgames.models.actions import get_action
 from mindgames.models.kind import PlanKind
 
 from .. import kinds
@@ -58,13 +59,13 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     grid, plan = kinds.grid_kind(kind), kinds.plan_kind(kind)
     if plan is not None and action not in plan_routes(plan):
         return error(422, f"{kind} puzzles are {' or '.join(PLAN_ROUTES[a] for a in plan_routes(plan))}")
-    if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
+    if grid is not None and action not in kinds.puzzle_actions(grid):
         return error(422, f"unknown action {action!r} for {kind}")
     engines = plan.engines() if plan is not None else ()
     chosen = "engine" in body.model_fields_set  # (else a plan kind's own default engine)
     if plan is not None and chosen and body.engine not in engines:
         return error(422, f"engine: {kind} puzzles are solved with {' or '.join(engines) or 'no engine'}")
-    if body.certify and action not in kinds.CERTIFIABLE:
+    if body.certify and not get_action(action).certifiable:
         return error(422, "certify: only solve and check answers are certified (a count is not)")
     if (body.puzzle is None) == (body.puzzles is None):
         return error(422, 'give either "puzzle" (one) or "puzzles" (a list)')
