@@ -12,14 +12,16 @@ A solution is a grid (rows of values), as every grid kind decodes one.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from mindgames.solver.deadline import Deadline
 
 from .errors import PuzzleError, TimeLimitReached
 from .kind import Cell, GridKind
-from .runner import PuzzleSolver
+from .runner import PuzzleSolver, Result
 
 P = TypeVar("P")
 Solution = list[list[Any]]
@@ -149,3 +151,82 @@ class Generator(Generic[P]):
         """The literal "``cell`` holds ``value``" of the compiled shape."""
         (literal,) = self.kind.givens(encoding, self.kind.with_givens(puzzle, {cell: value}))
         return literal
+
+
+#: ``make(generator, empty, rng, deadline, on_progress)``: one puzzle and its solution (the
+#: default: :meth:`Generator.generate`; Sudoku's ``--grade`` keeps generating until one has it)
+Make = Callable[[Generator, Any, random.Random, Deadline, "Progress | None"], "tuple[Any, Solution]"]
+
+
+@dataclass
+class Generated(Generic[P]):
+    """One puzzle of a batch: unique (checked again from scratch) and minimal."""
+
+    index: int
+    puzzle: P
+    solution: Solution
+    #: what reproduces it: the puzzle's own seed (per puzzle), or the batch's (one stream)
+    seed: int
+    #: generating and checking it
+    seconds: float
+    #: the from-scratch check that it is unique, with that very solution
+    check: Result
+
+
+def new_seed() -> int:
+    """A seed for a run that was given none, to be reported so that it can be repeated."""
+    return random.SystemRandom().randrange(2**32)
+
+
+def generate_puzzles(
+    kind: GridKind[P],
+    empty: P,
+    count: int,
+    seed: int,
+    engine: str = "sat",
+    deadline: Deadline = Deadline(None),
+    on_progress: Callable[[int, str, int, int | None], None] | None = None,
+    one_stream: bool = False,
+    make: Make | None = None,
+) -> Iterator[Generated[P]]:
+    """Up to ``count`` minimal unique puzzles of ``empty``'s variant, one after another on one
+    session, each checked again from scratch by a second solver before it is yielded.
+
+    Reproducible: puzzle ``i`` is drawn from ``random.Random(seed + i)``, so each one is
+    repeated alone by its own seed; with ``one_stream``, every puzzle is drawn from one
+    ``random.Random(seed)`` (binairo's command line did so before this loop was shared, and
+    its seeds keep giving the same puzzles).  Stops early, without an error, when
+    ``deadline`` passes: the caller sees how many came.  ``on_progress(index, stage, done,
+    total)`` hears what the generator is doing; Unsolvable (a PuzzleError) when the variant
+    has no solution at all."""
+    generator: Generator[P] = Generator(kind, engine=engine)
+    checker = PuzzleSolver(kind, engine)
+    stream = random.Random(seed)
+    for index in range(count):
+        started = time.perf_counter()
+        rng = stream if one_stream else random.Random(seed + index)
+        show = None if on_progress is None else _for_puzzle(on_progress, index)
+        try:
+            if make is None:
+                puzzle, solution = generator.generate(empty, rng, deadline, show)
+            else:
+                puzzle, solution = make(generator, empty, rng, deadline, show)
+        except TimeLimitReached:
+            return
+        check = checker.check(puzzle, deadline.remaining())
+        if check.status == "unknown":
+            return
+        if check.uniqueness != "unique" or check.solution != solution:
+            raise AssertionError(f"a generated {kind.name} puzzle is not unique: this is a bug")
+        yield Generated(
+            index,
+            puzzle,
+            solution,
+            seed if one_stream else seed + index,
+            time.perf_counter() - started,
+            check,
+        )
+
+
+def _for_puzzle(on_progress: Callable[[int, str, int, int | None], None], index: int) -> Progress:
+    return lambda stage, done, total: on_progress(index, stage, done, total)

@@ -47,7 +47,8 @@ class Option:
     ``help``), the service into a request field, ``GET /v1/kinds`` lists it.
     ``flag``: a switch that is on or not stated (``--diagonals``), no value;
     ``parse``: turns the text given into the value (``box=3x2`` -> ``(3, 2)``),
-    raising PuzzleError naming what is wrong; None keeps the text."""
+    raising PuzzleError naming what is wrong; None keeps the text.  ``required``: there is no
+    default, the option must be given (binairo's size, to generate)."""
 
     name: str
     help: str
@@ -55,6 +56,7 @@ class Option:
     default: Any = None
     flag: bool = False
     parse: Callable[[str], Any] | None = None
+    required: bool = False
 
     def value(self, text: str) -> Any:
         """The option's value from the text a user gave."""

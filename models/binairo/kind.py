@@ -16,7 +16,9 @@ RULES_OPTION = Option(
     "default: what the file says (header or JSON), else takuzu",
     choices=RULE_SETS,
 )
-SIZE_OPTION = Option("size", "grid size: N or ROWSxCOLS (both even), e.g. 10 or 6x8", parse=parse_size)
+SIZE_OPTION = Option(
+    "size", "grid size: N or ROWSxCOLS (both even), e.g. 10 or 6x8", parse=parse_size, required=True
+)
 
 
 class BinairoKind(GridKind[Puzzle]):
