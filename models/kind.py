@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from mindgames.solver import Assignment, Model
+from mindgames.solver.deadline import Deadline
 
-from .errors import PuzzleError
+from .errors import NotSupported, PuzzleError
 
 P = TypeVar("P")  # a kind's puzzle type
 Cell = tuple[int, int]  # (row, column), 0-based
@@ -218,6 +219,48 @@ class GridKind(PuzzleKind, Generic[P]):
     def with_givens(self, puzzle: P, givens: dict[Cell, Any]) -> P:
         """The same puzzle (variant, rules) with exactly these givens."""
 
+    # -- counting every grid of a variant (no givens), far beyond what enumerating reaches ------
+    #: whether :meth:`count_all` answers (the service then offers the job ``count_grids``)
+    counts_all_grids: ClassVar[bool] = False
+    #: the settings that choose what :meth:`count_all` counts (binairo: size, rules)
+    count_all_options: ClassVar[tuple[Option, ...]] = ()
+    #: the ways :meth:`count_all` can count, the first the default
+    count_all_methods: ClassVar[tuple[str, ...]] = ()
+
+    def count_all(
+        self,
+        options: dict[str, Any],
+        method: str | None = None,
+        *,
+        jobs: int | None = None,
+        checkpoint: str | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+        deadline: Deadline | None = None,
+        cross_check: int = 0,
+        **backend: Any,
+    ) -> GridCount:
+        """Every complete grid of the variant ``options`` describe (values as
+        :attr:`count_all_options` parse them, or their text), counted exactly.
+
+        ``jobs`` worker processes; finished parts kept in ``checkpoint`` (the same call
+        resumes from it); ``on_progress(done, total)`` as parts finish; ``deadline`` ends
+        the count, incomplete; ``cross_check``: when complete, recount that many random
+        parts by a second method (CrossCheckFailed when one differs); ``backend``: the
+        kind's own settings.  PuzzleError names a bad option; NotSupported (this default)
+        when the kind cannot count every grid (:attr:`counts_all_grids` is False)."""
+        raise NotSupported(f"{self.name}: counting every grid is not supported by this kind")
+
+
+class GridCount(Protocol):
+    """What :meth:`GridKind.count_all` returns."""
+
+    count: int | None
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The count as ``count --size --json`` writes it."""
+        ...
+
 
 class PlanKind(PuzzleKind):
     """A shortest-plan puzzle: answered by a search and a time-expanded model, not by the runner."""
@@ -225,4 +268,4 @@ class PlanKind(PuzzleKind):
     actions = ("solve",)
 
 
-__all__ = ["Cell", "Encoding", "GridKind", "Option", "Parsed", "PlanKind", "PuzzleKind"]
+__all__ = ["Cell", "Encoding", "GridCount", "GridKind", "Option", "Parsed", "PlanKind", "PuzzleKind"]

@@ -19,6 +19,7 @@ from mindgames.models.binairo import BINAIRO, Puzzle
 from mindgames.models.generate import Generated, Make
 from mindgames.models.kind import GridKind
 from mindgames.models.runner import PuzzleSolver, Result
+from mindgames.solver.deadline import Deadline
 
 from ..io import UsageError, emit_json, fail, progress, stdout_is_terminal
 from ..options import nonnegative_int, positive_float, positive_int
@@ -159,6 +160,9 @@ class BinairoOutput(GenerateOutput):
     rules, each puzzle's comment and rows; JSON: the check's result with binairo's fields."""
 
     one_stream = True
+
+    def title(self, kind: GridKind, empty: Puzzle, args: argparse.Namespace) -> str:
+        return f"binairo generate {plural(args.count, 'puzzle')} {empty.rows}x{empty.cols} {empty.rules}"
 
     def make(self, args: argparse.Namespace) -> Make:
         return binairo.generate_with
@@ -318,17 +322,15 @@ def run_count_all(args: argparse.Namespace) -> int:
         print(f"{what} {resuming} {checkpoint}", file=sys.stderr)
     try:
         with progress(None, what, elapsed=True) as bar:
-            result = binairo_count.count_grids(
-                rows,
-                cols,
-                rules,
+            result = BINAIRO.count_all(
+                {"size": (rows, cols), "rules": rules},
                 args.method,
                 jobs=args.jobs,
                 checkpoint=checkpoint,
-                ray_address=args.ray,
-                deadline=deadline,
-                isolate=True,
                 on_progress=lambda done, total: bar.update(completed=done, total=total),
+                deadline=None if deadline is None else Deadline(remaining(deadline)),
+                ray_address=args.ray,
+                isolate=True,
             )
     except KeyboardInterrupt:
         where = (

@@ -42,6 +42,10 @@ class GenerateOutput:
         """The blank puzzle of the variant the options ask for (PuzzleError if none)."""
         return kind.empty(**options)
 
+    def title(self, kind: GridKind, empty: Any, args: argparse.Namespace) -> str:
+        """What the progress bar says the run is (each stage is said after it)."""
+        return f"{kind.name} generate"
+
     def make(self, args: argparse.Namespace) -> Make | None:
         """How one puzzle is made (None: :meth:`Generator.generate`, the shared loop)."""
         return None
@@ -112,11 +116,12 @@ def run(args: argparse.Namespace) -> int:
     empty = output.empty(kind, options)
     seed = args.seed if args.seed is not None else new_seed()
     made = 0
-    with progress(None, f"{kind.name} generate") as bar:
+    title = output.title(kind, empty, args)
+    with progress(None, title) as bar:
 
         def show(index: int, stage: str, done: int, total: int | None) -> None:
             of = f"puzzle {index + 1} of {args.count}: " if args.count > 1 else ""
-            bar.update(description=f"{kind.name} generate: {of}{stage}", completed=done, total=total)
+            bar.update(description=f"{title}: {of}{stage}", completed=done, total=total)
 
         puzzles = generate_puzzles(
             kind, empty, args.count, seed, args.engine, deadline, show, output.one_stream, output.make(args)

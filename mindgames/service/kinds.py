@@ -41,11 +41,28 @@ class TaskError(Exception):
 # ---------------------------------------------------------------------------
 CROSSING = "crossing"  # a plan kind, answered by models.crossing until it has its kind object
 
-#: what the service offers a kind beyond the shared actions (jobs.py runs them), and their fields
-JOB_ACTIONS: dict[str, list[str]] = {"binairo": ["count_grids (jobs only)"]}
-JOB_OPTIONS: dict[str, dict[str, str]] = {
-    "binairo": {"size": "count_grids job: N or RxC, count every grid of that size"},
-}
+#: the job that counts every grid of a variant, for a kind that can (``GridKind.counts_all_grids``)
+COUNT_GRIDS = "count_grids"
+
+
+def job_actions(kind: GridKind) -> list[str]:
+    """What the service offers the kind beyond the shared actions (jobs.py runs them)."""
+    return [f"{COUNT_GRIDS} (jobs only)"] if kind.counts_all_grids else []
+
+
+def job_options(kind: GridKind) -> dict[str, str]:
+    """The request fields of those jobs that are not already the kind's own options."""
+    if not kind.counts_all_grids:
+        return {}
+    own = {option.name for option in kind.options}
+    return {o.name: f"{COUNT_GRIDS} job: {o.help}" for o in kind.count_all_options if o.name not in own}
+
+
+def count_grids_kinds() -> list[str]:
+    """The kinds that can count every grid of a variant, by name."""
+    return [kind.name for kind in grid_kinds() if kind.counts_all_grids]
+
+
 #: the request fields the service adds to every grid kind's own options
 GRID_OPTIONS = {
     "time_limit": "seconds per puzzle",
@@ -139,10 +156,10 @@ def describe() -> list[dict[str, Any]]:
         if kind is None:
             continue
         entry = kind.describe_kind()
-        entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
+        entry["actions"] = [a for a in kind.actions if a in ACTIONS] + job_actions(kind)
         entry["explain_actions"] = list(EXPLAIN_ACTIONS)  # POST /v1/KIND/explain, /hint
         entry["engines"] = list(ENGINE_NAMES)
-        entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
+        entry["options"] = {**entry["options"], **GRID_OPTIONS, **job_options(kind)}
         described.append(entry)
     return described + [describe_crossing()]
 

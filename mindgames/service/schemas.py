@@ -133,7 +133,7 @@ class JobRequest(SolveRequest):
 
     kind: str = Field(..., description="sudoku, binairo or crossing")
     action: Literal["solve", "check", "count", "count_grids"] = Field(
-        ..., description="count_grids: count every binairo grid of `size`"
+        ..., description="count_grids: count every grid of `size` (kinds that can: GET /v1/kinds)"
     )
     size: int | str | None = Field(
         None, description='count_grids: N or RxC (e.g. 8 or "6x8"), checked when the job is submitted'
