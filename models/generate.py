@@ -172,6 +172,22 @@ class Generated(Generic[P]):
     #: the from-scratch check that it is unique, with that very solution
     check: Result
 
+    def to_json(self, kind: GridKind[P]) -> dict[str, Any]:
+        """The record of ``KIND generate --json`` (and ``POST /v1/KIND/generate``): the
+        from-scratch check's result (as ``check --json`` writes it) with ``status``
+        ``generated``, the kind's own fields, ``puzzle`` in the kind's JSON form (read back
+        by ``parse_value``), ``givens``, ``minimal`` and ``seed``."""
+        result = self.check
+        result.status, result.index, result.seconds = "generated", self.index, self.seconds
+        result.extra.update(kind.result_fields(self.puzzle))
+        result.extra.update(
+            puzzle=kind.to_json(self.puzzle),
+            givens=len(kind.given_cells(self.puzzle)),
+            minimal=True,
+            seed=self.seed,
+        )
+        return result.to_json()
+
 
 def new_seed() -> int:
     """A seed for a run that was given none, to be reported so that it can be repeated."""
@@ -188,6 +204,7 @@ def generate_puzzles(
     on_progress: Callable[[int, str, int, int | None], None] | None = None,
     one_stream: bool = False,
     make: Make | None = None,
+    first: int = 0,
 ) -> Iterator[Generated[P]]:
     """Up to ``count`` minimal unique puzzles of ``empty``'s variant, one after another on one
     session, each checked again from scratch by a second solver before it is yielded.
@@ -198,11 +215,14 @@ def generate_puzzles(
     its seeds keep giving the same puzzles).  Stops early, without an error, when
     ``deadline`` passes: the caller sees how many came.  ``on_progress(index, stage, done,
     total)`` hears what the generator is doing; Unsolvable (a PuzzleError) when the variant
-    has no solution at all."""
+    has no solution at all.  ``first``: start at puzzle ``first`` (the earlier ones were made
+    before: a resumed job), for per-puzzle seeds only."""
+    if one_stream and first:
+        raise ValueError("one stream of random numbers cannot start after its first puzzle")
     generator: Generator[P] = Generator(kind, engine=engine)
     checker = PuzzleSolver(kind, engine)
     stream = random.Random(seed)
-    for index in range(count):
+    for index in range(first, count):
         started = time.perf_counter()
         rng = stream if one_stream else random.Random(seed + index)
         show = None if on_progress is None else _for_puzzle(on_progress, index)

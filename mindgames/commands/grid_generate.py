@@ -30,9 +30,7 @@ from ..render import plural
 class GenerateOutput:
     """How ``KIND generate`` makes and writes its puzzles: the default of every grid kind.
 
-    JSON: the from-scratch check's result (as ``check --json`` writes it) with ``status``
-    ``generated`` and the kind's fields, ``puzzle`` (the kind's JSON form, read back by the
-    service and ``parse_value``), ``givens``, ``minimal`` and ``seed``.  Text: each puzzle's
+    JSON: :meth:`Generated.to_json` (what the service answers too).  Text: each puzzle's
     line and drawing, as ``check`` shows a puzzle."""
 
     #: every puzzle from one random stream seeded once (else puzzle i from seed + i)
@@ -51,16 +49,7 @@ class GenerateOutput:
         return None
 
     def json(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> dict[str, Any]:
-        result = item.check
-        result.status, result.index, result.seconds = "generated", item.index, item.seconds
-        result.extra.update(kind.result_fields(item.puzzle))
-        result.extra.update(
-            puzzle=kind.to_json(item.puzzle),
-            givens=len(kind.given_cells(item.puzzle)),
-            minimal=True,
-            seed=item.seed,
-        )
-        return result.to_json()
+        return item.to_json(kind)
 
     def text(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> None:
         givens = len(kind.given_cells(item.puzzle))

@@ -25,7 +25,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from .kinds import COUNT_GRIDS, Answerer, TaskError, execute, grid_kind
+from .kinds import COUNT_GRIDS, Answerer, TaskError, execute, grid_kind, task_size
 from .settings import cap_memory, child_command, child_cwd, child_env
 
 SCHEMA = """
@@ -94,7 +94,7 @@ class JobStore:
 
     def create(self, kind: str, action: str, request: dict) -> str:
         job_id = uuid.uuid4().hex[:16]
-        total = len(request.get("puzzles") or []) or None
+        total = None if request.get("action") == COUNT_GRIDS else task_size(request) or None
         self._exec(
             "INSERT INTO jobs (id, kind, action, request, status, progress, created) VALUES (?,?,?,?,?,?,?)",
             (
@@ -302,7 +302,7 @@ def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) 
 
 def _batch(writer: _Writer, request: dict, done: int) -> None:
     """Answer the puzzles after the first ``done`` (already answered before a restart)."""
-    progress = {"done": done, "total": len(request["puzzles"])}
+    progress = {"done": done, "total": task_size(request)}
     pending: list[tuple[int, dict]] = []
     last = [time.monotonic(), 0.0]  # last results flush, last count progress write
 

@@ -160,6 +160,8 @@ def describe() -> list[dict[str, Any]]:
         entry["explain_actions"] = list(EXPLAIN_ACTIONS)  # POST /v1/KIND/explain, /hint
         entry["engines"] = list(ENGINE_NAMES)
         entry["options"] = {**entry["options"], **GRID_OPTIONS, **job_options(kind)}
+        # POST /v1/KIND/generate: the settings of what it makes (the page may ignore them)
+        entry["generate_options"] = {option.name: option.help for option in kind.generate_options}
         described.append(entry)
     return described + [describe_crossing()]
 
@@ -231,6 +233,43 @@ def preset_params_error(puzzles: list, params: dict | None) -> str | None:
                 except PuzzleError as error:
                     return str(error)
     return None
+
+
+def generate_options(kind: GridKind, given: dict[str, Any]) -> dict[str, Any]:
+    """The kind's generate options as a request gives them (``"3x2"``, ``8``, ``true``), read
+    by the kind; PuzzleError names the field that is missing or that the kind cannot read."""
+    read = {}
+    for option in kind.generate_options:
+        value = given.get(option.name)
+        if value is None:
+            if option.required:
+                raise PuzzleError(f"{option.name}: needed to generate {kind.name} puzzles ({option.help})")
+            continue
+        if not option.flag and not option.choices:
+            try:
+                value = option.value(str(value))
+            except PuzzleError as error:
+                raise PuzzleError(f"{option.name}: {error}") from None
+        read[option.name] = value
+    return read
+
+
+def foreign_generate_options(kind: GridKind) -> dict[str, str]:
+    """The generate options of other grid kinds that ``kind`` does not have, each with the
+    message a request giving it gets."""
+    own = {option.name for option in kind.generate_options}
+    foreign: dict[str, str] = {}
+    for other in grid_kinds():
+        for option in other.generate_options:
+            if option.name not in own and option.name not in foreign:
+                having = [k.name for k in grid_kinds() if option.name in {o.name for o in k.generate_options}]
+                foreign[option.name] = f"{option.name}: an option of {' and '.join(having)} puzzles only"
+    return foreign
+
+
+def task_size(task: dict) -> int:
+    """How many records a task answers: its puzzles, or the puzzles it generates."""
+    return task["count"] if task["action"] == "generate" else len(task["puzzles"])
 
 
 # ---------------------------------------------------------------------------
@@ -471,6 +510,9 @@ def execute(
     The action ``export`` (crossing) emits the puzzle document of a built-in puzzle with
     its params: building it is puzzle work too, so it is done here, not in the API."""
     answerer = answerer or Answerer()
+    if task["action"] == "generate":
+        _generate(task, emit, deadline, start)
+        return
     kind = task["kind"]
     puzzles = task["puzzles"]
     if task["action"] == "export":
@@ -516,6 +558,34 @@ def execute(
                 task, index, f"the solver failed: {type(error).__name__}: {shorten(str(error), 200)}"
             )
         emit(index, record)
+
+
+def _generate(task: dict, emit: Callable[[int, dict], None], deadline: float | None, start: int) -> None:
+    """``POST /v1/KIND/generate`` (and its job): ``count`` puzzles of the variant ``options``
+    describe, puzzle ``i`` from ``seed + i`` (so a resumed job, ``start``, makes the same
+    ones), within ``time_limit`` for them all; the puzzles not made by then are ``unknown``."""
+    from mindgames.models.generate import generate_puzzles
+    from mindgames.solver.deadline import Deadline
+
+    kind = grid_kind(task["kind"])
+    if kind is None:
+        raise TaskError(422, f"generate: {task['kind']} is not a grid kind")
+    limit = task.get("time_limit")
+    if deadline is not None:
+        left = max(0.0, deadline - time.monotonic())
+        limit = left if limit is None else min(limit, left)
+    count, made = task["count"], start
+    try:
+        empty = kind.empty(**generate_options(kind, task["options"]))
+        for item in generate_puzzles(
+            kind, empty, count, task["seed"], task.get("engine") or "sat", Deadline(limit), first=start
+        ):
+            emit(item.index, item.to_json(kind))
+            made = item.index + 1
+    except PuzzleError as error:  # a variant the kind cannot make, or one without any solution
+        raise TaskError(422, str(error)) from None
+    for index in range(made, count):
+        emit(index, unanswered(task, index, "not generated: the time limit was reached"))
 
 
 def _export(name: Any, params: dict) -> dict[str, Any]:
