@@ -35,8 +35,11 @@ class Unsolvable(PuzzleError):
     """The variant asked for has no solution at all, so there is nothing to generate."""
 
 
-def cells_of(solution: Solution) -> dict[Cell, Any]:
-    """Every cell of a solution grid with its value, row-major."""
+def cells_of(solution: Solution | list[Any]) -> dict[Cell, Any]:
+    """Every cell of a solution grid with its value, row-major.  A kind whose grid is a single
+    row may decode a solution as that row alone (its cells are then row 0's)."""
+    if solution and not isinstance(solution[0], (list, tuple)):
+        return {(0, c): value for c, value in enumerate(solution)}
     return {(r, c): value for r, row in enumerate(solution) for c, value in enumerate(row)}
 
 
@@ -92,8 +95,9 @@ class Generator(Generic[P]):
         current: Solution = first.solution
         # Highest first, drawn by one random number: binairo's generator drew 1 for a number
         # below one half, and so does this, so a seed keeps giving the same binairo puzzle.
-        symbols = sorted(set(cells_of(current).values()), reverse=True)
-        cells = list(cells_of(current))
+        values = cells_of(current)
+        symbols = sorted(set(values.values()), reverse=True)
+        cells = list(values)
         rng.shuffle(cells)
         fixed: dict[Cell, Any] = {}
         for done, (r, c) in enumerate(cells):
@@ -102,14 +106,14 @@ class Generator(Generic[P]):
             if deadline.passed():
                 return None
             wanted = symbols[int(rng.random() * len(symbols))]
-            if current[r][c] != wanted:
+            if values[r, c] != wanted:
                 trial = self.kind.with_givens(empty, {**fixed, (r, c): wanted})
                 answer = self.solver.solve(trial, deadline.remaining())
                 if answer.status == "unknown":
                     return None
                 if answer.status == "solved":
-                    current = answer.solution
-            fixed[r, c] = current[r][c]
+                    current, values = answer.solution, cells_of(answer.solution)
+            fixed[r, c] = values[r, c]
         return current
 
     def minimize(
@@ -209,14 +213,17 @@ def generate_puzzles(
     """Up to ``count`` minimal unique puzzles of ``empty``'s variant, one after another on one
     session, each checked again from scratch by a second solver before it is yielded.
 
-    Reproducible: puzzle ``i`` is drawn from ``random.Random(seed + i)``, so each one is
-    repeated alone by its own seed; with ``one_stream``, every puzzle is drawn from one
-    ``random.Random(seed)`` (binairo's command line did so before this loop was shared, and
-    its seeds keep giving the same puzzles).  Stops early, without an error, when
+    Reproducible: the same seed gives the same puzzles in the same order on the same engine.
+    Puzzle ``i`` is drawn from ``random.Random(seed + i)`` on the session the puzzles before it
+    used (an engine's learnt clauses and phases choose among equally good values, so alone,
+    from a fresh session, ``seed + i`` may give another puzzle); with ``one_stream``, every
+    puzzle is drawn from one ``random.Random(seed)`` (binairo's command line did so before
+    this loop was shared, and its seeds keep giving the same puzzles).  Stops early, without an error, when
     ``deadline`` passes: the caller sees how many came.  ``on_progress(index, stage, done,
     total)`` hears what the generator is doing; Unsolvable (a PuzzleError) when the variant
     has no solution at all.  ``first``: start at puzzle ``first`` (the earlier ones were made
-    before: a resumed job), for per-puzzle seeds only."""
+    before: a resumed job; the puzzles after them are of the same seeds, on a fresh
+    session), for per-puzzle seeds only."""
     if one_stream and first:
         raise ValueError("one stream of random numbers cannot start after its first puzzle")
     generator: Generator[P] = Generator(kind, engine=engine)

@@ -198,6 +198,47 @@ def test_its_answers_can_be_certified(row_kind, tmp_path, capsys):
     assert (tmp_path / "proofs" / "puzzle-1.drat").exists()
 
 
+def unique_and_minimal(puzzle: Row, solution: list[int]) -> bool:
+    """Exactly one solution, ``solution``, and every given needed for that: verified by a
+    solver of its own, given by given."""
+    from mindgames.models.runner import PuzzleSolver
+
+    solver = PuzzleSolver(ROW, "sat")
+    checked = solver.check(puzzle)
+    if checked.uniqueness != "unique" or checked.solution != solution:
+        return False
+    givens = ROW.given_cells(puzzle)
+    return all(
+        solver.check(ROW.with_givens(puzzle, {c: v for c, v in givens.items() if c != cell})).uniqueness
+        == "multiple"
+        for cell in givens
+    )
+
+
+def test_a_new_kind_gets_generate_on_the_command_line(row_kind, capsys):
+    code, out, _ = run(capsys, "row", "generate", "--seed", "3", "--count", "4", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 4
+    for index, record in enumerate(records):
+        assert (record["index"], record["status"], record["seed"]) == (index, "generated", 3 + index)
+        puzzle = ROW.parse_value("".join(str(v) if v else "." for v in record["puzzle"]["cells"]))
+        assert record["givens"] == len(ROW.given_cells(puzzle)) and record["cells"] == 3
+        assert unique_and_minimal(puzzle, record["solution"])
+    again = [
+        json.loads(line)
+        for line in run(capsys, "row", "generate", "--seed", "3", "--count", "4", "--json")[1].splitlines()
+    ]
+    assert [r["puzzle"] for r in again] == [r["puzzle"] for r in records]  # the seed repeats them
+
+
+def test_its_generated_puzzles_in_text_are_its_description_and_drawing(row_kind, capsys):
+    code, out, _ = run(capsys, "row", "generate", "--seed", "1")
+    first, drawn = out.splitlines()[:2]
+    assert code == 0
+    assert re.match(r"puzzle 1: row of 3: 2 givens, unique, minimal, seed 1, [\d.]+ s$", first)
+    assert re.fullmatch(r"[.1-3]{3}", drawn) and drawn.count(".") == 1
+
+
 # -- the service -------------------------------------------------------------------------------------
 
 
@@ -233,3 +274,12 @@ def test_a_new_kind_is_answered_by_the_service(service):
     assert clash["status"] == "unsolvable" and clash["clashing_cells"] == [[0, 0], [0, 1]]
     assert service.post("/v1/row/solve", json={"puzzle": "1x"}).status_code == 422
     assert service.post("/v1/row/solve", json={"puzzle": "1.", "rules": "unruly"}).status_code == 422
+
+
+def test_a_new_kind_is_generated_by_the_service(service):
+    made = service.post("/v1/row/generate", json={"seed": 8, "count": 2})
+    assert made.status_code == 200
+    for index, record in enumerate(made.json()["results"]):
+        assert (record["status"], record["seed"]) == ("generated", 8 + index)
+        puzzle = Row(tuple(record["puzzle"]["cells"]))
+        assert unique_and_minimal(puzzle, record["solution"])

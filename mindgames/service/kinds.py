@@ -562,8 +562,8 @@ def execute(
 
 def _generate(task: dict, emit: Callable[[int, dict], None], deadline: float | None, start: int) -> None:
     """``POST /v1/KIND/generate`` (and its job): ``count`` puzzles of the variant ``options``
-    describe, puzzle ``i`` from ``seed + i`` (so a resumed job, ``start``, makes the same
-    ones), within ``time_limit`` for them all; the puzzles not made by then are ``unknown``."""
+    describe, puzzle ``i`` from ``seed + i`` (a resumed job goes on from ``start``), within
+    ``time_limit`` for them all; the puzzles not made by then are ``unknown``."""
     from mindgames.models.generate import generate_puzzles
     from mindgames.solver.deadline import Deadline
 
