@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from mindgames.solver.deadline import Deadline
 
 from ..draw import marked_rows
-from ..errors import CrossCheckFailed
+from ..errors import CrossCheckFailed, PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from . import formats, rules
 from .puzzle import RULE_SETS, Puzzle, check_rules_set, grid_rows, make_puzzle, parse_size
@@ -128,6 +128,8 @@ class BinairoKind(GridKind[Puzzle]):
         from .count import check_cubes, count_grids  # numba: imported only to count
 
         size = options.get("size")
+        if size is None:
+            raise PuzzleError(f"size: needed to count every grid ({COUNT_SIZE_OPTION.help})")
         rows, cols = parse_size(size) if isinstance(size, str) else size
         rules = check_rules_set(options.get("rules") or "takuzu")
         method = method or self.count_all_methods[0]
