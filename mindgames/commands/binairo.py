@@ -1,7 +1,7 @@
-"""What binairo adds to the shared solve / check / count (:mod:`mindgames.commands.grid`):
-``count --size`` (every grid of a size), ``generate`` and ``minimize``; a thin layer over
-:mod:`mindgames.models.binairo` (rules, generation) and :mod:`mindgames.models.binairo_count` (exact counts of
-every grid of a size)."""
+"""What binairo adds to the shared solve / check / count / generate (:mod:`mindgames.commands.grid`):
+``count --size`` (every grid of a size, through ``BINAIRO.count_all``), ``minimize``, and the
+output ``generate`` has always had; a thin layer over :mod:`mindgames.models.binairo` (rules,
+generation) and :mod:`mindgames.models.binairo_count` (exact counts of every grid of a size)."""
 
 from __future__ import annotations
 
