@@ -239,6 +239,22 @@ def test_its_generated_puzzles_in_text_are_its_description_and_drawing(row_kind,
     assert re.fullmatch(r"[.1-3]{3}", drawn) and drawn.count(".") == 1
 
 
+def test_ctrl_c_keeps_the_puzzles_written_and_exits_130(row_kind, monkeypatch, capsys):
+    from mindgames.models.generate import Generator
+
+    made = Generator.generate
+
+    def interrupted_at_the_second(self, empty, rng, *more):
+        if self.checks:  # the first puzzle asked its questions
+            raise KeyboardInterrupt
+        return made(self, empty, rng, *more)
+
+    monkeypatch.setattr(Generator, "generate", interrupted_at_the_second)
+    code, out, err = run(capsys, "row", "generate", "--count", "3", "--json")
+    assert code == 130 and len(out.splitlines()) == 1 and json.loads(out)["status"] == "generated"
+    assert "interrupted: 1 puzzle of 3 generated" in err
+
+
 # -- the service -------------------------------------------------------------------------------------
 
 
