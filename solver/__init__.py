@@ -1,6 +1,6 @@
 """Engines and the engine-neutral Boolean model they share.
 
->>> from solver import Model, get_engine
+>>> from mindgames.solver import Model, get_engine
 >>> m = Model(); a, b = m.new_var(primary=True), m.new_var(primary=True)
 >>> m.add_exactly([a, b], 1)
 >>> get_engine("sat").prepare(m).count().count

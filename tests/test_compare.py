@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mindgames import tables
 from mindgames.cli import main
 from mindgames.models import compare
 from mindgames.models.registry import get_kind
@@ -193,7 +194,7 @@ def test_json_and_csv_columns_are_stable(capsys):
     }
     code, out, _ = run(capsys, "compare", "sudoku", SEED, "--engines", "sat,cpsat", "--csv")
     table = list(csv.reader(io.StringIO(out)))
-    assert code == 0 and tuple(table[0]) == compare.CSV_COLUMNS and len(table) == 5
+    assert code == 0 and tuple(table[0]) == tables.CSV_COLUMNS and len(table) == 5
     assert table[1][:4] == ["0", "sat", "solved", "unique"]
 
 

@@ -23,6 +23,7 @@ from mindgames.models.kind import GridKind
 from mindgames.models.registry import KIND_NAMES, get_kind
 from mindgames.solver import ENGINE_NAMES
 
+from .. import plots, tables
 from ..io import UsageError, emit_json, fail, progress
 from ..options import nonnegative_int, positive_float
 from .grid import add_kind_options, read_puzzles
@@ -91,7 +92,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     shown.add_argument(
         "--json", action="store_true", help='one object per puzzle and engine, then one with "summary": true'
     )
-    shown.add_argument("--csv", action="store_true", help=f"columns: {','.join(compare.CSV_COLUMNS)}")
+    shown.add_argument("--csv", action="store_true", help=f"columns: {','.join(tables.CSV_COLUMNS)}")
     parser.add_argument(
         "--plot",
         metavar="FILE",
@@ -116,7 +117,7 @@ def engine_list(known: Iterable[str]) -> Callable[[str], list[str]]:
 
 
 def _check_plot(args: argparse.Namespace) -> None:
-    if args.plot and not args.plot.lower().endswith(compare.PLOT_FORMATS):
+    if args.plot and not args.plot.lower().endswith(plots.PLOT_FORMATS):
         raise UsageError(f"--plot {args.plot}: the file must end in .svg or .png")
 
 
@@ -173,13 +174,13 @@ def report(rows: Iterable[Row], engines: list[str], args: argparse.Namespace, ti
         for record in compare.json_records(finished, engines, interrupted):
             emit_json(record)
     elif args.csv:
-        sys.stdout.write(compare.csv_text(finished))
+        sys.stdout.write(tables.csv_text(finished))
     else:
-        print(compare.table(finished, engines, interrupted))
+        print(tables.table(finished, engines, interrupted))
     sys.stdout.flush()
     if args.plot and finished:
         try:
-            compare.plot(finished, engines, args.plot, title)
+            plots.plot(finished, engines, args.plot, title)
         except OSError as error:
             raise UsageError(f"{args.plot}: cannot write ({error.strerror or error})") from None
     if interrupted:

@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from mindgames.models.crossing import Options, parse_document, presets, solve
-from mindgames.models.crossing.solve import crossings
 from mindgames.models.crossing.spec import load_document as document_of_text
 from mindgames.models.crossing.spec import tomllib
 from mindgames.models.crossing.svg import storyboard
 from mindgames.models.crossing.toml_writer import to_toml
+from mindgames.models.crossing.words import crossings
 from mindgames.models.errors import PuzzleError, shorten
+from mindgames.models.words import plural
 from mindgames.solver.proof import CertificationError
 
 from ..io import UsageError, emit_json, fail, progress, read_text
@@ -249,10 +250,6 @@ def _set_dotted(document: dict, key: str, value: Any) -> None:
 
 
 # -- text output -----------------------------------------------------------------
-def _count(n: int, thing: str) -> str:
-    return f"{n:,} {thing}" if n == 1 else f"{n:,} {thing}s"
-
-
 def _found(length: int | None) -> str:
     return "the goal is unreachable" if length is None else f"shortest {crossings(length)}"
 
@@ -338,15 +335,15 @@ def print_outcome(outcome) -> None:
     if check:
         if check.get("counted_graph_states") is not None:
             print(
-                f"cross-check: counted state graph of {_count(check['counted_graph_states'], 'state')}, "
+                f"cross-check: counted state graph of {plural(check['counted_graph_states'], 'state')}, "
                 f"{_found(check['counted_graph_crossings'])}: {_verdict(check)}"
             )
         if check.get("graph_states") is not None:
-            plans = _count(check["graph_shortest_plans"], "shortest plan")
+            plans = plural(check["graph_shortest_plans"], "shortest plan")
             found = _found(check["graph_crossings"])
             found = f"{found}, {plans}" if check["graph_crossings"] is not None else found
             print(
-                f"cross-check: explicit state graph of {_count(check['graph_states'], 'state')}, "
+                f"cross-check: explicit state graph of {plural(check['graph_states'], 'state')}, "
                 f"{found}: {_verdict(check)}"
             )
         if check.get("note"):

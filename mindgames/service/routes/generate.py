@@ -18,7 +18,7 @@ from mindgames.models.errors import PuzzleError
 from mindgames.models.generate import new_seed
 
 from .. import kinds
-from ..errors import error
+from ..errors import busy, error
 from ..examples import BUSY, ERRORS
 from ..replies import Crashed, TimedOut, answered
 from ..schemas import ErrorBody, GenerateRequest
@@ -136,7 +136,7 @@ def submit_job(service: Service, task: dict[str, Any]) -> JSONResponse:
     """The task as a job (the job machinery of :mod:`..jobs`): 202 with its id, or 429."""
     settings = service.settings
     if service.store.active_count() >= settings.max_jobs:
-        return error(
+        return busy(
             429,
             f"max_jobs ({settings.max_jobs}) jobs are queued or running; wait for one to finish or cancel one",
             "max_jobs",

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse
 
 from mindgames.models.errors import PuzzleError
 
-from ..errors import error
+from ..errors import busy, error
 from ..examples import ERRORS, JOB, example
 from ..kinds import COUNT_GRIDS, count_grids_kinds, grid_kind
 from ..schemas import ErrorBody, JobRequest
@@ -48,7 +48,7 @@ def router(service: Service) -> APIRouter:
             task["single"] = False
             request = task
         if store.active_count() >= settings.max_jobs:
-            return error(
+            return busy(
                 429,
                 f"max_jobs ({settings.max_jobs}) jobs are queued or running; "
                 "wait for one to finish or cancel one",

@@ -17,7 +17,7 @@ from .. import kinds
 from ..errors import busy, error
 from ..examples import ANSWERS, BUSY, COMPARED, ERRORS, example
 from ..pool import SolverPool
-from ..replies import Broken, Busy, Crashed, Refused, Reply, TimedOut, answered
+from ..replies import Broken, Busy, Crashed, Died, Refused, Reply, TimedOut, answered
 from ..schemas import CompareRequest, JobRequest, SolveRequest
 from . import Service
 
@@ -101,7 +101,7 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
     queue or a broken pool.  A client that hangs up meanwhile stops the work."""
     settings = service.settings
     pool: SolverPool = service.pool
-    if pool.waiting >= settings.max_waiting:
+    if pool.queued >= settings.max_waiting:
         return busy(
             429,
             f"max_waiting ({settings.max_waiting}) requests are already waiting "
@@ -128,6 +128,12 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
         )
     if isinstance(reply, Broken):
         return busy(503, f"no solver can run: {reply.why}", "solver_pool")
+    if isinstance(reply, Died):  # the server's trouble, not the puzzle's: try again later
+        return busy(
+            503,
+            "the solver processes died while answering (the server is short of memory?); try again",
+            "solver_pool",
+        )
     if isinstance(reply, Refused):
         return error(reply.status, reply.message, reply.limit)
     if task["action"] == "export":
