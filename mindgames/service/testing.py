@@ -123,14 +123,14 @@ class InProcessPool:
     ``create_app``, for a FastAPI TestClient without worker processes."""
 
     def __init__(self, *args: Any) -> None:
-        self.waiting, self.broken = 0, None
+        self.waiting, self.queued, self.broken = 0, 0, None
 
     async def start(self) -> None: ...
 
     async def close(self) -> None: ...
 
     def status(self) -> dict:
-        return {"workers": 0}
+        return {"degraded": False, "workers": 0}
 
     async def run(self, task: dict, seconds: float, cost: float | None = None) -> Any:
         from .kinds import Answerer
