@@ -62,6 +62,7 @@ def add_kind_options(parser: argparse.ArgumentParser, options: tuple[Option, ...
                 type=argument_type(option),
                 choices=option.choices,
                 metavar=None if option.choices else option.name.upper(),
+                required=option.required,
                 help=option.help,
             )
 

@@ -7,6 +7,15 @@ class PuzzleError(ValueError):
     """Input that is not a puzzle: the message names the line, cell or key and the value."""
 
 
+class NotSupported(PuzzleError):
+    """Something this kind does not offer (counting every grid, say): the message names the kind."""
+
+
+class CrossCheckFailed(AssertionError):
+    """A count recounted in part by a second method came out different: a bug, so the count
+    is not to be trusted.  The message names the parts that differ."""
+
+
 class TimeLimitReached(Exception):
     """A whole-run time limit passed before the work was done (a result, not an error)."""
 

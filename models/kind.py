@@ -29,12 +29,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from mindgames.solver import Assignment, Model
 from mindgames.solver.deadline import Deadline
 
-from .errors import PuzzleError, shorten
+from .errors import NotSupported, PuzzleError, shorten
 
 P = TypeVar("P")  # a kind's puzzle type
 Cell = tuple[int, int]  # (row, column), 0-based
@@ -48,7 +48,8 @@ class Option:
     ``help``), the service into a request field, ``GET /v1/kinds`` lists it.
     ``flag``: a switch that is on or not stated (``--diagonals``), no value;
     ``parse``: turns the text given into the value (``box=3x2`` -> ``(3, 2)``),
-    raising PuzzleError naming what is wrong; None keeps the text."""
+    raising PuzzleError naming what is wrong; None keeps the text.  ``required``: there is no
+    default, the option must be given (binairo's size, to generate)."""
 
     name: str
     help: str
@@ -56,6 +57,7 @@ class Option:
     default: Any = None
     flag: bool = False
     parse: Callable[[str], Any] | None = None
+    required: bool = False
 
     def value(self, text: str) -> Any:
         """The option's value from the text a user gave."""
@@ -256,6 +258,48 @@ class GridKind(PuzzleKind, Generic[P]):
     @abstractmethod
     def with_givens(self, puzzle: P, givens: dict[Cell, Any]) -> P:
         """The same puzzle (variant, rules) with exactly these givens."""
+
+    # -- counting every grid of a variant (no givens), far beyond what enumerating reaches ------
+    #: whether :meth:`count_all` answers (the service then offers the job ``count_grids``)
+    counts_all_grids: ClassVar[bool] = False
+    #: the settings that choose what :meth:`count_all` counts (binairo: size, rules)
+    count_all_options: ClassVar[tuple[Option, ...]] = ()
+    #: the ways :meth:`count_all` can count, the first the default
+    count_all_methods: ClassVar[tuple[str, ...]] = ()
+
+    def count_all(
+        self,
+        options: dict[str, Any],
+        method: str | None = None,
+        *,
+        jobs: int | None = None,
+        checkpoint: str | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+        deadline: Deadline | None = None,
+        cross_check: int = 0,
+        **backend: Any,
+    ) -> GridCount:
+        """Every complete grid of the variant ``options`` describe (values as
+        :attr:`count_all_options` parse them, or their text), counted exactly.
+
+        ``jobs`` worker processes; finished parts kept in ``checkpoint`` (the same call
+        resumes from it); ``on_progress(done, total)`` as parts finish; ``deadline`` ends
+        the count, incomplete; ``cross_check``: when complete, recount that many random
+        parts by a second method (CrossCheckFailed when one differs); ``backend``: the
+        kind's own settings.  PuzzleError names a bad option; NotSupported (this default)
+        when the kind cannot count every grid (:attr:`counts_all_grids` is False)."""
+        raise NotSupported(f"{self.name}: counting every grid is not supported by this kind")
+
+
+class GridCount(Protocol):
+    """What :meth:`GridKind.count_all` returns."""
+
+    count: int | None
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The count as ``count --size --json`` writes it."""
+        ...
 
 
 class PlanKind(PuzzleKind, Generic[P]):
@@ -479,6 +523,7 @@ class PlanExplanation(Protocol):
 __all__ = [
     "Cell",
     "Encoding",
+    "GridCount",
     "GridKind",
     "Option",
     "Parsed",

@@ -228,3 +228,31 @@ def test_reading_gives_each_puzzle_or_the_error_that_names_where(kind):
     good, bad = kind.read(f"{good_text}\n\n{bad_text}\n")
     assert good.ok and good.puzzle == kind.parse_value(good_text)
     assert not bad.ok and isinstance(bad.error, PuzzleError) and where in str(bad.error)
+
+
+# -- counting every grid, through the kind (GridKind.count_all) ---------------------------------------
+
+
+@by_name
+def test_a_kind_counts_every_grid_or_says_it_cannot(kind):
+    if not kind.counts_all_grids:
+        from mindgames.models.errors import NotSupported
+
+        with pytest.raises(NotSupported, match=f"{kind.name}: counting every grid is not supported"):
+            kind.count_all({})
+        return
+    assert kind.count_all_options and kind.count_all_methods
+
+
+def test_binairo_counts_every_grid_of_a_size_by_each_method_alike():
+    # 4x4 takuzu: 72 grids; 6x6: 4,140 (the published figures); the engine agrees on 4x4
+    counts = {
+        (size, method): binairo.BINAIRO.count_all({"size": size}, method, cross_check=2).count
+        for size in ("4", (6, 6))
+        for method in binairo.BINAIRO.count_all_methods
+    }
+    assert counts == {("4", "mitm"): 72, ("4", "dfs"): 72, ((6, 6), "mitm"): 4140, ((6, 6), "dfs"): 4140}
+    every = PuzzleSolver(binairo.BINAIRO).count(binairo.BINAIRO.empty("4"), None)
+    assert every.count == 72
+    with pytest.raises(PuzzleError, match="size"):
+        binairo.BINAIRO.count_all({"rules": "unruly"})

@@ -232,6 +232,63 @@ def test_its_own_hook_gives_hints_and_the_defaults_do_the_rest(row_kind, tmp_pat
     assert (unique["explanation"], unique["text"]) == ("unique", "one solution")  # no grades
 
 
+def unique_and_minimal(puzzle: Row, solution: list[int]) -> bool:
+    """Exactly one solution, ``solution``, and every given needed for that: verified by a
+    solver of its own, given by given."""
+    from mindgames.models.runner import PuzzleSolver
+
+    solver = PuzzleSolver(ROW, "sat")
+    checked = solver.check(puzzle)
+    if checked.uniqueness != "unique" or checked.solution != solution:
+        return False
+    givens = ROW.given_cells(puzzle)
+    return all(
+        solver.check(ROW.with_givens(puzzle, {c: v for c, v in givens.items() if c != cell})).uniqueness
+        == "multiple"
+        for cell in givens
+    )
+
+
+def test_a_new_kind_gets_generate_on_the_command_line(row_kind, capsys):
+    code, out, _ = run(capsys, "row", "generate", "--seed", "3", "--count", "4", "--json")
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 4
+    for index, record in enumerate(records):
+        assert (record["index"], record["status"], record["seed"]) == (index, "generated", 3 + index)
+        puzzle = ROW.parse_value("".join(str(v) if v else "." for v in record["puzzle"]["cells"]))
+        assert record["givens"] == len(ROW.given_cells(puzzle)) and record["cells"] == 3
+        assert unique_and_minimal(puzzle, record["solution"])
+    again = [
+        json.loads(line)
+        for line in run(capsys, "row", "generate", "--seed", "3", "--count", "4", "--json")[1].splitlines()
+    ]
+    assert [r["puzzle"] for r in again] == [r["puzzle"] for r in records]  # the seed repeats them
+
+
+def test_its_generated_puzzles_in_text_are_its_description_and_drawing(row_kind, capsys):
+    code, out, _ = run(capsys, "row", "generate", "--seed", "1")
+    first, drawn = out.splitlines()[:2]
+    assert code == 0
+    assert re.match(r"puzzle 1: row of 3: 2 givens, unique, minimal, seed 1, [\d.]+ s$", first)
+    assert re.fullmatch(r"[.1-3]{3}", drawn) and drawn.count(".") == 1
+
+
+def test_ctrl_c_keeps_the_puzzles_written_and_exits_130(row_kind, monkeypatch, capsys):
+    from mindgames.models.generate import Generator
+
+    made = Generator.generate
+
+    def interrupted_at_the_second(self, empty, rng, *more):
+        if self.checks:  # the first puzzle asked its questions
+            raise KeyboardInterrupt
+        return made(self, empty, rng, *more)
+
+    monkeypatch.setattr(Generator, "generate", interrupted_at_the_second)
+    code, out, err = run(capsys, "row", "generate", "--count", "3", "--json")
+    assert code == 130 and len(out.splitlines()) == 1 and json.loads(out)["status"] == "generated"
+    assert "interrupted: 1 puzzle of 3 generated" in err
+
+
 # -- the service -------------------------------------------------------------------------------------
 
 
@@ -270,3 +327,12 @@ def test_a_new_kind_is_answered_by_the_service(service):
     assert service.post("/v1/row/solve", json={"puzzle": "1.", "rules": "unruly"}).status_code == 422
     hint = service.post("/v1/row/hint", json={"puzzle": "2.1"}).json()
     assert (hint["value"], hint["technique"]) == (3, "last cell")
+
+
+def test_a_new_kind_is_generated_by_the_service(service):
+    made = service.post("/v1/row/generate", json={"seed": 8, "count": 2})
+    assert made.status_code == 200
+    for index, record in enumerate(made.json()["results"]):
+        assert (record["status"], record["seed"]) == ("generated", 8 + index)
+        puzzle = Row(tuple(record["puzzle"]["cells"]))
+        assert unique_and_minimal(puzzle, record["solution"])

@@ -1,10 +1,11 @@
-"""``mindgames KIND solve|check|count FILE|-`` for every grid kind of :mod:`mindgames.models.registry`.
+"""``mindgames KIND solve|check|count FILE|-`` for every grid kind of :mod:`mindgames.models.registry`
+(and ``generate``: :mod:`mindgames.commands.grid_generate`).
 
 Nothing here names a kind: the subcommands, the kind's own options
 (:class:`mindgames.models.kind.Option`: ``--box``, ``--rules``, ...), reading, the text
 output and the JSON all come from the kind object, so a new grid kind gets
 these commands from its object and one registry line.  What one kind does
-beyond them (Sudoku's ``generate``; binairo's ``generate``, ``minimize`` and
+beyond them (Sudoku's ``generate --grade``; binairo's ``minimize`` and
 ``count --size``) lives in an *extension*: the module ``mindgames.commands.KIND``,
 when it exists, whose ``extend(actions, parsers, kind, started)`` adds
 subcommands and options (whose ``FILE_OPTIONAL`` names the shared actions that
@@ -48,7 +49,7 @@ from ..io import (
 )
 from ..options import add_kind_options, nonnegative_int, positive_float, positive_int
 from ..render import plural
-from . import explain
+from . import explain, grid_generate
 from .answering import answer, print_result, stated_options
 from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 
@@ -114,6 +115,7 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
             )
         sub.set_defaults(func=run, action=action, started=started)
         parsers[action] = sub
+    grid_generate.register(actions, parsers, kind, started)  # generate, for every grid kind
     if more is not None:
         more.extend(actions, parsers, kind, started)
     explain.register(actions, kind, started)  # explain / hint (models.explain)

@@ -27,7 +27,7 @@ from typing import Any
 
 from mindgames.models.processes import exit_with_parent
 
-from .kinds import Answerer, TaskError, execute
+from .kinds import COUNT_GRIDS, Answerer, TaskError, execute, grid_kind, task_size
 from .settings import cap_memory, child_command, child_cwd, child_env
 
 SCHEMA = """
@@ -59,7 +59,7 @@ CHECKPOINT_SUFFIX = ".checkpoint.jsonl"
 
 
 def checkpoint_path(db: str, job_id: str) -> str:
-    """Where a count_grids job keeps its finished cubes, so a resumed job skips them."""
+    """Where a count_grids job keeps its finished parts, so a resumed job skips them."""
     return f"{db}.{job_id}{CHECKPOINT_SUFFIX}"
 
 
@@ -128,7 +128,7 @@ class JobStore:
 
     def create(self, kind: str, action: str, request: dict) -> str:
         job_id = uuid.uuid4().hex[:16]
-        total = len(request.get("puzzles") or []) or None
+        total = None if request.get("action") == COUNT_GRIDS else task_size(request) or None
         self._exec(
             "INSERT INTO jobs (id, kind, action, request, status, progress, created) VALUES (?,?,?,?,?,?,?)",
             (
@@ -306,7 +306,7 @@ def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) 
     request = json.loads(row[0])
     done = writer.conn.execute("SELECT COUNT(*) FROM job_results WHERE job=?", (job_id,)).fetchone()[0]
     try:
-        if request.get("action") == "count_grids":
+        if request.get("action") == COUNT_GRIDS:
             _count_grids(writer, request, path)
         else:
             _batch(writer, request, done)
@@ -328,7 +328,7 @@ def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) 
 
 def _batch(writer: _Writer, request: dict, done: int) -> None:
     """Answer the puzzles after the first ``done`` (already answered before a restart)."""
-    progress = {"done": done, "total": len(request["puzzles"])}
+    progress = {"done": done, "total": task_size(request)}
     pending: list[tuple[int, dict]] = []
     last = [time.monotonic(), 0.0]  # last results flush, last count progress write
 
@@ -378,14 +378,14 @@ class _NotOurs(Exception):
 
 
 def _count_grids(writer: _Writer, request: dict, path: str) -> None:
-    from mindgames.models import binairo, binairo_count
-    from mindgames.models.errors import PuzzleError
+    """Every grid of a variant, counted by the kind (``GridKind.count_all``), two parts
+    recounted by a second method as the command line does."""
+    from mindgames.models.errors import CrossCheckFailed, PuzzleError
 
-    try:
-        rows, cols = binairo.parse_size(str(request.get("size")))
-        rules = binairo.check_rules_set(request.get("rules") or "takuzu")
-    except PuzzleError as error:
-        raise TaskError(422, str(error)) from None
+    kind = grid_kind(request["kind"])
+    if kind is None:
+        raise TaskError(404, f"no grid kind {request['kind']!r}")
+    options = {o.name: request[o.name] for o in kind.count_all_options if request.get(o.name) is not None}
     checkpoint = checkpoint_path(path, writer.job_id)  # so a resumed job keeps its cubes
     last = [0.0]
 
@@ -395,17 +395,19 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
             last[0] = now
             writer.update(progress={"done": done, "total": total, "unit": "cubes"})
 
-    method = request.get("method") or "mitm"
-    result = binairo_count.count_grids(
-        rows, cols, rules, method, jobs=1, checkpoint=checkpoint, on_progress=on_progress
-    )
-    if result.complete and method == "mitm":  # as the CLI does: recount two cubes another way
-        r, c = (int(v) for v in result.orientation.split("x"))
-        recounts = binairo_count.check_cubes(r, c, rules, 2, recorded=result.counts)
-        result.checked += [x.note() for x in recounts]
-        wrong = [x.note() for x in recounts if not x.agrees]
-        if wrong:  # a bug: the count is not to be trusted, and the job says so
-            raise TaskError(500, f"cross-check failed: {'; '.join(wrong)}")
+    try:
+        result = kind.count_all(
+            options,
+            request.get("method"),
+            jobs=1,
+            checkpoint=checkpoint,
+            on_progress=on_progress,
+            cross_check=2,
+        )
+    except PuzzleError as error:
+        raise TaskError(422, str(error)) from None
+    except CrossCheckFailed as error:  # a bug: the count is not to be trusted, and the job says so
+        raise TaskError(500, f"cross-check failed: {error}") from None
     record = result.to_json()
     record["checkpoint"] = None
     writer.update(result=record, status="done", finished=time.time(), run=None)

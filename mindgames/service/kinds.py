@@ -36,11 +36,28 @@ class TaskError(Exception):
 # ---------------------------------------------------------------------------
 # The kinds the service answers: every kind of the registry (grid kinds and plan kinds)
 # ---------------------------------------------------------------------------
-#: what the service offers a kind beyond the shared actions (jobs.py runs them), and their fields
-JOB_ACTIONS: dict[str, list[str]] = {"binairo": ["count_grids (jobs only)"]}
-JOB_OPTIONS: dict[str, dict[str, str]] = {
-    "binairo": {"size": "count_grids job: N or RxC, count every grid of that size"},
-}
+#: the job that counts every grid of a variant, for a kind that can (``GridKind.counts_all_grids``)
+COUNT_GRIDS = "count_grids"
+
+
+def job_actions(kind: GridKind) -> list[str]:
+    """What the service offers the kind beyond the shared actions (jobs.py runs them)."""
+    return [f"{COUNT_GRIDS} (jobs only)"] if kind.counts_all_grids else []
+
+
+def job_options(kind: GridKind) -> dict[str, str]:
+    """The request fields of those jobs that are not already the kind's own options."""
+    if not kind.counts_all_grids:
+        return {}
+    own = {option.name for option in kind.options}
+    return {o.name: f"{COUNT_GRIDS} job: {o.help}" for o in kind.count_all_options if o.name not in own}
+
+
+def count_grids_kinds() -> list[str]:
+    """The kinds that can count every grid of a variant, by name."""
+    return [kind.name for kind in grid_kinds() if kind.counts_all_grids]
+
+
 #: the request fields the service adds to every grid kind's own options
 GRID_OPTIONS = {
     "time_limit": "seconds per puzzle",
@@ -156,10 +173,12 @@ def describe() -> list[dict[str, Any]]:
         if kind is None:
             continue
         entry = kind.describe_kind()
-        entry["actions"] = [*solver_actions(kind), *JOB_ACTIONS.get(name, [])]
+        entry["actions"] = [*solver_actions(kind), *job_actions(kind)]
         entry["explain_actions"] = list(select(kind.actions, explains=True))  # POST only, not jobs
         entry["engines"] = list(ENGINE_NAMES)
-        entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
+        entry["options"] = {**entry["options"], **GRID_OPTIONS, **job_options(kind)}
+        # POST /v1/KIND/generate: the settings of what it makes (the page may ignore them)
+        entry["generate_options"] = {option.name: option.help for option in kind.generate_options}
         described.append(entry)
     return described
 
@@ -190,6 +209,43 @@ def preset_params_error(kind: PlanKind, puzzles: list, params: dict | None) -> s
                 except PuzzleError as error:
                     return str(error)
     return None
+
+
+def generate_options(kind: GridKind, given: dict[str, Any]) -> dict[str, Any]:
+    """The kind's generate options as a request gives them (``"3x2"``, ``8``, ``true``), read
+    by the kind; PuzzleError names the field that is missing or that the kind cannot read."""
+    read = {}
+    for option in kind.generate_options:
+        value = given.get(option.name)
+        if value is None:
+            if option.required:
+                raise PuzzleError(f"{option.name}: needed to generate {kind.name} puzzles ({option.help})")
+            continue
+        if not option.flag and not option.choices:
+            try:
+                value = option.value(str(value))
+            except PuzzleError as error:
+                raise PuzzleError(f"{option.name}: {error}") from None
+        read[option.name] = value
+    return read
+
+
+def foreign_generate_options(kind: GridKind) -> dict[str, str]:
+    """The generate options of other grid kinds that ``kind`` does not have, each with the
+    message a request giving it gets."""
+    own = {option.name for option in kind.generate_options}
+    foreign: dict[str, str] = {}
+    for other in grid_kinds():
+        for option in other.generate_options:
+            if option.name not in own and option.name not in foreign:
+                having = [k.name for k in grid_kinds() if option.name in {o.name for o in k.generate_options}]
+                foreign[option.name] = f"{option.name}: an option of {' and '.join(having)} puzzles only"
+    return foreign
+
+
+def task_size(task: dict) -> int:
+    """How many records a task answers: its puzzles, or the puzzles it generates."""
+    return task["count"] if task["action"] == "generate" else len(task["puzzles"])
 
 
 # ---------------------------------------------------------------------------
@@ -391,6 +447,9 @@ def execute(
     The action ``export`` (a plan kind) emits the puzzle document of a built-in puzzle with
     its params: building it is puzzle work too, so it is done here, not in the API."""
     answerer = answerer or Answerer()
+    if task["action"] == "generate":
+        _generate(task, emit, deadline, start)
+        return
     kind = task["kind"]
     puzzles = task["puzzles"]
     if task["action"] == "export":
@@ -438,6 +497,34 @@ def execute(
                 task, index, f"the solver failed: {type(error).__name__}: {shorten(str(error), 200)}"
             )
         emit(index, record)
+
+
+def _generate(task: dict, emit: Callable[[int, dict], None], deadline: float | None, start: int) -> None:
+    """``POST /v1/KIND/generate`` (and its job): ``count`` puzzles of the variant ``options``
+    describe, puzzle ``i`` from ``seed + i`` (a resumed job goes on from ``start``), within
+    ``time_limit`` for them all; the puzzles not made by then are ``unknown``."""
+    from mindgames.models.generate import generate_puzzles
+    from mindgames.solver.deadline import Deadline
+
+    kind = grid_kind(task["kind"])
+    if kind is None:
+        raise TaskError(422, f"generate: {task['kind']} is not a grid kind")
+    limit = task.get("time_limit")
+    if deadline is not None:
+        left = max(0.0, deadline - time.monotonic())
+        limit = left if limit is None else min(limit, left)
+    count, made = task["count"], start
+    try:
+        empty = kind.empty(**generate_options(kind, task["options"]))
+        for item in generate_puzzles(
+            kind, empty, count, task["seed"], task.get("engine") or "sat", Deadline(limit), first=start
+        ):
+            emit(item.index, item.to_json(kind))
+            made = item.index + 1
+    except PuzzleError as error:  # a variant the kind cannot make, or one without any solution
+        raise TaskError(422, str(error)) from None
+    for index in range(made, count):
+        emit(index, unanswered(task, index, "not generated: the time limit was reached"))
 
 
 def _export(kind: PlanKind, name: Any, params: dict) -> dict[str, Any]:

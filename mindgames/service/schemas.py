@@ -146,7 +146,9 @@ class JobRequest(SolveRequest):
     )
 
     kind: str = Field(..., description="sudoku, binairo or crossing")
-    action: JobAction = Field(..., description="count_grids: count every binairo grid of `size`")
+    action: JobAction = Field(
+        ..., description="count_grids: count every grid of `size` (kinds that can: GET /v1/kinds)"
+    )
     size: int | str | None = Field(
         None, description='count_grids: N or RxC (e.g. 8 or "6x8"), checked when the job is submitted'
     )
@@ -202,3 +204,69 @@ class Answer(BaseModel):
 
 class Batch(BaseModel):
     results: list[dict[str, Any]]
+
+
+def generate_option_fields() -> dict[str, Any]:
+    """Each generate option of the registry's grid kinds as a request field (Sudoku's ``box``,
+    ``diagonals``, ``regions``; binairo's ``size``, ``rules``; ...): a switch is a boolean, an
+    option with choices one of them, any other a string or a whole number the kind reads."""
+    from mindgames.models.registry import grid_kinds
+
+    fields: dict[str, Any] = {}
+    for kind in grid_kinds():
+        for option in kind.generate_options:
+            if option.name in fields:  # an option several kinds share is declared once
+                continue
+            if option.flag:
+                annotation: Any = Optional[bool]
+            elif option.choices:
+                annotation = Optional[Literal[option.choices]]  # type: ignore[valid-type]
+            else:
+                annotation = Optional[Union[str, int]]
+            fields[option.name] = (annotation, Field(None, description=f"{kind.name}: {option.help}"))
+    return fields
+
+
+class GenerateSettings(BaseModel):
+    model_config = STRICT
+
+    engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**63,
+        description="puzzle i is made from seed + i (the same seed, the same puzzles on the same "
+        "engine); default: a random seed, given back in each record",
+    )
+    count: int = Field(
+        1,
+        ge=1,
+        le=10**9,
+        description="how many puzzles; more than max_puzzles is a 413, more than a few "
+        "(GENERATED_AT_ONCE) a job (202 with its id)",
+    )
+    time_limit: float | None = Field(
+        None,
+        gt=0,
+        le=1e9,
+        description="seconds for them all (answered at once: at most max_seconds); the puzzles "
+        "not made by then are `unknown`",
+    )
+
+
+#: a generate request's settings: the shared ones and every grid kind's generate options
+GenerateOptions = create_model("GenerateOptions", __base__=GenerateSettings, **generate_option_fields())
+
+
+class GenerateRequest(GenerateOptions):
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"box": "3x3", "seed": 7},
+                {"size": 8, "rules": "takuzu", "count": 3, "seed": 1},
+                {"box": "2x3", "diagonals": True, "count": 50, "time_limit": 60},
+            ]
+        },
+    )

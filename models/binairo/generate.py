@@ -123,7 +123,19 @@ def generate(
     empty = BINAIRO.empty((rows, cols), rules)
     generator = shared.Generator(BINAIRO)
     for _ in range(count):
-        try:
-            yield generator.generate(empty, rng)
-        except shared.Unsolvable:
-            raise PuzzleError(f"no {rows}x{cols} grid exists under the {rules} rules") from None
+        yield generate_with(generator, empty, rng)
+
+
+def generate_with(
+    generator: shared.Generator,
+    empty: Puzzle,
+    rng: random.Random,
+    deadline: Deadline = Deadline(None),
+    on_progress: shared.Progress | None = None,
+) -> tuple[Puzzle, list[list[int]]]:
+    """One puzzle of ``empty``'s size and rules from the shared loop, saying in binairo's
+    words when that size has no grid at all (the ``make`` of ``generate_puzzles``)."""
+    try:
+        return generator.generate(empty, rng, deadline, on_progress)
+    except shared.Unsolvable:
+        raise PuzzleError(f"no {empty.rows}x{empty.cols} grid exists under the {empty.rules} rules") from None

@@ -19,6 +19,8 @@ from .puzzle import Sudoku, make_puzzle
 BOX = Option(
     "box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square", parse=checked_box
 )
+#: the box of a grid to generate: there is no file to say it
+GENERATE_BOX = Option("box", "box shape RxC, e.g. 2x3 (default 3x3)", parse=checked_box)
 DIAGONALS = Option("diagonals", "X-Sudoku: both diagonals too", flag=True)
 REGIONS = Option("regions", "jigsaw: N*N region labels, one per cell, row by row")
 
@@ -35,7 +37,7 @@ class SudokuKind(GridKind[Sudoku]):
         'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
     )
     options = (BOX, DIAGONALS)
-    generate_options = (BOX, DIAGONALS, REGIONS)
+    generate_options = (GENERATE_BOX, DIAGONALS, REGIONS)
 
     @staticmethod
     def _stated(box: tuple[int, int] | None = None, diagonals: bool | None = None) -> Variant | None:

@@ -121,7 +121,7 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
             "for a solver; try again shortly",
             "max_waiting",
         )
-    cost = min(seconds, (task.get("time_limit") or seconds) * len(task["puzzles"]))
+    cost = min(seconds, (task.get("time_limit") or seconds) * len(task.get("puzzles") or [None]))
     work = asyncio.ensure_future(pool.run(task, seconds, cost))
     gone = asyncio.ensure_future(disconnected(request))
     try:
