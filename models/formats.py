@@ -255,16 +255,15 @@ def line_units(lines: Iterable[str], text_format: TextFormat[S, Any], stated: S)
     for number, line in enumerate(lines, start=1):
         content = line.strip()
         if content.startswith("#"):
+            if end_on_comment:
+                yield from _block_units(block, current, text_format)
+                block, long_block = [], False
             header = read_header(content, place(line=number), header_words)
-            if header is None:
-                if end_on_comment:
-                    yield from _block_units(block, current, text_format)
-                    block, long_block = [], False
-                continue
-            settings = text_format.header_settings(header)
-            yield from _block_units(block, current, text_format)
-            block, long_block = [], False
-            current = text_format.within(stated, settings, header)
+            if header is not None:
+                settings = text_format.header_settings(header)  # a bad header: before the block ends
+                yield from _block_units(block, current, text_format)
+                block, long_block = [], False
+                current = text_format.within(stated, settings, header)
             continue
         if not content:
             yield from _block_units(block, current, text_format)
