@@ -173,10 +173,12 @@ def json_document(held: list[str], lines: Iterator[str]) -> tuple[Any, list[str]
 def json_puzzles(document: Any, is_one_puzzle: Callable[[list], bool]) -> list[tuple[str, Any]]:
     """The puzzles of one JSON document, each with its name for messages: the items of
     ``{"puzzles": [...]}`` or of a list (``puzzle 1``, ...), or the document itself
-    (``JSON``).  ``is_one_puzzle`` tells a list that is one puzzle (rows of cells)."""
-    if isinstance(document, dict) and "puzzles" in document:
+    (``JSON``).  ``is_one_puzzle`` tells a list that is one puzzle (rows of cells); an empty
+    ``"puzzles"`` list holds no puzzle."""
+    listed = isinstance(document, dict) and "puzzles" in document
+    if listed:
         document = document["puzzles"]
-    if isinstance(document, list) and not is_one_puzzle(document):
+    if isinstance(document, list) and (listed and not document or not is_one_puzzle(document)):
         return [(place(puzzle=i + 1), item) for i, item in enumerate(document)]
     return [("JSON", document)]
 

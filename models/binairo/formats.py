@@ -269,7 +269,8 @@ def read(text: str, rules: str | None = None) -> list[Parsed[Puzzle]]:
     :class:`PuzzleError` only when the text as a whole is unusable."""
     if rules is not None:
         check_rules_set(rules)
-    if text.strip()[:1] in JSON_STARTS:
+    first = text.strip()[:1]
+    if first and first in JSON_STARTS:
         items = [item for document in _json_documents(text) for _, item in json_puzzles(document, _is_grid)]
         if not items:
             raise PuzzleError("the JSON holds no puzzle")
