@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from .errors import PuzzleError, shorten
-from .registry import KIND_NAMES
+from . import registry
 
 P = TypeVar("P")  # a kind's puzzle
 S = TypeVar("S")  # what is stated about the puzzles of a part of the input (Sudoku: a Variant)
@@ -120,7 +120,7 @@ def read_header(comment: str, where: str, words: HeaderWords) -> Header | None:
     if named == words.kind:
         settings = tuple((key, value if equals else None) for key, equals, value in _partitioned(parts[2:]))
         return Header(settings, where)
-    if named in KIND_NAMES or (words.any_name and named != words.kind):
+    if named in registry.KIND_NAMES or (words.any_name and named != words.kind):  # the names as they are now
         raise PuzzleError(words.other_kind.format(where=where, kind=shorten(named or "no kind")))
     return None  # prose that happens to start with the program's name
 
