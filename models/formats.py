@@ -33,10 +33,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from .errors import PuzzleError, shorten
 from . import registry
+from .errors import PuzzleError, shorten
 
-P = TypeVar("P")  # a kind's puzzle
 S = TypeVar("S")  # what is stated about the puzzles of a part of the input (Sudoku: a Variant)
 T = TypeVar("T")  # what one header states, read by the kind
 
@@ -45,24 +44,24 @@ T = TypeVar("T")  # what one header states, read by the kind
 # Positions in messages
 # ---------------------------------------------------------------------------
 def place(
-    line: int | None = None,
-    character: int | None = None,
+    within: str = "",
     *,
+    line: int | None = None,
     lines: tuple[int, int] | None = None,
     puzzle: int | None = None,
     row: int | None = None,
+    character: int | None = None,
     column: int | None = None,
 ) -> str:
     """Where something is, for a message: ``line 3, character 5``, ``lines 2-10``,
-    ``puzzle 2, row 1, column 4`` (every number counts from 1)."""
-    parts = [f"{name} {value}" for name, value in (("puzzle", puzzle), ("line", line)) if value is not None]
+    ``puzzle 2, row 1, column 4`` (every number counts from 1), after ``within``, the place
+    it is in (``place("line 3", character=5)``)."""
+    named = (("puzzle", puzzle), ("line", line), ("row", row), ("character", character), ("column", column))
+    parts = [within] if within else []
+    parts += [f"{name} {value}" for name, value in named[:2] if value is not None]
     if lines is not None:
         parts.append(f"lines {lines[0]}-{lines[1]}")
-    parts += [
-        f"{name} {value}"
-        for name, value in (("row", row), ("character", character), ("column", column))
-        if value is not None
-    ]
+    parts += [f"{name} {value}" for name, value in named[2:] if value is not None]
     return ", ".join(parts)
 
 
@@ -85,7 +84,7 @@ class Header:
     where: str  # where it is, for messages: ``line N``
 
 
-def header_line(kind: str, **settings: str | bool | None) -> str:
+def header_line(kind: str, /, **settings: str | bool | None) -> str:
     """``# mindgames KIND key=value word``: a setting True is a bare word, False or None left out."""
     words = ["#", PROGRAM, kind]
     for key, value in settings.items():

@@ -44,7 +44,7 @@ def _row(text: str, where: str) -> tuple[int | None, ...]:
     cells = []
     for i, ch in enumerate(text):
         if ch not in _CELL:
-            raise error_at(f"{where}, {place(character=i + 1)}", f"{shorten(repr(ch))} is not 0, 1 or '.'")
+            raise error_at(place(where, character=i + 1), f"{shorten(repr(ch))} is not 0, 1 or '.'")
         cells.append(_CELL[ch])
     return tuple(cells)
 

@@ -27,8 +27,10 @@ from ..formats import (
     LineReader,
     TextFormat,
     Unit,
+    error_at,
     header_line,
     json_line,
+    place,
     read_header,
     recognise,
     rows_of_cells,
@@ -179,7 +181,7 @@ def _cells_of_text(text: str, where: str) -> list[int]:
     values = [SYMBOL_VALUES.get(char) for char in text]  # one dict look-up a cell: the hot path
     if None in values:
         i = values.index(None)
-        raise PuzzleError(f"{where}, character {i + 1}: unknown symbol {text[i]!r}")
+        raise error_at(place(where, character=i + 1), f"unknown symbol {text[i]!r}")
     return values
 
 
@@ -278,7 +280,7 @@ def _row_cells(line: str, where: str) -> list[int]:
             elif token.isdigit():
                 values.append(int(token))
             else:
-                raise PuzzleError(f"{where}, column {i + 1}: {shorten(token)!r} is not a number")
+                raise error_at(place(where, column=i + 1), f"{shorten(token)!r} is not a number")
         return values
     return _cells_of_text("".join(tokens), where)
 
@@ -286,8 +288,8 @@ def _row_cells(line: str, where: str) -> list[int]:
 def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant | None = None) -> Sudoku:
     """A puzzle drawn as a grid, one row per line, separators (| - +) allowed."""
     first = numbered_lines[0][0]
-    grid = [_row_cells(text, f"line {n}") for n, text in numbered_lines if not _is_separator(text)]
-    where = f"lines {first}-{numbered_lines[-1][0]}"
+    grid = [_row_cells(text, place(line=n)) for n, text in numbered_lines if not _is_separator(text)]
+    where = place(lines=(first, numbered_lines[-1][0]))
     for i, row in enumerate(grid):
         if len(row) != len(grid):
             raise PuzzleError(f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows")
@@ -467,7 +469,7 @@ def parse_unit(unit: Unit) -> Parsed[Sudoku]:
         puzzle = _plain_line(text, variant)  # the usual line, read at once
         if puzzle is not None:
             return Parsed(puzzle)
-        return Parsed.attempt(recognise, LINE_READERS, text, f"line {where}", variant)
+        return Parsed.attempt(recognise, LINE_READERS, text, place(line=where), variant)
     if form == "block":
         return Parsed.attempt(parse_grid_lines, where, variant)
     return Parsed.attempt(parse_json_value, text, where, variant)
