@@ -291,21 +291,32 @@ def _block_units(block: list[tuple[int, str]], stated: Any, text_format: TextFor
 
 
 # ---------------------------------------------------------------------------
-# Recognisers: the formats one line can be in, tried in order
+# Recognisers: the formats one line (or one JSON value) can be in, tried in order
 # ---------------------------------------------------------------------------
-#: a line format: (the line's content, where it is, what is stated) -> its puzzle; None when
-#: the line is not in this format; PuzzleError when it is, but is wrong
-LineReader = Callable[[str, str, Any], Any]
+class Recogniser(NamedTuple):
+    """One format a puzzle can be in (a line's, or a JSON value's).
+
+    ``claims`` tells at sight, without reading it, whether a text (or value) is in this
+    format (None: every one is, the kind's catch-all, asked last); ``read`` reads it:
+    ``read(text, where, stated)`` -> the puzzle, or PuzzleError naming what is wrong."""
+
+    claims: Callable[[Any], bool] | None
+    read: Callable[[Any, str, Any], Any]
 
 
-def recognise(readers: Sequence[LineReader], text: str, where: str, stated: Any) -> Any:
-    """The puzzle of a line by the first of ``readers`` that takes it; PuzzleError when
-    none does (the last reader is usually one that takes every line)."""
-    for reader in readers:
-        puzzle = reader(text, where, stated)
-        if puzzle is not None:
-            return puzzle
+def recognise(recognisers: Sequence[Recogniser], text: Any, where: str, stated: Any) -> Any:
+    """The puzzle of a line (or a JSON value) read by the first of ``recognisers`` that
+    claims it; PuzzleError when none does."""
+    for recogniser in recognisers:
+        if recogniser.claims is None or recogniser.claims(text):
+            return recogniser.read(text, where, stated)
     raise error_at(where, f"{shorten(text)!r} is in no format this kind reads")
+
+
+def claimed_at_sight(recognisers: Sequence[Recogniser], text: Any) -> bool:
+    """Does a format other than the catch-all claim ``text``?  (A line in such a format is a
+    puzzle of its own, never a row of a grid drawn over lines.)"""
+    return any(r.claims is not None and r.claims(text) for r in recognisers)
 
 
 def json_line(text: str, where: str) -> Any:
@@ -324,7 +335,8 @@ __all__ = [
     "MAX_DOCUMENT_CHARS",
     "Header",
     "HeaderWords",
-    "LineReader",
+    "Recogniser",
+    "claimed_at_sight",
     "TextFormat",
     "Unit",
     "error_at",

@@ -16,11 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindgames.models import binairo, formats, registry, sudoku
+from mindgames.models import binairo, registry, sudoku
 from mindgames.models.errors import PuzzleError
 from mindgames.models.formats import (
     Header,
     HeaderWords,
+    Recogniser,
     TextFormat,
     error_at,
     header_line,
@@ -28,6 +29,7 @@ from mindgames.models.formats import (
     json_puzzles,
     place,
     read_header,
+    recognise,
     rows_of_cells,
     units,
 )
@@ -249,24 +251,48 @@ def test_an_error_names_the_line_and_character_or_row_and_column(kind, text, mes
     assert errors == [message]
 
 
-# --- line formats: recognisers tried in order ---------------------------------------------------
+# --- formats of a line or a JSON value: recognisers tried in order ------------------------------
 def test_a_line_format_added_to_a_kind_is_read_wherever_the_kind_reads_a_line(monkeypatch):
-    """The shape of issue #25: one function in the kind's list, before the catch-all."""
+    """The shape of issue #25: one recogniser in the kind's list, before the catch-all."""
 
     def dashes(text: str, where: str, variant):
-        if not text.startswith("dashes:"):
-            return None  # not this format: the next reader is asked
         return sudoku.parse_line(text.removeprefix("dashes:").replace("-", "."), where, variant)
 
-    readers = sudoku.formats.LINE_READERS
-    monkeypatch.setattr(sudoku.formats, "LINE_READERS", [*readers[:-1], dashes, readers[-1]])
+    dashed = Recogniser(lambda text: text.startswith("dashes:"), dashes)
+    monkeypatch.setattr(sudoku.formats, "LINE_READERS", [dashed, *sudoku.formats.LINE_READERS])
     text = "# mindgames sudoku box=2x2 diagonals\ndashes:1" + "-" * 15 + "\n" + "." * 16 + "\n"
     first, second = SUDOKU.read(text)
     assert first.puzzle == SUDOKU.with_givens(second.puzzle, {(0, 0): 1})
     assert first.puzzle.diagonals  # the header's variant reaches the new format too
-    assert formats.recognise([dashes], "dashes:" + "-" * 16, "line 4", None).grid == ((0,) * 4,) * 4
+    assert SUDOKU.parse_value("dashes:" + "-" * 16).grid == ((0,) * 4,) * 4  # the service's text too
     with pytest.raises(PuzzleError, match=r"line 4: 'plain' is in no format this kind reads"):
-        formats.recognise([dashes], "plain", "line 4", None)
+        recognise([dashed], "plain", "line 4", None)
+
+
+def test_a_json_form_added_to_sudoku_is_read_from_a_document_and_from_json_lines(monkeypatch):
+    def givens_list(value, where: str, variant):
+        grid = [[0] * value["size"] for _ in range(value["size"])]
+        for row, column, digit in value["givens"]:
+            grid[row][column] = digit
+        return sudoku.parse_json_value(grid, where, variant)
+
+    listed = Recogniser(lambda value: isinstance(value, dict) and "givens" in value, givens_list)
+    monkeypatch.setattr(sudoku.formats, "JSON_READERS", [listed, *sudoku.formats.JSON_READERS])
+    record = {"size": 4, "givens": [[0, 0, 1]]}
+    for text in (json.dumps([record, record]), f"{json.dumps(record)}\n{json.dumps(record)}\n"):
+        assert [item.puzzle.grid[0] for item in SUDOKU.read(text)] == [(1, 0, 0, 0)] * 2
+
+
+def test_a_line_in_a_format_of_its_own_is_never_a_row_of_a_binairo_grid(monkeypatch):
+    def letters(text: str, where: str, rules):
+        cells = [{"a": 0, "b": 1}.get(ch) for ch in text.removeprefix("ab:")]
+        return binairo.make_puzzle([cells[4 * r : 4 * r + 4] for r in range(4)], rules)
+
+    lettered = Recogniser(lambda text: text.startswith("ab:"), letters)
+    monkeypatch.setattr(binairo.formats, "LINE_READERS", [lettered, *binairo.formats.LINE_READERS])
+    first, second = BINAIRO.read("# mindgames binairo rules=unruly\nab:a" + "." * 15 + "\n" + "." * 16 + "\n")
+    assert first.puzzle.cells[0] == (0, None, None, None) and first.puzzle.rules == "unruly"
+    assert second.puzzle.cells == ((None,) * 4,) * 4
 
 
 # --- what a kind writes, it reads back, in a collection ------------------------------------------

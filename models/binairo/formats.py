@@ -22,13 +22,16 @@ from ..formats import (
     JSON_STARTS,
     Header,
     HeaderWords,
+    Recogniser,
     TextFormat,
     Unit,
+    claimed_at_sight,
     error_at,
     json_document,
     json_puzzles,
     line_units,
     place,
+    recognise,
 )
 from ..formats import (
     header_line as kind_header_line,
@@ -99,7 +102,10 @@ def _one_per_line(tokens: list[list[str]]) -> bool:
 
 
 def _one_grid(block: Sequence[tuple[int, str]]) -> bool:
-    return not _one_per_line([line.split() for _, line in block])
+    """A block is one grid, unless it is one puzzle per line: as :func:`_one_per_line`
+    says, or because some line is in a format of its own (not cells)."""
+    tokens = [line.split() for _, line in block]
+    return not (_one_per_line(tokens) or any(claimed_at_sight(LINE_READERS, t[0]) for t in tokens))
 
 
 #: What a part of a text states: (where its header is, the rules the header states; None: none).
@@ -133,7 +139,7 @@ def _parse_text(text: str, rules: str | None) -> list[Parsed[Puzzle]]:
 def _parse_unit(unit: Unit, rules: str) -> Parsed[Puzzle]:
     """One puzzle of a text: a grid over a block of lines, or a puzzle on one line."""
     if unit.form == "line":
-        return _read_line(unit.text.split()[0], unit.where, rules)
+        return Parsed.attempt(recognise, LINE_READERS, unit.text.split()[0], place(line=unit.where), rules)
     block = unit.where
     first = block[0][0]
     try:
@@ -148,16 +154,19 @@ def _parse_unit(unit: Unit, rules: str) -> Parsed[Puzzle]:
         return Parsed(error=error_at(f"puzzle at line {first}", str(error)))
 
 
-def _read_line(text: str, number: int, rules: str) -> Parsed[Puzzle]:
-    """A square puzzle written on one line."""
-    where = place(line=number)
+def _cells_line(text: str, where: str, rules: str) -> Puzzle:
+    """A square puzzle written on one line: its n*n cells."""
     try:
         side = _side(len(text)) or 0
         flat = _row(text, where)
-        return Parsed(puzzle=make_puzzle([flat[i : i + side] for i in range(0, len(flat), side)], rules))
+        return make_puzzle([flat[i : i + side] for i in range(0, len(flat), side)], rules)
     except PuzzleError as error:
-        message = str(error) if str(error).startswith("line") else f"{where}: {error}"
-        return Parsed(error=PuzzleError(message))
+        raise error if str(error).startswith("line") else error_at(where, str(error)) from None
+
+
+#: the formats of a line that holds one puzzle (its first field: a known solution may follow),
+#: tried in order; the last, n*n cells, takes every line
+LINE_READERS: list[Recogniser] = [Recogniser(None, _cells_line)]
 
 
 def _json_cell(value: Any, where: str) -> int | None:

@@ -24,7 +24,7 @@ from ..errors import PuzzleError, shorten
 from ..formats import (
     Header,
     HeaderWords,
-    LineReader,
+    Recogniser,
     TextFormat,
     Unit,
     error_at,
@@ -450,16 +450,20 @@ def units(lines: Iterable[str], variant: Variant | None = None) -> Iterator[Unit
     return cut_units(lines, TEXT_FORMAT, variant)
 
 
-def _json_line(text: str, where: str, variant: Variant | None) -> Sudoku | None:
-    """A line of JSON Lines: a puzzle as :func:`parse_json_value` reads it."""
-    if text[:1] not in "[{":
-        return None
-    return parse_json_value(json_line(text, where), where, variant)
+def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
+    """A line of JSON Lines: its value read as :data:`JSON_READERS` read a JSON value."""
+    return recognise(JSON_READERS, json_line(text, where), where, variant)
 
 
 #: the formats of a line that holds one puzzle, tried in order after the usual line
 #: (read at once); the last, the symbols of :func:`parse_line`, takes every line
-LINE_READERS: list[LineReader] = [_json_line, parse_line]
+LINE_READERS: list[Recogniser] = [
+    Recogniser(lambda text: text[:1] in "[{", _read_json_line),
+    Recogniser(None, parse_line),
+]
+#: the forms of a JSON value that is one puzzle (a value of a JSON document or of JSON Lines),
+#: tried in order; the last, :func:`parse_json_value`, takes every value
+JSON_READERS: list[Recogniser] = [Recogniser(None, parse_json_value)]
 
 
 def parse_unit(unit: Unit) -> Parsed[Sudoku]:
@@ -472,7 +476,7 @@ def parse_unit(unit: Unit) -> Parsed[Sudoku]:
         return Parsed.attempt(recognise, LINE_READERS, text, place(line=where), variant)
     if form == "block":
         return Parsed.attempt(parse_grid_lines, where, variant)
-    return Parsed.attempt(parse_json_value, text, where, variant)
+    return Parsed.attempt(recognise, JSON_READERS, text, where, variant)
 
 
 # ---------------------------------------------------------------------------
