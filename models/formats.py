@@ -19,10 +19,13 @@ where it is wrong: :func:`place`, :func:`error_at`).
 
 A kind supplies only what is its own (:class:`TextFormat`): how a header's
 words read, whether a block is one puzzle, and how one puzzle is read from a
-line, a block or a JSON value.  Line formats are *recognisers* tried in order
-(:func:`recognise`): each takes a line and gives its puzzle, None when the line
-is not in its format, or raises PuzzleError when it is but is wrong; so a new
-format (a puz.link URL, say) is one function put in a kind's list.
+line, a block or a JSON value.  The formats of a line and of a JSON value are
+*recognisers* tried in order (:class:`Recogniser`, :func:`recognise`): each claims
+a text at sight, or not, and reads what it claims (PuzzleError when it is wrong);
+a kind's list ends with its catch-all.  So a new format (a puz.link URL, say) is
+one function and one entry in a kind's list (Sudoku: ``LINE_READERS``,
+``JSON_READERS``; binairo: ``LINE_READERS``), and it is read wherever the kind
+reads a puzzle: files, standard input, ``--jobs`` workers, the service's text.
 """
 
 from __future__ import annotations
