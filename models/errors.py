@@ -24,7 +24,7 @@ class VerificationError(AssertionError):
     """An engine returned a solution that breaks the puzzle's rules: always a bug."""
 
 
-def shorten(text: str, limit: int = 24) -> str:
+def shorten(text: object, limit: int = 24) -> str:
     """A value fit to quote in a one-line message, however long the input was."""
     text = str(text)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"

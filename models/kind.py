@@ -31,6 +31,8 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from typing_extensions import TypeVar as TypeVarWithDefault  # PEP 696 before Python 3.13
+
 from mindgames.solver import Assignment, Model
 from mindgames.solver.deadline import Deadline
 
@@ -74,6 +76,13 @@ class Parsed(Generic[P]):
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def require(self) -> P:
+        """The puzzle; its error raised if it has none."""
+        if self.error is not None:
+            raise self.error
+        assert self.puzzle is not None, "a Parsed item holds a puzzle or an error"
+        return self.puzzle
 
     @classmethod
     def attempt(cls, parse: Any, *args: Any, **kwargs: Any) -> Parsed[P]:
@@ -124,7 +133,12 @@ class PuzzleKind(ABC):
         }
 
 
-class GridKind(PuzzleKind, Generic[P]):
+#: a kind's encoding type (its own subclass of :class:`Encoding`); ``GridKind[P]`` alone means
+#: any encoding, so a caller need not name it
+E = TypeVarWithDefault("E", bound=Encoding, default=Any)
+
+
+class GridKind(PuzzleKind, Generic[P, E]):
     """A grid puzzle with givens, answered on any engine by :class:`mindgames.models.runner.PuzzleSolver`.
 
     The abstract methods are what every kind states; the others are optional hooks, each
@@ -137,7 +151,7 @@ class GridKind(PuzzleKind, Generic[P]):
 
     # -- reading and writing ------------------------------------------------------------
     @abstractmethod
-    def read(self, text: str, **options: Any) -> list[Parsed[P]]:
+    def read(self, text: str, *args: Any, **options: Any) -> list[Parsed[P]]:
         """Every puzzle of ``text`` (a collection in any format the kind reads), in order.
 
         ``options`` are the kind's :attr:`options` given by the user; a header
@@ -159,7 +173,7 @@ class GridKind(PuzzleKind, Generic[P]):
         return unit
 
     @abstractmethod
-    def parse_value(self, value: Any, **options: Any) -> P:
+    def parse_value(self, value: Any, *args: Any, **options: Any) -> P:
         """One puzzle from one JSON value (a string in any text format, or a JSON form),
         as the service receives it; raises PuzzleError naming what is wrong."""
 
@@ -178,10 +192,10 @@ class GridKind(PuzzleKind, Generic[P]):
         """A key shared by puzzles with the same rules: they share one compiled model."""
 
     @abstractmethod
-    def compile(self, shape: Hashable) -> Encoding:
+    def compile(self, shape: Any) -> E:
         """The rules of ``shape`` as a model (no givens: they come as assumptions)."""
 
-    def compile_alone(self, shape: Hashable) -> Encoding:
+    def compile_alone(self, shape: Any) -> E:
         """The rules of ``shape`` as a model of that shape alone, for an engine that keeps
         no warm solver per model: where :meth:`compile` gives a model shared by several
         shapes (told apart by :attr:`Encoding.fixed`), such an engine gains nothing from
@@ -189,7 +203,7 @@ class GridKind(PuzzleKind, Generic[P]):
         By default the same as :meth:`compile`."""
         return self.compile(shape)
 
-    def compile_puzzle(self, puzzle: P) -> Encoding | None:
+    def compile_puzzle(self, puzzle: P) -> E | None:
         """A model of this one puzzle (its givens built in: :meth:`givens` then gives none),
         for a puzzle that shares no model with the next one (a jigsaw's layout); the runner
         asks it of a fresh session, kept by no cache, unless the shape's model is prepared
@@ -197,11 +211,11 @@ class GridKind(PuzzleKind, Generic[P]):
         return None
 
     @abstractmethod
-    def givens(self, encoding: Encoding, puzzle: P) -> list[int]:
+    def givens(self, encoding: E, puzzle: P) -> list[int]:
         """The puzzle's givens as literals, assumed by the engine."""
 
     @abstractmethod
-    def decode(self, encoding: Encoding, assignment: Assignment) -> Any:
+    def decode(self, encoding: E, assignment: Assignment) -> Any:
         """An engine's assignment as the kind's solution (a grid)."""
 
     @abstractmethod
@@ -248,7 +262,7 @@ class GridKind(PuzzleKind, Generic[P]):
     generate_options: ClassVar[tuple[Option, ...]] = ()
 
     @abstractmethod
-    def empty(self, **options: Any) -> P:
+    def empty(self, *args: Any, **options: Any) -> P:
         """A puzzle without givens, of the variant ``generate_options`` describe."""
 
     @abstractmethod

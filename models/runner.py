@@ -165,12 +165,12 @@ class PuzzleSolver:
         # per model (by identity; a base keeps its model alive, so ids stay unique)
         self._proof_bases: OrderedDict[int, ProofBase] = OrderedDict()
 
-    def session(self, puzzle: Any) -> tuple[Encoding, Session]:
+    def session(self, puzzle: Any) -> tuple[Encoding, Session | FixedSession]:
         """The puzzle's encoding, and the session for its model: seen through the
         encoding's fixed literals, when it has some, so that every question assumes them."""
         return self._shape_session(self.kind.shape(puzzle))
 
-    def _shape_session(self, key: Hashable) -> tuple[Encoding, Session]:
+    def _shape_session(self, key: Hashable) -> tuple[Encoding, Session | FixedSession]:
         """:meth:`session` for the shape ``key``."""
         encoding = self._encodings.get(key)
         if encoding is None:
@@ -190,7 +190,7 @@ class PuzzleSolver:
         fixed = encoding.fixed
         return encoding, (FixedSession(session, fixed) if fixed else session)
 
-    def _question(self, puzzle: Any, certify: bool = False) -> tuple[Encoding, Session]:
+    def _question(self, puzzle: Any, certify: bool = False) -> tuple[Encoding, Session | FixedSession]:
         """The encoding and session a question about ``puzzle`` is asked of: the puzzle's
         own model when the kind makes one (``compile_puzzle``), else :meth:`session`'s.
         The shape's model is kept to when it is prepared already (a generator asks about
@@ -300,6 +300,7 @@ class PuzzleSolver:
         answer = session.solve(givens, deadline.remaining())
         result = Result(engine=self.engine_name, stats=answer.stats)
         if answer.status == "sat":
+            assert answer.assignment is not None, "a sat answer carries its assignment"
             result.status = "solved"
             result.solution = self._verified(puzzle, encoding, answer.assignment)
         elif answer.status == "unsat":

@@ -310,10 +310,7 @@ def parse_one(text: str, rules: str | None = None) -> Puzzle:
     ...
     mindgames.models.errors.PuzzleError: puzzle at line 1: line 1, character 3: '2' is not 0, 1 or '.'
     """
-    first = read(text, rules)[0]
-    if not first.ok:
-        raise first.error
-    return first.puzzle
+    return read(text, rules)[0].require()
 
 
 def parse_value(value: Any, rules: str | None = None) -> Puzzle:
@@ -323,9 +320,7 @@ def parse_value(value: Any, rules: str | None = None) -> Puzzle:
     found = read(text, rules)
     if len(found) != 1:
         raise PuzzleError(f"expected one puzzle, found {len(found)}")
-    if not found[0].ok:
-        raise found[0].error
-    return found[0].puzzle
+    return found[0].require()
 
 
 def header_line(rules: str) -> str:

@@ -31,7 +31,7 @@ SIZE_OPTION = Option(
 COUNT_SIZE_OPTION = Option("size", "N or RxC, count every grid of that size", parse=parse_size, required=True)
 
 
-class BinairoKind(GridKind[Puzzle]):
+class BinairoKind(GridKind[Puzzle, rules.Encoding]):
     """Binairo (takuzu, unruly)."""
 
     name = "binairo"

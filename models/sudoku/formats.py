@@ -65,7 +65,7 @@ def header(puzzle: Sudoku) -> str:
     """The header comment that makes the reader take the puzzles after it as ``puzzle``'s variant.
 
     Jigsaw regions are not in it: they travel with each puzzle's line."""
-    box = None if puzzle.regions is not None else f"{puzzle.box[0]}x{puzzle.box[1]}"
+    box = None if puzzle.box is None or puzzle.regions is not None else f"{puzzle.box[0]}x{puzzle.box[1]}"
     return header_line(HEADER_KIND, box=box, diagonals=puzzle.diagonals)
 
 
@@ -182,7 +182,7 @@ def _cells_of_text(text: str, where: str) -> list[int]:
     if None in values:
         i = values.index(None)
         raise error_at(place(where, character=i + 1), f"unknown symbol {text[i]!r}")
-    return values
+    return values  # type: ignore[return-value]  # no None left: checked just above
 
 
 def _square(values: list[int], where: str) -> list[list[int]]:
@@ -384,9 +384,7 @@ def parse(text: str, variant: Variant | None = None) -> Sudoku:
         raise PuzzleError("no puzzle found")
     if len(items) > 1:
         raise PuzzleError(f"expected one puzzle, found {len(items)}")
-    if not items[0].ok:
-        raise items[0].error
-    return items[0].puzzle
+    return items[0].require()
 
 
 def read(text: str, variant: Variant | None = None) -> Iterator[Parsed[Sudoku]]:

@@ -25,7 +25,7 @@ DIAGONALS = Option("diagonals", "X-Sudoku: both diagonals too", flag=True)
 REGIONS = Option("regions", "jigsaw: N*N region labels, one per cell, row by row")
 
 
-class SudokuKind(GridKind[Sudoku]):
+class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     """Sudoku of any box shape, X-Sudoku and jigsaw Sudoku."""
 
     name = "sudoku"
