@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mindgames.solver.registry import Capability, engine_names, engines_with
+
 from .kind import GridKind, Parsed
 
 if TYPE_CHECKING:  # the service's API process reads rows without loading the engines
@@ -41,9 +43,13 @@ if TYPE_CHECKING:  # the service's API process reads rows without loading the en
 BASELINE = "backtrack"  # what every other engine is measured against
 CROSSING_BASELINE = "dfs"  # for crossings: the seeds' depth-first search
 ACTIONS = ("solve", "check", "count")
-ENGINES = ("sat", "cpsat", "backtrack")  # the default: every engine
 #: the CSV columns, in order (``stats`` is one column of ``name=value`` pairs)
 CSV_COLUMNS = ("index", "engine", "status", "answer", "seconds", "limit_reached", "stats")
+
+
+def default_engines() -> tuple[str, ...]:
+    """What is compared unless told: every engine of the registry."""
+    return engine_names()
 
 
 @dataclass
@@ -397,9 +403,17 @@ def _bars(time_axes: Any, work_axes: Any, rows: Sequence[Row], engines: Sequence
 
 # -- crossing puzzles ---------------------------------------------------------------------------
 
-#: sat/cpsat: the time-expanded model alone, horizon by horizon; bfs: networkx on the graph of
-#: concrete states; dfs: the seeds' depth-first search over every plan that repeats no state
-CROSSING_METHODS = ("sat", "cpsat", "bfs", "dfs")
+#: besides the engines that search plans (the time-expanded model alone, horizon by horizon):
+#: bfs, networkx on the graph of concrete states; dfs, the seeds' depth-first search over
+#: every plan that repeats no state
+SEARCH_METHODS = ("bfs", "dfs")
+
+
+def crossing_methods() -> tuple[str, ...]:
+    """Every way to compare a crossing puzzle: the engines that search plans, then bfs and dfs."""
+    return (*engines_with(Capability.PLAN_SEARCH), *SEARCH_METHODS)
+
+
 GRAPH_LIMIT = 2_000_000  # most states the networkx graph may hold
 
 
@@ -412,7 +426,7 @@ def _plan_answer(length: int | None, complete: bool) -> tuple[str, str]:
 
 def crossing_rows(
     spec: Any,
-    methods: Sequence[str] = CROSSING_METHODS,
+    methods: Sequence[str] | None = None,
     time_limit: float | None = None,
     on_step: Callable[[int, str], None] | None = None,
 ) -> Iterable[Row]:
@@ -430,7 +444,7 @@ def crossing_rows(
             memo[state] = [nxt for _, nxt in problem.successors(state)]
         return memo[state]
 
-    for method in methods:
+    for method in crossing_methods() if methods is None else methods:
         if on_step is not None:
             on_step(0, method)
         # each method pays for its own successor lists and rule checks (a problem remembers
@@ -439,7 +453,7 @@ def crossing_rows(
         problem = CrossingProblem(spec)
         started = time.perf_counter()
         stats: dict[str, int] = {}
-        if method in ("sat", "cpsat"):
+        if method not in SEARCH_METHODS:  # an engine
             # counted_limit=1: the breadth-first search stops at once, the model alone decides
             outcome = solve(
                 spec, Options(engine=method, time_limit=time_limit, cross_check=False, counted_limit=1)

@@ -21,7 +21,6 @@ from mindgames.models import compare
 from mindgames.models.compare import Row
 from mindgames.models.kind import GridKind
 from mindgames.models.registry import KIND_NAMES, get_kind
-from mindgames.solver import ENGINE_NAMES
 
 from ..io import UsageError, emit_json, fail, progress
 from ..options import nonnegative_int, positive_float
@@ -39,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     kinds = parser.add_subparsers(dest="compare_kind", metavar="KIND")
     kinds.required = True
+    engines, methods = compare.default_engines(), compare.crossing_methods()
     for name in KIND_NAMES:
         kind = get_kind(name)
         if not isinstance(kind, GridKind):
@@ -47,10 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
         sub.add_argument(
             "--engines",
-            type=engine_list(ENGINE_NAMES),
-            default=list(ENGINE_NAMES),
+            type=engine_list(engines),
+            default=list(engines),
             metavar="E,E",
-            help=f"default: {','.join(ENGINE_NAMES)}",
+            help=f"default: {','.join(engines)}",
         )
         sub.add_argument("--action", choices=compare.ACTIONS, default="check", help="default: check")
         sub.add_argument(
@@ -70,10 +70,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     crossing.add_argument(
         "--engines",
-        type=engine_list(compare.CROSSING_METHODS),
-        default=list(compare.CROSSING_METHODS),
+        type=engine_list(methods),
+        default=list(methods),
         metavar="M,M",
-        help=f"methods (default: {','.join(compare.CROSSING_METHODS)})",
+        help=f"methods (default: {','.join(methods)})",
     )
     _common(crossing)
     crossing.set_defaults(func=run_crossing)

@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from mindgames.models.crossing import Options, parse_document, presets, solve
+from mindgames.models.crossing.kind import plan_engines_help
 from mindgames.models.crossing.solve import crossings
 from mindgames.models.crossing.spec import load_document as document_of_text
 from mindgames.models.crossing.spec import tomllib
 from mindgames.models.crossing.svg import storyboard
 from mindgames.models.crossing.toml_writer import to_toml
 from mindgames.models.errors import PuzzleError, shorten
+from mindgames.solver import Capability, engines_with
 from mindgames.solver.proof import CertificationError
 
 from ..io import UsageError, emit_json, fail, progress, read_text
@@ -46,9 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _puzzle_arguments(solver)
     solver.add_argument(
         "--engine",
-        choices=("sat", "cpsat"),
+        choices=engines_with(Capability.PLAN_SEARCH),
         default="sat",
-        help="sat: CaDiCaL via python-sat (default); cpsat: OR-Tools CP-SAT",
+        help=f"{plan_engines_help()} (default: sat)",
     )
     solver.add_argument("--json", action="store_true", help="the result as one JSON object")
     solver.add_argument(

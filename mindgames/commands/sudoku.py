@@ -10,7 +10,7 @@ from mindgames.models import sudoku
 from mindgames.models.errors import TimeLimitReached
 from mindgames.models.kind import GridKind
 from mindgames.models.sudoku import techniques
-from mindgames.solver import ENGINE_NAMES
+from mindgames.solver import engine_names
 from mindgames.solver.deadline import Deadline
 
 from ..io import UsageError, emit_json, progress, seconds_left
@@ -45,7 +45,7 @@ def extend(
         help=f"only puzzles of this grade by the deduction ladder ({', '.join(GRADES)})",
     )
     sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many puzzles")
-    sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+    sub.add_argument("--engine", choices=engine_names(), default="sat", help="default: sat")
     sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     sub.add_argument(
         "--time-limit",

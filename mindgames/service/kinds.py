@@ -131,7 +131,7 @@ def options_error(name: str, request: dict[str, Any]) -> str | None:
 def describe() -> list[dict[str, Any]]:
     """What ``GET /v1/kinds`` says: each kind as it describes itself, plus what the service adds
     (its actions here, engines, the request fields)."""
-    from mindgames.solver import ENGINE_NAMES
+    from mindgames.solver import engine_names
 
     described = []
     for name in kind_names():
@@ -141,10 +141,31 @@ def describe() -> list[dict[str, Any]]:
         entry = kind.describe_kind()
         entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
         entry["explain_actions"] = list(EXPLAIN_ACTIONS)  # POST /v1/KIND/explain, /hint
-        entry["engines"] = list(ENGINE_NAMES)
+        entry["engines"] = list(engine_names())
         entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
         described.append(entry)
     return described + [describe_crossing()]
+
+
+def describe_engines() -> list[dict[str, Any]]:
+    """What ``GET /v1/kinds`` says of every engine: its name, summary and capabilities."""
+    from mindgames.solver import engines
+
+    return [
+        {
+            "engine": info.name,
+            "summary": info.summary,
+            "capabilities": sorted(c.value for c in info.capabilities),
+        }
+        for info in engines()
+    ]
+
+
+def plan_engines() -> tuple[str, ...]:
+    """The engines that solve crossing puzzles (their time-expanded models)."""
+    from mindgames.solver import Capability, engines_with
+
+    return engines_with(Capability.PLAN_SEARCH)
 
 
 def describe_crossing() -> dict[str, Any]:
@@ -155,7 +176,7 @@ def describe_crossing() -> dict[str, Any]:
         "summary": "river-crossing and pulley puzzles: proven shortest plans",
         "actions": ["solve"],
         "explain_actions": ["explain"],
-        "engines": ["sat", "cpsat"],
+        "engines": list(plan_engines()),
         "formats": [
             'a built-in puzzle name with "params" (see /v1/crossing/presets)',
             "a puzzle document (the TOML/JSON puzzle file as an object, or its text)",
@@ -346,7 +367,7 @@ class Answerer:
         from mindgames.models import compare
         from mindgames.models.kind import Parsed
 
-        engines = task.get("engines") or list(compare.ENGINES)
+        engines = task.get("engines") or list(compare.default_engines())
         each = None if time_limit is None else time_limit / len(engines)
         rows = []
         for row in compare.grid_rows(

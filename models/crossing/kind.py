@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from mindgames.models.kind import Option, PlanKind
+from mindgames.solver import Capability, engine_info, engines_with
 
 from . import presets
 from .checker import replay
 from .problem import CrossingProblem, Move
 from .solve import Options, Outcome, Report, solve
 from .spec import Spec, parse_document, parse_text
+
+
+def plan_engines_help() -> str:
+    """The engines that search plans, each with its summary (the engine option's help)."""
+    return "; ".join(f"{name}: {engine_info(name).summary}" for name in engines_with(Capability.PLAN_SEARCH))
 
 
 class CrossingKind(PlanKind):
@@ -26,7 +32,7 @@ class CrossingKind(PlanKind):
         "a puzzle document in JSON (text starting with '{')",
     )
     options = (  # the fields of models.crossing.Options a user sets
-        Option("engine", "sat: CaDiCaL via python-sat; cpsat: OR-Tools CP-SAT", ("sat", "cpsat"), "sat"),
+        Option("engine", plan_engines_help(), engines_with(Capability.PLAN_SEARCH), "sat"),
         Option("count_shortest", "also count the distinct shortest plans", default=False, flag=True),
         Option("simple_paths", "also count the plans that never repeat a state", default=False, flag=True),
         Option("cross_check", "cross-check with the counted and explicit state graphs", default=True),

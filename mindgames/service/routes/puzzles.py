@@ -62,8 +62,8 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
         )
     if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
         return error(422, f"unknown action {action!r} for {kind}")
-    if grid is None and body.engine == "backtrack":
-        return error(422, "engine: crossing puzzles are solved with sat or cpsat")
+    if grid is None and body.engine not in kinds.plan_engines():
+        return error(422, f"engine: crossing puzzles are solved with {' or '.join(kinds.plan_engines())}")
     if body.certify and action not in kinds.CERTIFIABLE:
         return error(422, "certify: only solve and check answers are certified (a count is not)")
     if (body.puzzle is None) == (body.puzzles is None):
@@ -237,7 +237,7 @@ def router(service: Service) -> APIRouter:
         from mindgames.models import compare
 
         rows = [compare.Row.from_json(row) for record in answered(reply) for row in record.get("rows", ())]
-        engines = list(dict.fromkeys(body.engines or compare.ENGINES))
+        engines = list(dict.fromkeys(body.engines or compare.default_engines()))
         return JSONResponse(compare.compare_json(rows, engines, stopped=isinstance(reply, TimedOut)))
 
     @routes.post(
