@@ -22,7 +22,7 @@ from mindgames.solver import engine_info, engine_names
 class EngineName:
     """A request's engine: one of the registry's, asked when the request comes (so an engine
     registered after this module was imported, a plug-in's, is accepted too); listed as an
-    enum when the OpenAPI schema is made.  Any other is a 422 worded as pydantic words a
+    enum, each with its summary, when the OpenAPI schema is made.  Any other is a 422 worded as pydantic words a
     Literal's ("Input should be 'sat', 'cpsat' or 'backtrack'")."""
 
     @classmethod
@@ -35,7 +35,7 @@ class EngineName:
     def __get_pydantic_json_schema__(
         cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
-        return {"type": "string", "enum": list(engine_names())}
+        return {"type": "string", "enum": list(engine_names()), "description": engines_help()}
 
 
 def known_engine(name: Any) -> str:
@@ -98,7 +98,7 @@ def kind_option_fields() -> dict[str, Any]:
 class SharedOptions(BaseModel):
     model_config = STRICT
 
-    engine: Engine = Field("sat", description=engines_help())
+    engine: Engine = Field("sat")  # described by the registry (EngineName)
     time_limit: float | None = Field(None, gt=0, le=1e9, description="seconds per puzzle")
     limit: int | None = Field(None, ge=1, le=10**15, description="count: stop at this many")
     certify: bool = Field(
