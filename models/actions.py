@@ -45,10 +45,11 @@ EXPLAIN = Action(
 HINT = Action("hint", "the next cell that can be deduced, and why", job=False)
 GENERATE = Action("generate", "puzzles with exactly one solution and no removable given", per_puzzle=False)
 EXPORT = Action("export", "the puzzle written as a puzzle file", per_puzzle=False, job=False)
+COMPARE = Action("compare", "each puzzle on several engines (or methods): time, work, agreement", job=False)
 
 #: every action, by name, in the order interfaces list them
 ACTIONS: dict[str, Action] = {
-    action.name: action for action in (SOLVE, CHECK, COUNT, EXPLAIN, HINT, GENERATE, EXPORT)
+    action.name: action for action in (SOLVE, CHECK, COUNT, EXPLAIN, HINT, GENERATE, EXPORT, COMPARE)
 }
 
 

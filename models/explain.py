@@ -68,7 +68,16 @@ class Explanation:
 
 
 class Explainer:
-    """Answers "why" about puzzles of one kind; keep one for a batch (it keeps the sessions)."""
+    """Answers "why" about puzzles of one kind; keep one for a batch (it keeps the sessions).
+
+    >>> from mindgames.models.sudoku import SUDOKU, make_puzzle
+    >>> twice_in_row_1 = make_puzzle([[1, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
+    >>> clash = Explainer(SUDOKU).explain(twice_in_row_1)
+    >>> clash.explanation, clash.clash, clash.text
+    ('clash', [(0, 0), (0, 3)], 'givens clash: 1 appears twice in row 1 (r1c1 and r1c4)')
+    >>> clash.to_json()["clash"]  # 1-based in JSON
+    [[1, 1], [1, 4]]
+    """
 
     def __init__(self, kind: GridKind, solver: PuzzleSolver | None = None, engine: str = "sat"):
         self.kind = kind

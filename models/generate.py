@@ -42,7 +42,16 @@ class Generator(Generic[P]):
     """Makes puzzles of one grid kind with exactly one solution and no removable given.
 
     Reproducible: the same random generator state gives the same puzzle on the
-    same engine.  Keep one generator for a batch: it keeps the solver's sessions."""
+    same engine.  Keep one generator for a batch: it keeps the solver's sessions.
+
+    >>> import random
+    >>> from mindgames.models.sudoku import SUDOKU, make_puzzle
+    >>> puzzle, solution = Generator(SUDOKU).generate(make_puzzle([[0] * 4] * 4), random.Random(1))
+    >>> puzzle.grid
+    ((3, 0, 4, 0), (0, 0, 0, 0), (0, 0, 0, 2), (0, 1, 0, 0))
+    >>> solution
+    [[3, 2, 4, 1], [1, 4, 2, 3], [4, 3, 1, 2], [2, 1, 3, 4]]
+    """
 
     def __init__(self, kind: GridKind[P], solver: PuzzleSolver | None = None, engine: str = "sat"):
         self.kind = kind

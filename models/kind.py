@@ -27,13 +27,13 @@ is a result (``invalid``) and the others are still answered.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from mindgames.solver import Assignment, Model
 
-from .errors import PuzzleError
+from .errors import PuzzleError, shorten
 
 P = TypeVar("P")  # a kind's puzzle type
 Cell = tuple[int, int]  # (row, column), 0-based
@@ -217,10 +217,232 @@ class GridKind(PuzzleKind, Generic[P]):
         """The same puzzle (variant, rules) with exactly these givens."""
 
 
-class PlanKind(PuzzleKind):
-    """A shortest-plan puzzle: answered by a search and a time-expanded model, not by the runner."""
+class PlanKind(PuzzleKind, Generic[P]):
+    """A shortest-plan puzzle: answered by its own search and a time-expanded model, not by the runner.
 
-    actions = ("solve",)
+    A puzzle is a *document* (a JSON object: a TOML or JSON file's contents) or a built-in
+    puzzle (a *preset*) with whole-number parameters within declared bounds.  The command line
+    (:mod:`mindgames.commands.plan`: ``mindgames KIND list|solve|explain|export``) and the
+    service (``POST /v1/KIND/solve|explain``, ``GET /v1/KIND/presets``, ``POST /v1/KIND/export``)
+    are made from what is declared here: each of :attr:`options` is a ``--flag`` and a request
+    field (a switch on by default is turned off by ``--no-NAME``, its help then "skip " + help),
+    and the kind is answered by :meth:`solve` and :meth:`explain`."""
+
+    actions = ("solve", "explain", "export", "compare")
+    #: what a request may give as a puzzle, in words, for ``GET /v1/kinds`` (:attr:`formats`: files)
+    request_formats: ClassVar[tuple[str, ...]] = ()
+    #: ``GET /v1/kinds``'s words for the ``params`` of a request (a built-in puzzle's parameters)
+    params_help: ClassVar[str] = ""
+    #: what ``mindgames compare KIND`` sets side by side (engines, or other methods), and its help
+    compare_methods: ClassVar[tuple[str, ...]] = ()
+    compare_help: ClassVar[str] = ""
+
+    # -- reading ---------------------------------------------------------------------------
+    @abstractmethod
+    def load_document(self, text: str, source: str = "puzzle") -> dict[str, Any]:
+        """The document of a puzzle file's text (TOML, or JSON starting with ``{``), not yet
+        checked as a puzzle; PuzzleError naming ``source`` when the text cannot be read."""
+
+    @abstractmethod
+    def parse_document(self, document: dict[str, Any]) -> P:
+        """The puzzle a document states; PuzzleError naming the key and value that are wrong."""
+
+    def read(self, text: str, source: str = "puzzle") -> P:
+        """The puzzle of a file's text."""
+        return self.parse_document(self.load_document(text, source))
+
+    @abstractmethod
+    def write(self, document: dict[str, Any]) -> str:
+        """A document as a puzzle file (TOML) that :meth:`load_document` reads back."""
+
+    def parse_value(self, value: Any, params: dict[str, Any] | None = None) -> P:
+        """One puzzle from one JSON value, as the service receives it: a built-in name (with
+        ``params``), ``{"preset": NAME, "params": {...}}``, a document, or a file's text;
+        PuzzleError naming what is wrong."""
+        names = self.preset_names()
+        params = params or {}
+        if isinstance(value, dict) and "preset" in value:
+            unknown = sorted(set(value) - {"preset", "params"})
+            if unknown:
+                raise PuzzleError(
+                    f'unknown key {shorten(unknown[0])!r} next to "preset" (known: preset, params)'
+                )
+            name, params = value["preset"], value.get("params") or {}
+            if not isinstance(name, str):
+                raise PuzzleError(f'"preset" must be a built-in puzzle name, not {shorten(repr(name))}')
+            if not isinstance(params, dict):
+                raise PuzzleError('"params" must be an object of parameter values')
+            value = name
+        if isinstance(value, str) and value.strip() in names:
+            return self.preset(value.strip(), params)
+        if params:
+            raise PuzzleError(f'"params" apply to built-in puzzles only; built-in: {", ".join(names)}')
+        if isinstance(value, str):
+            if "=" not in value and "{" not in value and "\n" not in value.strip():
+                raise PuzzleError(
+                    f"{shorten(repr(value), 60)}: no built-in puzzle of that name (built-in: {', '.join(names)})"
+                )
+            return self.read(value, "puzzle")
+        if isinstance(value, dict):
+            return self.parse_document(value)
+        raise PuzzleError(f"a {self.name} puzzle is a built-in name, a puzzle document (object) or its text")
+
+    # -- built-in puzzles ------------------------------------------------------------------
+    @abstractmethod
+    def preset_names(self) -> tuple[str, ...]:
+        """The built-in puzzles, in the order they are listed."""
+
+    @abstractmethod
+    def preset_parameters(self, name: str) -> dict[str, Any]:
+        """A built-in puzzle's parameters and their defaults."""
+
+    @abstractmethod
+    def preset_bounds(self, name: str) -> dict[str, tuple[int, int]]:
+        """Each parameter's allowed range (lowest, highest)."""
+
+    @abstractmethod
+    def check_parameter(self, name: str, key: str, value: Any) -> None:
+        """PuzzleError naming the parameter, the value and its range when ``value`` is not a
+        whole number within ``key``'s bounds: checked before any puzzle is built."""
+
+    @abstractmethod
+    def preset_document(self, name: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The document of a built-in puzzle with ``params`` set (PuzzleError when out of bounds)."""
+
+    @abstractmethod
+    def preset_summary(self, name: str) -> str:
+        """What a built-in puzzle is, in a sentence (its parameters not filled in)."""
+
+    @abstractmethod
+    def preset_description(self, name: str) -> str:
+        """The built-in puzzle's description with its default parameters filled in."""
+
+    def preset(self, name: str, params: dict[str, Any] | None = None) -> P:
+        """A built-in puzzle with its parameters set (PuzzleError when out of bounds)."""
+        return self.parse_document(self.preset_document(name, params))
+
+    def describe_presets(self) -> dict[str, Any]:
+        """Each built-in puzzle's parameters with their defaults and bounds, its summary and
+        its title, as ``GET /v1/KIND/presets`` lists them."""
+        return {
+            name: {
+                "parameters": self.preset_parameters(name),
+                "bounds": {key: list(pair) for key, pair in self.preset_bounds(name).items()},
+                "description": self.preset_summary(name),
+                "name": self.preset_document(name).get("name", name),
+            }
+            for name in self.preset_names()
+        }
+
+    # -- answering -------------------------------------------------------------------------
+    @abstractmethod
+    def solve(
+        self,
+        puzzle: P,
+        settings: dict[str, Any],
+        time_limit: float | None = None,
+        certify: bool = False,
+        proof_dir: str | None = None,
+        report: Callable[[str], None] | None = None,
+        warm: Any = None,
+    ) -> PlanAnswer:
+        """The proven shortest plan, or a proof there is none (or, out of time, ``unknown``).
+
+        ``settings``: a value for each of :attr:`options` (by name); ``certify``: prove the
+        answer with a checked proof (its files kept in ``proof_dir``); ``report``: progress
+        in words; ``warm``: what :meth:`warm_models` made, kept between puzzles."""
+
+    @abstractmethod
+    def explain(self, puzzle: P, time_limit: float | None = None) -> PlanExplanation:
+        """Why there is no plan, or no shorter one."""
+
+    @abstractmethod
+    def compare_rows(
+        self,
+        puzzle: P,
+        methods: Sequence[str],
+        time_limit: float | None = None,
+        on_step: Callable[[int, str], None] | None = None,
+    ) -> Iterable[Any]:
+        """The puzzle answered by each of ``methods`` (:attr:`compare_methods`), one
+        :class:`mindgames.models.compare.Row` each, as they finish; ``on_step(0, method)``
+        as each starts."""
+
+    def warm_models(self) -> Any:
+        """What a long-lived process keeps between solves so a puzzle asked again is answered
+        without building its model again (passed to :meth:`solve` as ``warm``); None: nothing."""
+        return None
+
+    # -- words and pictures for people -------------------------------------------------------
+    @abstractmethod
+    def describe(self, puzzle: P) -> str:
+        """The puzzle's title."""
+
+    @abstractmethod
+    def answer_lines(self, answer: Any) -> list[str]:
+        """An answer of :meth:`solve` as lines of text (the plan, its proof, the checks)."""
+
+    def picture(self, puzzle: P, answer: Any) -> str | None:
+        """The plan as a picture (SVG), None when there is no plan."""
+        return None
+
+    def page_fields(self, puzzle: P, answer: Any) -> dict[str, Any]:
+        """What the web page needs to play the plan back, added to the answer's JSON."""
+        return {}
+
+    def engines(self) -> tuple[str, ...]:
+        """The engines it answers on: the choices of its option ``engine``."""
+        return next((option.choices or () for option in self.options if option.name == "engine"), ())
+
+    @staticmethod
+    def request_help(option: Option) -> str:
+        """An option's words as a request field states it (a switch on unless turned off says so)."""
+        return option.help + (" (default true)" if option.flag and option.default is True else "")
+
+    def describe_kind(self) -> dict[str, Any]:
+        """The kind as ``GET /v1/kinds`` shows it: what it answers (``actions``; ``explain_actions``:
+        ``POST /v1/KIND/explain``), its engines, request formats and fields, and built-in puzzles."""
+        fields = {"params": self.params_help}
+        fields.update((o.name, self.request_help(o)) for o in self.options if o.name != "engine")
+        fields["time_limit"] = "seconds per puzzle"
+        return {
+            "kind": self.name,
+            "summary": self.summary,
+            "actions": [name for name in self.actions if name == "solve"],
+            "explain_actions": [name for name in self.actions if name == "explain"],
+            "engines": list(self.engines()),
+            "formats": list(self.request_formats),
+            "options": fields,
+            "presets": list(self.preset_names()),
+        }
 
 
-__all__ = ["Cell", "Encoding", "GridKind", "Option", "Parsed", "PlanKind", "PuzzleKind"]
+class PlanAnswer(Protocol):
+    """What :meth:`PlanKind.solve` returns: the answer, whose JSON is the ``--json`` object."""
+
+    status: str
+    plan: Any
+
+    def as_json(self) -> dict[str, Any]: ...
+
+
+class PlanExplanation(Protocol):
+    """What :meth:`PlanKind.explain` returns: why, in a word (``explanation``) and a sentence (``text``)."""
+
+    explanation: str
+    text: str
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+__all__ = [
+    "Cell",
+    "Encoding",
+    "GridKind",
+    "Option",
+    "Parsed",
+    "PlanAnswer",
+    "PlanExplanation",
+    "PlanKind",
+    "PuzzleKind",
+]

@@ -87,7 +87,21 @@ class Choice:
 
 @dataclass
 class Model:
-    """A Boolean constraint model, built up by a puzzle kind."""
+    """A Boolean constraint model, built up by a puzzle kind.
+
+    Every engine answers the same model: here two of three variables are true,
+    but not both the first two.
+
+    >>> from mindgames.solver import get_engine
+    >>> m = Model()
+    >>> x, y, z = m.new_vars(3, primary=True)
+    >>> m.add_exactly([x, y, z], 2)
+    >>> m.add_clause([-x, -y])
+    >>> [get_engine(name).prepare(m).count().count for name in ("sat", "cpsat", "backtrack")]
+    [2, 2, 2]
+    >>> m.stats()
+    {'variables': 3, 'primary': 3, 'clauses': 1, 'cardinalities': 1, 'linears': 0, 'choices': 0}
+    """
 
     num_vars: int = 0
     clauses: list[tuple[int, ...]] = field(default_factory=list)
@@ -232,7 +246,7 @@ class Model:
         >>> a, b = m.new_count(2), m.new_count(1)
         >>> total = m.unary_sum([a, b], cap=3)
         >>> m.add_clause([a[1]]); m.add_clause([-b[0]])   # a = 2, b = 0
-        >>> from solver import get_engine
+        >>> from mindgames.solver import get_engine
         >>> count_value(get_engine("sat").prepare(m).solve(()).assignment, total)
         2
         """

@@ -70,7 +70,19 @@ def breadth_first(
     says why) past ``max_states`` states or the deadline; a goal met before that
     is still a proven shortest one (breadth first).  ``stop_at_goal``: stop as
     soon as a goal is met (then ``complete`` is False).  ``keep_layers``: keep the
-    states of every layer seen whole (``layers[d]``: the states at distance ``d``)."""
+    states of every layer seen whole (``layers[d]``: the states at distance ``d``).
+
+    Six states on a ring, each next to two others:
+
+    >>> def successors(n):
+    ...     return [(f"to {m}", m) for m in ((n + 1) % 6, (n - 1) % 6)]
+    >>> found = breadth_first(0, successors, lambda n: n == 3, max_states=100)
+    >>> found.length, found.path, found.labels, found.complete
+    (3, [0, 1, 2, 3], ['to 1', 'to 2', 'to 3'], True)
+    >>> unreachable = breadth_first(0, successors, lambda n: n == 7, max_states=100)
+    >>> unreachable.length, unreachable.states, unreachable.complete  # every state seen: no goal
+    (None, 6, True)
+    """
     parent: dict = {start: None}
     result = Search(layers=[] if keep_layers else None)
     goal = start if is_goal(start) else None
@@ -130,7 +142,16 @@ def build_graph(
     """The graph of every state reachable from ``start`` (breadth first).
 
     Raises :class:`TooLarge` past ``max_states`` states or ``time_limit`` seconds;
-    ``on_progress(states so far)`` is called every 10,000 states."""
+    ``on_progress(states so far)`` is called every 10,000 states.
+
+    >>> ring = lambda n: [(n + 1) % 6, (n - 1) % 6]
+    >>> build_graph(0, ring, max_states=100).number_of_nodes()
+    6
+    >>> build_graph(0, ring, max_states=3)
+    Traceback (most recent call last):
+    ...
+    mindgames.solver.statespace.TooLarge: more than 3 states
+    """
     end = None if time_limit is None else time.perf_counter() + time_limit
     graph = nx.DiGraph()
     graph.add_node(start)
@@ -157,7 +178,12 @@ def shortest_paths(graph: nx.DiGraph, start: Hashable, is_goal: Callable[[Hashab
     """``(length, count, path)`` of the shortest paths from ``start`` to a goal
     state, by networkx BFS; count is the number of distinct shortest paths
     (a layered count: paths into a state sum over its predecessors one layer up).
-    ``(None, 0, None)`` when no goal is reachable."""
+    ``(None, 0, None)`` when no goal is reachable.
+
+    >>> graph = build_graph(0, lambda n: [(n + 1) % 6, (n - 1) % 6], max_states=100)
+    >>> shortest_paths(graph, 0, lambda n: n == 3)  # both ways round the ring
+    (3, 2, [0, 1, 2, 3])
+    """
     distance = nx.single_source_shortest_path_length(graph, start)
     goals = [s for s in distance if is_goal(s)]
     if not goals:
@@ -194,7 +220,12 @@ def simple_paths(
 ) -> SimplePaths:
     """Depth-first enumeration of simple paths from ``start`` that end at their
     first goal state (the seeds' backtracking); stops early (``complete=False``)
-    at the time limit.  Also keeps the shortest path met (the baseline solver)."""
+    at the time limit.  Also keeps the shortest path met (the baseline solver).
+
+    >>> paths = simple_paths(0, lambda n: [(n + 1) % 6, (n - 1) % 6], lambda n: n == 3)
+    >>> paths.count, paths.histogram, paths.shortest, paths.complete
+    (2, {3: 2}, [0, 1, 2, 3], True)
+    """
     end = None if time_limit is None else time.perf_counter() + time_limit
     result = SimplePaths()
     path = [start]

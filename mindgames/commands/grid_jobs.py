@@ -97,6 +97,9 @@ def worker_main(conn: Connection) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from mindgames.models.processes import exit_with_parent
+
+    exit_with_parent()  # a command killed by SIGKILL takes its workers with it
     from mindgames.models.registry import get_kind
     from mindgames.models.runner import PuzzleSolver
 

@@ -25,6 +25,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from mindgames.models.processes import exit_with_parent
+
 from .kinds import Answerer, TaskError, execute
 from .settings import cap_memory, child_command, child_cwd, child_env
 
@@ -75,6 +77,38 @@ def connect(path: str) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.executescript(SCHEMA)
     return conn
+
+
+def store_problem(path: str, wait_seconds: float = 5.0) -> str | None:
+    """What keeps ``path`` from serving as the jobs database, in one line, or None.
+
+    Asked before the server says it is serving, so that a database that is corrupt,
+    read-only, in a read-only folder or locked by another process is a clear error at
+    start (exit 2), not a traceback after "serving" or 500s later."""
+    where = Path(path)
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"the jobs database {path}: cannot create its folder ({error.strerror})"
+    if where.exists() and not os.access(where, os.R_OK | os.W_OK):
+        return f"the jobs database {path} is not readable and writable by this user"
+    if not os.access(where.parent, os.W_OK | os.X_OK):
+        return f"the jobs database {path}: its folder is read-only (SQLite writes its journal there)"
+    try:
+        conn = sqlite3.connect(path, timeout=wait_seconds, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(SCHEMA)
+            conn.execute("BEGIN IMMEDIATE")  # a write lock can be had
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+    except sqlite3.Error as error:
+        reason = str(error)
+        if "locked" in reason or "busy" in reason:
+            reason += f" (another process holds it for more than {wait_seconds:g} s)"
+        return f"the jobs database {path} cannot be used: {reason}"
+    return None
 
 
 class JobStore:
@@ -263,18 +297,10 @@ class _Writer:
         return True
 
 
-def _watch_parent(parent: int) -> None:
-    """Exit when the server that started this job is gone (killed, even by SIGKILL)."""
-    while True:
-        time.sleep(0.2)
-        if os.getppid() != parent:
-            os._exit(3)
-
-
 def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     cap_memory(memory_mb)  # as the solver workers: a job too big for the machine fails alone
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    exit_with_parent(parent)  # the server gone (even by SIGKILL): this job stops
     writer = _Writer(path, job_id, run)
     row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
     request = json.loads(row[0])

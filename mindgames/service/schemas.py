@@ -75,18 +75,29 @@ STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 def kind_option_fields() -> dict[str, Any]:
-    """Each option of the registry's grid kinds as a request field (binairo's ``rules``,
-    Sudoku's ``box`` and ``diagonals``, ...): a switch is a boolean, an option with choices
-    one of them, any other a string the kind reads (``"3x2"``)."""
-    from mindgames.models.registry import grid_kinds
+    """Each option of the registry's kinds as a request field (binairo's ``rules``, Sudoku's
+    ``box`` and ``diagonals``, crossing's ``count_shortest``, ...): a switch is a boolean, an
+    option with choices one of them, any other a string the kind reads (``"3x2"``).  A grid
+    kind's option left out is as the puzzle says (None); a plan kind's has its default."""
+    from mindgames.models.kind import PlanKind
+    from mindgames.models.registry import grid_kinds, kinds
 
     fields: dict[str, Any] = {}
+    for plan in kinds():
+        if not isinstance(plan, PlanKind):
+            continue
+        for option in plan.options:
+            if option.name in fields or option.name in SharedOptions.model_fields:
+                continue  # (engine: a field of every request)
+            annotation: Any = bool if option.flag else Literal[option.choices] if option.choices else str
+            description = f"{plan.name}: {plan.request_help(option)}"
+            fields[option.name] = (annotation, Field(option.default, description=description))
     for kind in grid_kinds():
         for option in kind.options:
             if option.name in fields:  # an option several kinds share is declared once
                 continue
             if option.flag:
-                annotation: Any = Optional[bool]
+                annotation = Optional[bool]
             elif option.choices:
                 annotation = Optional[Literal[option.choices]]  # type: ignore[valid-type]
             else:
@@ -112,9 +123,6 @@ class SharedOptions(BaseModel):
     params: dict[str, int] | None = Field(
         None, description=PARAMS_DOC, examples=[{"pairs": 3, "capacity": 2}]
     )
-    count_shortest: bool = Field(False, description="crossing: also count the shortest plans")
-    simple_paths: bool = Field(False, description="crossing: also count plans never repeating a state")
-    cross_check: bool = Field(True, description="crossing: cross-check with the explicit state graph")
 
 
 #: the request's options: the shared ones and every grid kind's own

@@ -261,7 +261,25 @@ def read(text: str, rules: str | None = None) -> list[Parsed[Puzzle]]:
 
 
 def parse_one(text: str, rules: str | None = None) -> Puzzle:
-    """The first puzzle of ``text``, or PuzzleError."""
+    """The first puzzle of ``text``, or PuzzleError.
+
+    >>> from mindgames.models.binairo import parse_one, write
+    >>> puzzle = parse_one("1...\\n...0\\n1..1\\n.1..")
+    >>> puzzle.rows, puzzle.cols, puzzle.givens, puzzle.rules
+    (4, 4, 5, 'takuzu')
+    >>> print(write(puzzle), end="")
+    # mindgames binairo rules=takuzu
+    1...
+    ...0
+    1..1
+    .1..
+    >>> parse_one(write(puzzle)) == puzzle
+    True
+    >>> parse_one("1.2.\\n....")
+    Traceback (most recent call last):
+    ...
+    mindgames.models.errors.PuzzleError: puzzle at line 1: line 1, character 3: '2' is not 0, 1 or '.'
+    """
     first = read(text, rules)[0]
     if not first.ok:
         raise first.error

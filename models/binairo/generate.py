@@ -105,7 +105,18 @@ class Generator:
 def generate(
     rows: int, cols: int, rules: str = "takuzu", seed: int | None = None, count: int = 1
 ) -> Iterator[tuple[Puzzle, list[list[int]]]]:
-    """``count`` minimal puzzles with exactly one solution, reproducible from ``seed``."""
+    """``count`` minimal puzzles with exactly one solution, reproducible from ``seed``.
+
+    >>> from mindgames.models.binairo import generate
+    >>> [(puzzle, solution)] = generate(4, 4, seed=1)
+    >>> print(puzzle.text())
+    1...
+    ...0
+    1..1
+    .1..
+    >>> solution
+    [[1, 0, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1]]
+    """
     rng = random.Random(seed)
     empty = BINAIRO.empty((rows, cols), rules)
     generator = shared.Generator(BINAIRO)

@@ -28,7 +28,7 @@ from mindgames.solver.proof import Certificate, CertificationError, certify_unsa
 from mindgames.solver.statespace import OutOfTime
 
 from .compile import PlanModel, estimated_size
-from .solve import crossings
+from .words import crossings
 
 if TYPE_CHECKING:
     from .solve import Run

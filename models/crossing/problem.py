@@ -38,7 +38,17 @@ class Move:
 
 
 class CrossingProblem:
-    """The puzzle's states and legal moves, with what every move needs worked out once."""
+    """The puzzle's states and legal moves, with what every move needs worked out once.
+
+    >>> from mindgames.models.crossing import CrossingProblem, parse_document, presets
+    >>> problem = CrossingProblem(parse_document(presets.build("wolf-goat-cabbage")))
+    >>> [actor.name for actor in problem.actors], problem.initial
+    (['farmer', 'wolf', 'goat', 'cabbage'], ((0, 0, 0, 0), 0))
+    >>> list(problem.successors(problem.initial))  # only the goat may go first
+    [(Move(to_far=('farmer', 'goat'), to_near=()), ((1, 0, 1, 0), 1))]
+    >>> problem.goal_test(((1, 1, 1, 1), 1))
+    True
+    """
 
     def __init__(self, spec: Spec):
         self.spec = spec

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mindgames.models.errors import VerificationError
+from mindgames.models.words import plural
 from mindgames.solver import Capability, Session, SolveResult, engine_info, get_engine
 from mindgames.solver.deadline import Deadline
 from mindgames.solver.model import Assignment
@@ -31,6 +32,7 @@ from .compile import PlanModel, estimated_size
 from .layout import Layout
 from .problem import CrossingProblem, Move, State
 from .spec import Spec
+from .words import crossings
 
 FIRST_HORIZON = 16
 COUNTED_LIMIT = 1_000_000  # most counted states the breadth-first search may see (~750 MB)
@@ -146,16 +148,6 @@ class Outcome:
         if self.certificate is not None:
             record["certificate"] = self.certificate
         return record
-
-
-def plural(n: int | None, thing: str) -> str:
-    """ "1 crossing", "3 crossings", "1,234 states"."""
-    shown = f"{n:,}" if isinstance(n, int) else str(n)
-    return f"{shown} {thing}" if n == 1 else f"{shown} {thing}s"
-
-
-def crossings(n: int | None) -> str:
-    return plural(n, "crossing")
 
 
 @dataclass

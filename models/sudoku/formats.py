@@ -387,7 +387,15 @@ def read(text: str, variant: Variant | None = None) -> Iterator[Parsed[Sudoku]]:
     blank lines).  Lines starting with ``#`` are comments, except a header
     ``# mindgames sudoku box=RxC [diagonals]``, which states the variant of the
     puzzles after it (an unusable or contradicting header raises PuzzleError).
-    ``variant`` is what the command line states; it holds until a header."""
+    ``variant`` is what the command line states; it holds until a header.
+
+    >>> from mindgames.models.sudoku import read
+    >>> found = list(read("1...\\n..3.\\n.4..\\n...2\\n\\n1.....3..4.....29"))
+    >>> [item.ok for item in found], found[0].puzzle.size
+    ([True, False], 4)
+    >>> print(found[1].error)
+    line 6: 17 cells do not make a square grid (81 for 9x9, 16 for 4x4, 256 for 16x16)
+    """
     return map(parse_unit, units(text.splitlines(keepends=True), variant))
 
 
@@ -563,7 +571,16 @@ def to_text(puzzle: Sudoku) -> str:
 
 
 def write(puzzle: Sudoku) -> str:
-    """The puzzle as text that :func:`read` reads back, variant included (by the header)."""
+    """The puzzle as text that :func:`read` reads back, variant included (by the header).
+
+    >>> from mindgames.models.sudoku import make_puzzle, parse, write
+    >>> puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]], box=(2, 2))
+    >>> print(write(puzzle), end="")
+    # mindgames sudoku box=2x2
+    1.....3..4.....2
+    >>> parse(write(puzzle)) == puzzle
+    True
+    """
     return f"{header(puzzle)}\n{to_text(puzzle)}\n"
 
 

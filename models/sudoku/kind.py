@@ -140,6 +140,15 @@ def solve(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) 
 
 
 def check(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) -> Result:
+    """Solved and unique, solved with several solutions, or unsolvable (proved by ``engine``).
+
+    >>> from mindgames.models.sudoku import check, make_puzzle
+    >>> result = check(make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]))
+    >>> result.status, result.uniqueness, result.solution
+    ('solved', 'unique', [[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]])
+    >>> check(make_puzzle([[1, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])).status
+    'unsolvable'
+    """
     return solver(engine).check(puzzle, time_limit)
 
 

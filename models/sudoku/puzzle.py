@@ -60,7 +60,19 @@ def make_puzzle(
     with_diagonals: bool = False,
     where: str = "",
 ) -> Sudoku:
-    """A checked :class:`Sudoku` from a grid of ints (0 blank); errors name the cell."""
+    """A checked :class:`Sudoku` from a grid of ints (0 blank); errors name the cell.
+
+    Without ``box`` the box is the most square shape for the size.
+
+    >>> from mindgames.models.sudoku import make_puzzle
+    >>> puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    >>> puzzle.box, puzzle.variant
+    ((2, 2), '4x4, 2x2 boxes')
+    >>> make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 5, 0, 0], [0, 0, 0, 2]])
+    Traceback (most recent call last):
+    ...
+    mindgames.models.errors.PuzzleError: r3c2: value 5 is out of range (1..4, or 0 for a blank)
+    """
     at = f"{where}: " if where else ""
     size = len(grid)
     if not MIN_SIZE <= size <= MAX_SIZE:

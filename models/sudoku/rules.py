@@ -472,7 +472,15 @@ def verify(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
     """The rules ``solution`` breaks (empty when it is a correct solution of ``puzzle``).
 
     The rules are read off the puzzle (its units, its givens), never off a
-    compiled model, so a wrong encoding or a wrong engine cannot hide here."""
+    compiled model, so a wrong encoding or a wrong engine cannot hide here.
+
+    >>> from mindgames.models.sudoku import make_puzzle, verify
+    >>> puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    >>> verify(puzzle, [[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]])
+    []
+    >>> verify(puzzle, [[3, 1, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [1, 3, 4, 2]])
+    ['r1c1 holds 3, but the given is 1']
+    """
     size = puzzle.size
     if len(solution) != size or any(len(row) != size for row in solution):
         return [f"the solution is not a {size}x{size} grid"]

@@ -33,7 +33,14 @@ def router(service: Service) -> APIRouter:
                         "example": {
                             "status": "ok",
                             "version": __version__,
-                            "solvers": {"workers": 4, "idle": 4, "waiting": 0, "respawns": 0, "broken": None},
+                            "solvers": {
+                                "degraded": False,
+                                "workers": 4,
+                                "idle": 4,
+                                "waiting": 0,
+                                "respawns": 0,
+                                "broken": None,
+                            },
                         }
                     }
                 }
@@ -42,7 +49,8 @@ def router(service: Service) -> APIRouter:
         },
     )
     async def healthz() -> Any:
-        """`ok` while the solver processes work; 503 `broken`, saying why, when they cannot start."""
+        """`ok` while the solver processes work; `degraded` (still 200) while a dead one is being
+        replaced; 503 `broken`, saying why, when they cannot start."""
         pool = service.pool
         solvers = pool.status()
         if pool.broken:
@@ -50,7 +58,8 @@ def router(service: Service) -> APIRouter:
                 {"status": "broken", "error": pool.broken, "version": __version__, "solvers": solvers},
                 status_code=503,
             )
-        return {"status": "ok", "version": __version__, "solvers": solvers}
+        status = "degraded" if solvers["degraded"] else "ok"
+        return {"status": status, "version": __version__, "solvers": solvers}
 
     @routes.get(
         "/v1/kinds",

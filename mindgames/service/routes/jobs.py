@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ..errors import error
+from ..errors import busy, error
 from ..examples import ERRORS, JOB, example
 from ..schemas import ErrorBody, JobRequest
 from . import Service
@@ -60,7 +60,7 @@ def router(service: Service) -> APIRouter:
             task["single"] = False
             request = task
         if store.active_count() >= settings.max_jobs:
-            return error(
+            return busy(
                 429,
                 f"max_jobs ({settings.max_jobs}) jobs are queued or running; "
                 "wait for one to finish or cancel one",

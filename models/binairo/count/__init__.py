@@ -547,6 +547,9 @@ def _worker_loop(
     tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str, join: str | None = None
 ) -> None:
     """A counting worker: cubes from ``tasks`` until None, (index, count, seconds) to ``results``."""
+    from mindgames.models.processes import exit_with_parent
+
+    exit_with_parent()  # a count killed by SIGKILL takes its workers with it
     _worker_init(rows, cols, rules, method, join)
     while (item := tasks.get()) is not None:
         results.put(_worker_run(item))

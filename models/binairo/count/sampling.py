@@ -338,7 +338,7 @@ def read_sample_log(
 ) -> dict[tuple[int, ...], tuple[int, float | None]]:
     """The cubes an earlier ``--estimate ... --checkpoint LOG`` run counted: middle rows ->
     (count, CPU seconds or None).  A line naming another shape or rule set is an error; lines
-    naming neither (earlier sessions' per-cube logs in benchmarks/) are taken as this count's.
+    naming neither (earlier sessions' per-cube logs in data/records/) are taken as this count's.
     A missing or empty file holds none; a last line cut short by an interruption is skipped."""
     path = Path(path)
     if not path.exists():
