@@ -50,7 +50,7 @@ def boxes(size: int, box_rows: int, box_cols: int) -> list[Unit]:
     >>> boxes(4, 2, 2)[1]
     Unit(name='box 2', cells=((0, 2), (0, 3), (1, 2), (1, 3)))
     """
-    units = []
+    units: list[Unit] = []
     for top in range(0, size, box_rows):
         for left in range(0, size, box_cols):
             cells = tuple((r, c) for r in range(top, top + box_rows) for c in range(left, left + box_cols))

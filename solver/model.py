@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 Operator = Literal["<=", ">=", "=="]
 OPERATORS: tuple[str, ...] = ("<=", ">=", "==")
@@ -48,8 +48,11 @@ class Linear:
     bound: int
 
 
+Value = TypeVar("Value", bound=Hashable)
+
+
 @dataclass(frozen=True)
-class Choice:
+class Choice(Generic[Value]):
     """A finite-domain variable in one-hot form: it takes exactly one of ``values``.
 
     ``is_(v)`` is the literal "the variable takes v", to constrain or assume;
@@ -68,16 +71,16 @@ class Choice:
     (2, 1)
     """
 
-    values: tuple[Hashable, ...]
+    values: tuple[Value, ...]
     literals: tuple[int, ...]
 
-    def is_(self, value: Hashable) -> int:
+    def is_(self, value: Value) -> int:
         try:
             return self.literals[self.values.index(value)]
         except ValueError:
             raise ValueError(f"{value!r} is not among the values {self.values}") from None
 
-    def value(self, assignment: Assignment) -> Hashable | None:
+    def value(self, assignment: Assignment) -> Value | None:
         """The value taken under ``assignment`` (None if no literal of it is true)."""
         for value, literal in zip(self.values, self.literals):
             if is_true(assignment, literal):
@@ -125,28 +128,28 @@ class Model:
         return [self.new_var(primary=primary) for _ in range(count)]
 
     def new_choice(
-        self, values: Iterable[Hashable], primary: bool = False, name: str | None = None
-    ) -> Choice:
+        self, values: Iterable[Value], primary: bool = False, name: str | None = None
+    ) -> Choice[Value]:
         """A finite-domain variable over ``values`` (one-hot); a branching point for search.
 
         Its literals are fresh consecutive variables, one per value, in the
         order of ``values`` (which is the order a backtracking search tries
         them); two values share one variable."""
-        values = tuple(values)
-        if len(values) < 2 or len(set(values)) != len(values):
-            raise ValueError(f"a choice needs at least two distinct values, not {values!r}")
-        if len(values) == 2:
+        distinct = tuple(values)
+        if len(distinct) < 2 or len(set(distinct)) != len(distinct):
+            raise ValueError(f"a choice needs at least two distinct values, not {distinct!r}")
+        if len(distinct) == 2:
             var = self.new_var(name, primary)
-            choice = Choice(values, (-var, var))
+            choice = Choice(distinct, (-var, var))
             self.choices.append(choice.literals)  # exactly one of v, -v holds anyway
             return choice
         literals = tuple(
-            self.new_var(None if name is None else f"{name}={value}", primary) for value in values
+            self.new_var(None if name is None else f"{name}={value}", primary) for value in distinct
         )
         self.add_choice(literals)
-        return Choice(values, literals)
+        return Choice(distinct, literals)
 
-    def add_all_different(self, choices: Sequence[Choice]) -> None:
+    def add_all_different(self, choices: Sequence[Choice[Value]]) -> None:
         """No two of ``choices`` take the same value.
 
         When there are as many choices as values (a Sudoku unit) every value is

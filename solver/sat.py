@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import combinations
@@ -122,7 +122,15 @@ def _to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
     return clauses, top
 
 
-def _encode_pb(clauses, lits, weights, op, bound, top, contradiction) -> int:
+def _encode_pb(
+    clauses: list[Sequence[int]],
+    lits: list[int],
+    weights: list[int],
+    op: str,
+    bound: int,
+    top: int,
+    contradiction: Callable[[], None],
+) -> int:
     total = sum(weights)
     if op == "<=" and bound >= total or op == ">=" and bound <= 0:
         return top  # always true

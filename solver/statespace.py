@@ -10,14 +10,17 @@ any hashable values; ``neighbours(state)`` yields the states one step away.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import networkx as nx
 
 from .deadline import Deadline
 
-Neighbours = Callable[[Hashable], Iterable[Hashable]]
+State = TypeVar("State", bound=Hashable)
+Label = TypeVar("Label")
+Neighbours = Callable[[State], Iterable[State]]
 
 
 class TooLarge(Exception):
@@ -36,7 +39,7 @@ Progress = Callable[[int, int], None]  # (depth reached, states seen so far)
 
 
 @dataclass
-class Search:
+class Search(Generic[State, Label]):
     """A breadth-first search from one start state.
 
     ``length`` and ``path``/``labels`` describe a shortest way to a goal (None
@@ -45,25 +48,25 @@ class Search:
     ``length is None`` proves that no goal is reachable)."""
 
     length: int | None = None
-    path: list | None = None
-    labels: list | None = None
+    path: list[State] | None = None
+    labels: list[Label] | None = None
     states: int = 0
     complete: bool = False
     stopped: str = ""  # why the search stopped early
     depth: int = -1  # every state within this many steps of the start was seen
-    layers: list[list] | None = None  # with keep_layers: the states at distance 0, 1, ..., depth
+    layers: list[list[State]] | None = None  # with keep_layers: the states at distance 0, 1, ..., depth
 
 
 def breadth_first(
-    start: Hashable,
-    successors: Callable[[Hashable], Iterable[tuple[object, Hashable]]],
-    is_goal: Callable[[Hashable], bool],
+    start: State,
+    successors: Callable[[State], Iterable[tuple[Label, State]]],
+    is_goal: Callable[[State], bool],
     max_states: int,
     deadline: Deadline | None = None,
     on_layer: Progress | None = None,
     stop_at_goal: bool = False,
     keep_layers: bool = False,
-) -> Search:
+) -> Search[State, Label]:
     """Every state reachable from ``start``, layer by layer, without building a
     graph object (only a parent link per state): for graphs too big for networkx.
     ``successors(state)`` yields ``(label, next state)``.  Stops early (``complete`` False, ``stopped``
@@ -83,8 +86,8 @@ def breadth_first(
     >>> unreachable.length, unreachable.states, unreachable.complete  # every state seen: no goal
     (None, 6, True)
     """
-    parent: dict = {start: None}
-    result = Search(layers=[] if keep_layers else None)
+    parent: dict[State, tuple[State, Label] | None] = {start: None}
+    result: Search[State, Label] = Search(layers=[] if keep_layers else None)
     goal = start if is_goal(start) else None
     frontier = [start]
     depth = 0
@@ -94,7 +97,7 @@ def breadth_first(
                 on_layer(depth, len(parent))
             if result.layers is not None:
                 result.layers.append(frontier)
-            following = []
+            following: list[State] = []
             for state in frontier:
                 for label, nxt in successors(state):
                     # checked per successor: one state may have very many
@@ -123,8 +126,8 @@ def breadth_first(
     result.states = len(parent)
     if goal is not None:
         path, labels = [goal], []
-        while parent[path[-1]] is not None:
-            before, label = parent[path[-1]]
+        while (link := parent[path[-1]]) is not None:
+            before, label = link
             path.append(before)
             labels.append(label)
         result.path, result.labels = path[::-1], labels[::-1]
@@ -133,8 +136,8 @@ def breadth_first(
 
 
 def build_graph(
-    start: Hashable,
-    neighbours: Neighbours,
+    start: State,
+    neighbours: Neighbours[State],
     max_states: int,
     time_limit: float | None = None,
     on_progress: Callable[[int], None] | None = None,
@@ -157,7 +160,7 @@ def build_graph(
     graph.add_node(start)
     frontier = [start]
     while frontier:
-        following = []
+        following: list[State] = []
         for state in frontier:
             if end is not None and time.perf_counter() > end:
                 raise OutOfTime("the time limit ran out while building the graph")
@@ -174,7 +177,9 @@ def build_graph(
     return graph
 
 
-def shortest_paths(graph: nx.DiGraph, start: Hashable, is_goal: Callable[[Hashable], bool]):
+def shortest_paths(
+    graph: nx.DiGraph, start: State, is_goal: Callable[[State], bool]
+) -> tuple[int, int, list[State]] | tuple[None, int, None]:
     """``(length, count, path)`` of the shortest paths from ``start`` to a goal
     state, by networkx BFS; count is the number of distinct shortest paths
     (a layered count: paths into a state sum over its predecessors one layer up).
@@ -189,7 +194,7 @@ def shortest_paths(graph: nx.DiGraph, start: Hashable, is_goal: Callable[[Hashab
     if not goals:
         return None, 0, None
     length = min(distance[g] for g in goals)
-    ways: dict[Hashable, int] = {start: 1}
+    ways: dict[State, int] = {start: 1}
     for state in sorted(distance, key=distance.__getitem__):
         if distance[state] == 0:
             continue
@@ -202,22 +207,22 @@ def shortest_paths(graph: nx.DiGraph, start: Hashable, is_goal: Callable[[Hashab
 
 
 @dataclass
-class SimplePaths:
+class SimplePaths(Generic[State]):
     """Goal-reaching paths that never repeat a state: how many of each length."""
 
     count: int = 0
     histogram: dict[int, int] = field(default_factory=dict)
     complete: bool = True
-    shortest: list | None = None
+    shortest: list[State] | None = None
     expanded: int = 0  # states whose successors were listed (a state once per path through it)
 
 
 def simple_paths(
-    start: Hashable,
-    neighbours: Neighbours,
-    is_goal: Callable[[Hashable], bool],
+    start: State,
+    neighbours: Neighbours[State],
+    is_goal: Callable[[State], bool],
     time_limit: float | None = None,
-) -> SimplePaths:
+) -> SimplePaths[State]:
     """Depth-first enumeration of simple paths from ``start`` that end at their
     first goal state (the seeds' backtracking); stops early (``complete=False``)
     at the time limit.  Also keeps the shortest path met (the baseline solver).
@@ -227,11 +232,11 @@ def simple_paths(
     (2, {3: 2}, [0, 1, 2, 3], True)
     """
     end = None if time_limit is None else time.perf_counter() + time_limit
-    result = SimplePaths()
+    result: SimplePaths[State] = SimplePaths()
     path = [start]
     on_path = {start}
     # An explicit stack of iterators: Python's recursion limit would cap the depth.
-    stack = [iter(neighbours(start))]
+    stack: list[Iterator[State]] = [iter(neighbours(start))]
     result.expanded = 1
     if is_goal(start):
         result.count, result.histogram, result.shortest = 1, {0: 1}, [start]

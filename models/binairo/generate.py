@@ -13,7 +13,7 @@ from .. import generate as shared
 from ..errors import PuzzleError
 from .kind import BINAIRO
 from .puzzle import Puzzle
-from .rules import givens
+from .rules import Encoding, givens
 
 
 def _deadline(monotonic_end: float | None) -> Deadline:
@@ -37,7 +37,9 @@ class Generator:
         self.rows, self.cols, self.rules = rows, cols, rules
         self.empty = BINAIRO.empty((rows, cols), rules)
         self.generator = shared.Generator(BINAIRO)
-        self.encoding, _ = self.generator.solver.session(self.empty)
+        encoding, _ = self.generator.solver.session(self.empty)
+        assert isinstance(encoding, Encoding), "BINAIRO compiles every shape to a binairo Encoding"
+        self.encoding = encoding
 
     @property
     def checks(self) -> int:
@@ -93,8 +95,8 @@ class Generator:
             },
         )
 
-    def to_grid(self, solution: Sequence[int]) -> list[list[int]]:
-        """The grid that a complete set of literals describes."""
+    def to_grid(self, solution: Sequence[int]) -> list[list[int | None]]:
+        """The grid that a complete set of literals describes (None where a cell has no literal)."""
         return [list(row) for row in self.to_puzzle(solution).cells]
 
     def literals(self, puzzle: Puzzle) -> list[int]:

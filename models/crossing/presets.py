@@ -48,10 +48,13 @@ def check_value(preset: str, key: str, value: Any) -> int:
     return value
 
 
-def _bounded(preset: str):
+Preset = Callable[..., dict[str, Any]]  # keyword parameters -> a puzzle document
+
+
+def _bounded(preset: str) -> Callable[[Preset], Preset]:
     """Check every parameter of a preset function against ``BOUNDS[preset]``."""
 
-    def wrap(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    def wrap(function: Preset) -> Preset:
         @functools.wraps(function)
         def checked(**values: Any) -> dict[str, Any]:
             for key, value in values.items():

@@ -12,8 +12,9 @@ has one of them empty.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .rules import Content, describe_rule, present_names
 from .spec import Spec
@@ -215,7 +216,10 @@ class CrossingProblem:
         return {a.name: n for a, n in zip(self.actors, load) if n}
 
 
-def _remembered(memo: dict, key, check) -> bool:
+Key = TypeVar("Key", bound=Hashable)
+
+
+def _remembered(memo: dict[Key, bool], key: Key, check: Callable[[], bool]) -> bool:
     """``check()``, remembered in ``memo`` under ``key`` (at most MEMO_LIMIT answers kept)."""
     if key not in memo:
         if len(memo) >= MEMO_LIMIT:

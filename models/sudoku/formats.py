@@ -532,8 +532,10 @@ def parse_unit(unit: Unit) -> Parsed[Sudoku]:
     if text[:1] in "[{":
         try:
             value = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
+        except json.JSONDecodeError as error:
             return Parsed(error=PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})"))
+        except RecursionError:
+            return Parsed(error=PuzzleError(f"{where}: invalid JSON (too deep)"))
         return Parsed.attempt(parse_json_value, value, where, variant)
     return Parsed.attempt(parse_line, text, where, variant)
 

@@ -13,7 +13,7 @@ from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
 from . import formats, rules
-from .formats import Variant, checked_box
+from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 
 BOX = Option(
@@ -50,10 +50,10 @@ class SudokuKind(GridKind[Sudoku]):
     def read(self, text: str, **options: Any) -> list[Parsed[Sudoku]]:
         return list(formats.read(text, self._stated(**options)))
 
-    def units(self, lines: Iterable[str], **options: Any) -> Iterator[formats.Unit]:
+    def units(self, lines: Iterable[str], **options: Any) -> Iterator[Unit]:
         return formats.units(lines, self._stated(**options))  # streams: see formats.units
 
-    def parse_unit(self, unit: formats.Unit) -> Parsed[Sudoku]:
+    def parse_unit(self, unit: Unit) -> Parsed[Sudoku]:
         return formats.parse_unit(unit)
 
     def parse_value(self, value: Any, **options: Any) -> Sudoku:

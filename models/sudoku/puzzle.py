@@ -36,7 +36,11 @@ class Sudoku:
 
     @property
     def variant(self) -> str:
-        kind = "jigsaw" if self.regions is not None else f"{self.box[0]}x{self.box[1]} boxes"
+        if self.regions is not None:
+            kind = "jigsaw"
+        else:
+            assert self.box is not None, "make_puzzle gives every puzzle without regions a box"
+            kind = f"{self.box[0]}x{self.box[1]} boxes"
         return f"{self.size}x{self.size}, {kind}" + (", diagonals" if self.diagonals else "")
 
 
@@ -100,7 +104,7 @@ def make_puzzle(
             or min(box) < 1
         ):
             raise PuzzleError(
-                f"{at}box {shorten(list(box))} does not tile a {size}x{size} grid (rows x cols must be {size})"
+                f"{at}box {shorten(str(list(box)))} does not tile a {size}x{size} grid (rows x cols must be {size})"
             )
         box_tuple = (box[0], box[1])
     else:

@@ -36,7 +36,11 @@ def units(shape: Shape) -> tuple[Unit, ...]:
     (A jigsaw shape whose ``regions`` are ``()`` stands for every layout of its size:
     its units are the rows, columns and diagonals only.)"""
     found = rows(shape.size, shape.size) + columns(shape.size, shape.size)
-    found += boxes(shape.size, *shape.box) if shape.regions is None else regions(shape.regions)
+    if shape.regions is not None:
+        found += regions(shape.regions)
+    else:
+        assert shape.box is not None, "a shape without regions has boxes (make_puzzle sees to it)"
+        found += boxes(shape.size, *shape.box)
     if shape.diagonals:
         found += diagonals(shape.size)
     return tuple(found)
@@ -308,6 +312,7 @@ def _lines(
 def _layout(shape: Shape) -> _Layout:
     size = shape.size
     lines, lines_of, on_lines = _lines(size, shape.diagonals)
+    assert shape.regions is not None, "only a jigsaw has a layout of regions"
     numbers = [region for row in shape.regions for region in row]
     regions = [0] * size
     for cell, region in enumerate(numbers):
@@ -347,7 +352,7 @@ def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | N
                 return None
             place(cell, value - 1)
     while True:
-        naked = True
+        naked = every_cell  # the cells that may be naked singles: all, until looked at
         while naked:  # naked singles, until none is left: each costs a few operations
             for value in range(size):
                 where[value] = where[value] & ~decided | holds[value]
