@@ -446,7 +446,7 @@ class Run:
     def _warm_models(self) -> WarmModels | None:
         """The options' kept models, when this run's engine can use them."""
         warm = self.options.warm_models
-        if warm is None or not get_engine(self.options.engine).supports(Capability.SHARES_MODELS):
+        if warm is None or not engine_info(self.options.engine).supports(Capability.SHARES_MODELS):
             return None
         return warm
 
