@@ -87,7 +87,7 @@ _PHRASES = {
     Capability.UNSAT_CORES: "unsat cores",
     Capability.PROOF_OUTPUT: "proof output",
     Capability.SEARCH_STATS: "search statistics",
-    Capability.SHARES_MODELS: "one warm session for many models' questions",
+    Capability.SHARES_MODELS: "one warm model shared by many shapes",
     Capability.PLAN_SEARCH: "plan search (crossing models)",
 }
 
@@ -276,7 +276,7 @@ class Engine(ABC):
         """What it offers beyond the common questions: its registry entry's, by its name
         (the one statement of them, which :mod:`~mindgames.solver.registry` reads without
         importing the engine); none for an engine not registered."""
-        from .registry import capabilities_of
+        from .registry import capabilities_of  # (the registry imports this module)
 
         return capabilities_of(self.name)
 
