@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mindgames.solver.registry import Capability, engine_names, engines_with
+
 from .actions import ACTIONS, select
 from .kind import GridKind, Parsed
 
@@ -39,7 +41,11 @@ BASELINE = "backtrack"  # what every other engine is measured against
 CROSSING_BASELINE = "dfs"  # for crossings: the seeds' depth-first search
 #: the questions every engine is asked in turn
 COMPARABLE_ACTIONS = select(ACTIONS, comparable=True)
-ENGINES = ("sat", "cpsat", "backtrack")  # the default: every engine
+
+
+def default_engines() -> tuple[str, ...]:
+    """What is compared unless told: every engine of the registry."""
+    return engine_names()
 
 
 @dataclass
@@ -265,9 +271,13 @@ def compare_json(rows: Sequence[Row], engines: Sequence[str], stopped: bool = Fa
 
 # -- crossing puzzles ---------------------------------------------------------------------------
 
-#: sat/cpsat: the time-expanded model alone, horizon by horizon; bfs: networkx on the graph of
-#: concrete states; dfs: the seeds' depth-first search over every plan that repeats no state
-CROSSING_METHODS = ("sat", "cpsat", "bfs", "dfs")
+#: besides the engines that search plans (the time-expanded model alone, horizon by horizon):
+#: bfs, networkx on the graph of concrete states; dfs, the seeds' depth-first search over
+#: every plan that repeats no state
+SEARCH_METHODS = ("bfs", "dfs")
+#: every way to compare a crossing puzzle, the registry's plan engines first (those registered
+#: when this module is imported: a plug-in registers its engine as it is imported)
+CROSSING_METHODS = (*engines_with(Capability.PLAN_SEARCH), *SEARCH_METHODS)
 GRAPH_LIMIT = 2_000_000  # most states the networkx graph may hold
 
 
@@ -307,7 +317,7 @@ def crossing_rows(
         problem = CrossingProblem(spec)
         started = time.perf_counter()
         stats: dict[str, int] = {}
-        if method in ("sat", "cpsat"):
+        if method not in SEARCH_METHODS:  # an engine
             # counted_limit=1: the breadth-first search stops at once, the model alone decides
             outcome = solve(
                 spec, Options(engine=method, time_limit=time_limit, cross_check=False, counted_limit=1)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mindgames.solver.deadline import Deadline
+from mindgames.solver.engine import Capability
 
 from .errors import TimeLimitReached
 from .grid import cell_name
@@ -117,8 +118,9 @@ class Explainer:
         encoding, session = self.solver.session(puzzle)
         givens = self.kind.given_cells(puzzle)
         literal_of = {cell: self._holds(encoding, puzzle, cell, value) for cell, value in givens.items()}
-        core = getattr(session, "unsat_core", None)
-        start = core(list(literal_of.values()), deadline.remaining()) if core else None
+        start = None
+        if self.solver.engine.supports(Capability.UNSAT_CORES):
+            start = session.unsat_core(list(literal_of.values()), deadline.remaining())
         if start is None:
             clash = dict(givens)
         else:

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mindgames.solver import Assignment, Model, Session, Uniqueness, get_engine
+from mindgames.solver import Assignment, Capability, Model, Session, Uniqueness, get_engine
 from mindgames.solver.deadline import Deadline
 from mindgames.solver.engine import Enumeration, SolveResult
 
@@ -133,13 +133,12 @@ class FixedSession:
     def count(self, assumptions: Sequence[int] = (), *args: Any, **kwargs: Any) -> Enumeration:
         return self.session.count([*self.fixed, *assumptions], *args, **kwargs)
 
+    def unsat_core(self, assumptions: Sequence[int], time_limit: float | None = None) -> list[int] | None:
+        return self.session.unsat_core([*self.fixed, *assumptions], time_limit)
+
     def __getattr__(self, name: str) -> Any:
-        """Anything else is the session's own (model, stats); ``unsat_core``, where the
-        engine has one, assumes ``fixed`` too."""
-        found = getattr(self.session, name)
-        if name == "unsat_core":
-            return lambda assumptions, time_limit=None: found([*self.fixed, *assumptions], time_limit)
-        return found
+        """Anything else is the session's own (model, stats)."""
+        return getattr(self.session, name)
 
 
 class PuzzleSolver:
@@ -209,7 +208,7 @@ class PuzzleSolver:
         literals tell them apart) pays only on an engine that keeps one warm solver for it;
         the others get the shape's own model (``compile_alone``): backtracking, say, would
         not prune on rules reached only through helper variables."""
-        if getattr(self.engine, "shares_models", False):
+        if self.engine.supports(Capability.SHARES_MODELS):
             return self.kind.compile(key)
         return self.kind.compile_alone(key)
 

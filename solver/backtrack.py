@@ -32,6 +32,7 @@ class BacktrackSession(Session):
     #: nodes: values tried; backtracks: choices whose values ran out, so the
     #: search went back up; max_depth: the most choices open at once
     STATS = ("nodes", "backtracks", "max_depth")
+    engine_name = "backtrack"
 
     def __init__(self, model: Model):
         super().__init__(model)

@@ -70,6 +70,7 @@ def _stats(solver: cp_model.CpSolver) -> dict[str, int]:
 
 class CpSatSession(Session):
     STATS = ("branches", "conflicts", "booleans")
+    engine_name = "cpsat"
 
     def __init__(self, model: Model, workers: int = 1) -> None:
         super().__init__(model)

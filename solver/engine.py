@@ -13,6 +13,23 @@ out of time is not an error: the answer says ``unknown`` (or, for a count,
 Every result carries ``stats``: how much search the engine did for that one
 question, as counters named by the engine (``STATS`` on each session class
 lists them; README.md's "Search statistics" says what each means).
+
+What an engine offers beyond that is one of its :class:`Capability` values, asked
+with :meth:`Engine.supports` (or, without importing any engine,
+:func:`mindgames.solver.registry.engines_with`).  Every optional hook is declared
+here with a default, so a caller never probes for a method: a session without unsat
+cores raises :class:`NotSupported` naming the engine.
+
+>>> from mindgames.solver import Model, get_engine
+>>> m = Model(); a = m.new_var(primary=True)
+>>> m.add_clause([a])
+>>> session = get_engine("backtrack").prepare(m)
+>>> session.unsat_core([-a])
+Traceback (most recent call last):
+...
+mindgames.solver.engine.NotSupported: engine backtrack does not offer unsat cores
+>>> get_engine("sat").prepare(m).unsat_core([-a])
+[-1]
 """
 
 from __future__ import annotations
@@ -21,6 +38,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Literal
 
 from .deadline import Deadline
@@ -28,6 +46,58 @@ from .model import Assignment, Model, projection
 
 SolveStatus = Literal["sat", "unsat", "unknown"]
 UniquenessStatus = Literal["unique", "multiple", "unsat", "unknown"]
+
+
+class Capability(str, Enum):
+    """What an engine can do beyond the questions every engine answers.
+
+    Callers ask for a capability (``engine.supports(Capability.UNSAT_CORES)``,
+    ``engines_with(Capability.PLAN_SEARCH)``), never for an engine by its name, so a new
+    engine that offers it is used where it fits."""
+
+    #: linear constraints over integers natively: a count can be a sum of weighted literals,
+    #: where a clausal engine needs it order-encoded in unary (the crossing models do so)
+    NATIVE_LINEAR = "native_linear"
+    #: one solver answers question after question under assumptions, keeping what it learnt
+    INCREMENTAL = "incremental"
+    #: :meth:`Session.unsat_core`: which of the assumptions cannot hold together
+    UNSAT_CORES = "unsat_cores"
+    #: its solver writes DRAT proofs of unsatisfiability on the CNF it solves (the CNF and
+    #: solver that ``--certify`` proves answers on: :mod:`mindgames.solver.proof.certify`)
+    PROOF_OUTPUT = "proof_output"
+    #: counters of its search in every answer's ``stats`` (:attr:`Session.STATS`)
+    SEARCH_STATS = "search_stats"
+    #: a prepared session pays for itself over many questions, so one model shared by many
+    #: shapes (told apart by assumed literals: every jigsaw layout of a size) is worth
+    #: keeping warm; other engines get each shape's own, smaller model
+    SHARES_MODELS = "shares_models"
+    #: fit for crossing puzzles' time-expanded models (up to hundreds of thousands of
+    #: constraints, each horizon a question): ``mindgames crossing solve --engine``
+    PLAN_SEARCH = "plan_search"
+
+    @property
+    def phrase(self) -> str:
+        """The capability in words, for messages."""
+        return _PHRASES[self]
+
+
+_PHRASES = {
+    Capability.NATIVE_LINEAR: "native linear constraints",
+    Capability.INCREMENTAL: "incremental solving under assumptions",
+    Capability.UNSAT_CORES: "unsat cores",
+    Capability.PROOF_OUTPUT: "proof output",
+    Capability.SEARCH_STATS: "search statistics",
+    Capability.SHARES_MODELS: "one warm model shared by many shapes",
+    Capability.PLAN_SEARCH: "plan search (crossing models)",
+}
+
+
+class NotSupported(NotImplementedError):
+    """An engine was asked for something it does not offer (a :class:`Capability`)."""
+
+    def __init__(self, engine: str, capability: Capability):
+        super().__init__(f"engine {engine} does not offer {capability.phrase}")
+        self.engine, self.capability = engine, capability
 
 
 @dataclass
@@ -107,6 +177,8 @@ class Session(ABC):
 
     #: the names of the counters in every result's ``stats``, in order
     STATS: tuple[str, ...] = ()
+    #: the name of the engine that made it (for messages: :class:`NotSupported`)
+    engine_name: str = "?"
 
     def __init__(self, model: Model):
         self.model = model
@@ -176,6 +248,18 @@ class Session(ABC):
             status = "unique" if found.count == 1 else "unsat"
         return Uniqueness(status, found.solutions, found.seconds, found.stats)
 
+    # -- optional hooks: an engine offering one says so in its capabilities ---------------
+    def unsat_core(self, assumptions: Sequence[int], time_limit: float | None = None) -> list[int] | None:
+        """Assumptions that cannot all hold together (a subset of ``assumptions``, not
+        necessarily minimal), or None when they can or time ran out.
+
+        Only engines with :attr:`Capability.UNSAT_CORES`; others raise :class:`NotSupported`."""
+        raise NotSupported(self.engine_name, Capability.UNSAT_CORES)
+
+    def close(self) -> None:
+        """Release what the engine holds (a native solver) now, not when collected."""
+        return None  # most sessions hold only Python objects
+
 
 class Engine(ABC):
     """A solving back end.  It knows Boolean models, never puzzles."""
@@ -186,3 +270,20 @@ class Engine(ABC):
     @abstractmethod
     def prepare(self, model: Model) -> Session:
         """Build the engine's form of ``model`` once, for many questions."""
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """What it offers beyond the common questions: its registry entry's, by its name
+        (the one statement of them, which :mod:`~mindgames.solver.registry` reads without
+        importing the engine); none for an engine not registered."""
+        from .registry import capabilities_of  # (the registry imports this module)
+
+        return capabilities_of(self.name)
+
+    def supports(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+
+    def require(self, capability: Capability) -> None:
+        """:class:`NotSupported` unless the engine offers ``capability``."""
+        if not self.supports(capability):
+            raise NotSupported(self.name, capability)

@@ -22,7 +22,6 @@ from mindgames.models import compare, registry
 from mindgames.models.compare import Row
 from mindgames.models.kind import GridKind, PlanKind
 from mindgames.models.registry import get_kind
-from mindgames.solver import ENGINE_NAMES
 
 from .. import plots, tables
 from ..io import UsageError, emit_json, fail, progress
@@ -41,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     kinds = parser.add_subparsers(dest="compare_kind", metavar="KIND")
     kinds.required = True
+    engines = compare.default_engines()  # (read when asked: a test may register an engine)
     for name in registry.KIND_NAMES:  # (read when asked: a test may register a kind)
         kind = get_kind(name)
         if isinstance(kind, PlanKind) and "compare" in kind.actions:
@@ -51,10 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
         sub.add_argument(
             "--engines",
-            type=engine_list(ENGINE_NAMES),
-            default=list(ENGINE_NAMES),
+            type=engine_list(engines),
+            default=list(engines),
             metavar="E,E",
-            help=f"default: {','.join(ENGINE_NAMES)}",
+            help=f"default: {','.join(engines)}",
         )
         sub.add_argument(
             "--action", choices=compare.COMPARABLE_ACTIONS, default="check", help="default: check"

@@ -20,7 +20,7 @@ from mindgames.models.errors import TimeLimitReached
 from mindgames.models.explain import Explainer
 from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
-from mindgames.solver import ENGINE_NAMES
+from mindgames.solver import engine_names
 
 from ..io import emit_json, seconds_left, stdout_is_terminal
 from ..options import add_kind_options, positive_float
@@ -33,7 +33,7 @@ def register(actions: argparse._SubParsersAction, kind: GridKind, started: float
     for action in select(kind.actions, explains=True):
         sub = actions.add_parser(action, help=ACTIONS[action].help)
         sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
-        sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+        sub.add_argument("--engine", choices=engine_names(), default="sat", help="default: sat")
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
         if action == "explain":

@@ -35,7 +35,7 @@ from mindgames.models.actions import ACTIONS, select
 from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
 from mindgames.models.runner import PuzzleSolver
-from mindgames.solver import ENGINE_NAMES
+from mindgames.solver import engine_names
 
 from ..io import (
     MAX_INPUT_BYTES,
@@ -83,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
             nargs="?" if action in file_optional else None,
             help="puzzle file, or - for standard input",
         )
-        sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+        sub.add_argument("--engine", choices=engine_names(), default="sat", help="default: sat")
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
         sub.add_argument(

@@ -19,7 +19,7 @@ from typing import Any
 from mindgames.models.generate import Generated, Make, generate_puzzles, new_seed
 from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
-from mindgames.solver import ENGINE_NAMES
+from mindgames.solver import engine_names
 from mindgames.solver.deadline import Deadline
 
 from ..io import emit_json, progress, seconds_left, stdout_is_terminal
@@ -80,7 +80,7 @@ def register(
     add_kind_options(sub, kind.generate_options)
     sub.add_argument("--seed", type=int, default=None, help="make the output reproducible")
     sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many puzzles")
-    sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+    sub.add_argument("--engine", choices=engine_names(), default="sat", help="default: sat")
     sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
     sub.add_argument(
         "--time-limit",

@@ -158,10 +158,24 @@ def puzzle_actions(kind: GridKind) -> tuple[str, ...]:
     return select(kind.actions, per_puzzle=True)
 
 
+def describe_engines() -> list[dict[str, Any]]:
+    """What ``GET /v1/kinds`` says of every engine: its name, summary and capabilities."""
+    from mindgames.solver import engines
+
+    return [
+        {
+            "engine": info.name,
+            "summary": info.summary,
+            "capabilities": sorted(c.value for c in info.capabilities),
+        }
+        for info in engines()
+    ]
+
+
 def describe() -> list[dict[str, Any]]:
     """What ``GET /v1/kinds`` says: each kind as it describes itself, plus what the service adds
     (its actions here, engines, the request fields)."""
-    from mindgames.solver import ENGINE_NAMES
+    from mindgames.solver import engine_names
 
     described = []
     for name in kind_names():
@@ -175,7 +189,7 @@ def describe() -> list[dict[str, Any]]:
         entry = kind.describe_kind()
         entry["actions"] = [*solver_actions(kind), *job_actions(kind)]
         entry["explain_actions"] = list(select(kind.actions, explains=True))  # POST only, not jobs
-        entry["engines"] = list(ENGINE_NAMES)
+        entry["engines"] = list(engine_names())
         entry["options"] = {**entry["options"], **GRID_OPTIONS, **job_options(kind)}
         # POST /v1/KIND/generate: the settings of what it makes (the page may ignore them)
         entry["generate_options"] = {option.name: option.help for option in kind.generate_options}
@@ -349,7 +363,7 @@ class Answerer:
         from mindgames.models import compare
         from mindgames.models.kind import Parsed
 
-        engines = task.get("engines") or list(compare.ENGINES)
+        engines = task.get("engines") or list(compare.default_engines())
         each = None if time_limit is None else time_limit / len(engines)
         rows = []
         for row in compare.grid_rows(

@@ -2,13 +2,59 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    create_model,
+    field_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
 from mindgames.models.actions import ACTIONS, select
+from mindgames.solver import engine_info, engine_names
 
-Engine = Literal["sat", "cpsat", "backtrack"]
+
+class EngineName:
+    """A request's engine: one of the registry's, asked when the request comes (so an engine
+    registered after this module was imported, a plug-in's, is accepted too); listed as an
+    enum, each with its summary, when the OpenAPI schema is made.  Any other is a 422 worded as pydantic words a
+    Literal's ("Input should be 'sat', 'cpsat' or 'backtrack'")."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(known_engine)
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string", "enum": list(engine_names()), "description": engines_help()}
+
+
+def known_engine(name: Any) -> str:
+    names = engine_names()
+    if not isinstance(name, str) or name not in names:
+        *first, last = [repr(n) for n in names]
+        expected = f"{', '.join(first)} or {last}" if first else last
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+    return name
+
+
+def engines_help() -> str:
+    """Every engine with its summary, for a field's description."""
+    return "; ".join(f"{name}: {engine_info(name).summary}" for name in engine_names())
+
+
+Engine = Annotated[str, EngineName]
+
 #: what ``compare`` asks each engine: solve, check, count
 Question = Literal[select(ACTIONS, comparable=True)]  # type: ignore[valid-type]
 #: what a job answers: the actions that answer each puzzle as a job may, and binairo's count_grids
@@ -69,7 +115,7 @@ def kind_option_fields() -> dict[str, Any]:
 class SharedOptions(BaseModel):
     model_config = STRICT
 
-    engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
+    engine: Engine = Field("sat")  # described by the registry (EngineName)
     time_limit: float | None = Field(None, gt=0, le=1e9, description="seconds per puzzle")
     limit: int | None = Field(None, ge=1, le=10**15, description="count: stop at this many")
     certify: bool = Field(
@@ -119,7 +165,7 @@ class CompareRequest(SolveRequest):
             "examples": [
                 {
                     "puzzle": ".6.798.127941.5.682.14..957...21.5...563..241.1254.73963.874...1.56.28..4289.1.7.",
-                    "engines": ["sat", "cpsat", "backtrack"],
+                    "engines": list(engine_names()),
                     "question": "check",
                     "time_limit": 2,
                 },
@@ -128,9 +174,22 @@ class CompareRequest(SolveRequest):
     )
 
     engines: list[Engine] | None = Field(
-        None, min_length=1, max_length=3, description="the engines compared (default: all three)"
+        None, min_length=1, description="the engines compared, at most each once (default: every engine)"
     )
     question: Question = Field("check", description="what each engine is asked")
+
+    @field_validator("engines")
+    @classmethod
+    def at_most_every_engine(cls, engines: list[str] | None) -> list[str] | None:
+        """No longer than the registry (a plug-in's engine counts: it is asked now)."""
+        most = len(engine_names())
+        if engines is not None and len(engines) > most:
+            raise PydanticCustomError(
+                "too_long",
+                "List should have at most {max_length} items after validation, not {actual_length}",
+                {"field_type": "List", "max_length": most, "actual_length": len(engines)},
+            )
+        return engines
 
 
 class JobRequest(SolveRequest):

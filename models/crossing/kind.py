@@ -7,6 +7,7 @@ from typing import Any
 
 from mindgames.models.compare import CROSSING_METHODS, crossing_rows
 from mindgames.models.kind import Option, PlanKind
+from mindgames.solver import Capability, engine_info, engines_with
 
 from . import presets
 from .checker import replay
@@ -14,6 +15,15 @@ from .problem import CrossingProblem, Move
 from .solve import Options, Outcome, Report, WarmModels, solve
 from .spec import Spec, load_document, parse_document
 from .toml_writer import to_toml
+
+
+def plan_engines_help() -> str:
+    """The engines that search plans (the registry's, when this module is imported), each with
+    its summary: the engine option's help."""
+    return "; ".join(
+        f"{name}: {engine_info(name).summary}{' (default)' if name == 'sat' else ''}"
+        for name in engines_with(Capability.PLAN_SEARCH)
+    )
 
 
 class CrossingKind(PlanKind[Spec]):
@@ -39,12 +49,7 @@ class CrossingKind(PlanKind[Spec]):
     compare_methods = CROSSING_METHODS
     compare_help = "compare the SAT model, BFS and the seeds' DFS"
     options = (  # the fields of models.crossing.Options a user sets
-        Option(
-            "engine",
-            "sat: CaDiCaL via python-sat (default); cpsat: OR-Tools CP-SAT",
-            ("sat", "cpsat"),
-            "sat",
-        ),
+        Option("engine", plan_engines_help(), engines_with(Capability.PLAN_SEARCH), "sat"),
         Option("count_shortest", "also count the distinct shortest plans", default=False, flag=True),
         Option(
             "simple_paths",

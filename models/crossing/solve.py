@@ -15,7 +15,7 @@ from typing import Any
 
 from mindgames.models.errors import VerificationError
 from mindgames.models.words import plural
-from mindgames.solver import Session, SolveResult, get_engine
+from mindgames.solver import Capability, Session, SolveResult, engine_info, get_engine
 from mindgames.solver.deadline import Deadline
 from mindgames.solver.model import Assignment
 from mindgames.solver.statespace import (
@@ -227,6 +227,12 @@ class Run:
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
+    @property
+    def unary(self) -> bool:
+        """Whether the model's counts are order-encoded in unary: for engines without native
+        linear constraints, which would otherwise encode them in clauses of their own."""
+        return not engine_info(self.options.engine).supports(Capability.NATIVE_LINEAR)
+
     # -- the whole run -----------------------------------------------------------------------
     def solve(self) -> Outcome:
         outcome = self.outcome
@@ -381,7 +387,7 @@ class Run:
     def _affordable(self, horizon: int) -> str:
         """Why a model of ``horizon`` steps should not be built, or "" when it may."""
         options = self.options
-        size = estimated_size(self.layout, horizon, unary=options.engine != "cpsat")
+        size = estimated_size(self.layout, horizon, unary=self.unary)
         if size > options.model_limit:
             return (
                 f"the model of {crossings(horizon)} would have about {size:,} constraints "
@@ -396,7 +402,7 @@ class Run:
         return ""
 
     def _build(self, horizon: int) -> PlanModel:
-        return PlanModel(self.layout, horizon, unary=self.options.engine != "cpsat", deadline=self.deadline)
+        return PlanModel(self.layout, horizon, unary=self.unary, deadline=self.deadline)
 
     def _confirm_on_model(self, search: Search) -> None:
         """The time-expanded model's word on the search's answer: no plan one
@@ -416,8 +422,7 @@ class Run:
             if solved and self.options.count_shortest:
                 outcome.confirmation += " (the shortest plans are counted on that model: not counted)"
 
-        unary = self.options.engine != "cpsat"
-        size = estimated_size(self.layout, length, unary)
+        size = estimated_size(self.layout, length, self.unary)
         if not self.options.count_shortest and size > LAYERED_FROM:
             return self._confirm_layered(search, layers, length)
         warm, key = self._warm_models(), (self.spec, self.options.use_symmetry, engine_name, length)
@@ -441,7 +446,7 @@ class Run:
     def _warm_models(self) -> WarmModels | None:
         """The options' kept models, when this run's engine can use them."""
         warm = self.options.warm_models
-        if warm is None or not getattr(get_engine(self.options.engine), "shares_models", False):
+        if warm is None or not engine_info(self.options.engine).supports(Capability.SHARES_MODELS):
             return None
         return warm
 
@@ -523,9 +528,7 @@ class Run:
             return unconfirmed(skip)
         self.report(f"confirming on {engine_name}: building the one-step model")
         try:
-            plans = PlanModel(
-                self.layout, 1, unary=engine_name != "cpsat", deadline=self.deadline, anchored=False
-            )
+            plans = PlanModel(self.layout, 1, unary=self.unary, deadline=self.deadline, anchored=False)
             before = [plans.is_state(0, key) for key in states]
             after = [plans.is_state(1, key) for key in states]
         except OutOfTime as error:

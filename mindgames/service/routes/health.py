@@ -7,6 +7,8 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from mindgames.solver import engine_names
+
 from ... import __version__
 from .. import kinds
 from ..examples import example
@@ -69,15 +71,21 @@ def router(service: Service) -> APIRouter:
                     {
                         "kind": "sudoku",
                         "actions": ["solve", "check", "count"],
-                        "engines": ["sat", "cpsat", "backtrack"],
+                        "engines": list(engine_names()),
                     }
                 ],
+                "engines": kinds.describe_engines(),
                 "limits": service.settings.limits(),
             },
-            "every kind with its actions, formats and options; the limits",
+            "every kind with its actions, formats, options and engines; every engine with what "
+            "it can do; the limits",
         ),
     )
     async def list_kinds() -> dict:
-        return {"kinds": kinds.describe(), "limits": service.settings.limits()}
+        return {
+            "kinds": kinds.describe(),
+            "engines": kinds.describe_engines(),
+            "limits": service.settings.limits(),
+        }
 
     return routes

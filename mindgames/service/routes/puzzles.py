@@ -256,7 +256,7 @@ def router(service: Service) -> APIRouter:
         from mindgames.models import compare
 
         rows = [compare.Row.from_json(row) for record in answered(reply) for row in record.get("rows", ())]
-        engines = list(dict.fromkeys(body.engines or compare.ENGINES))
+        engines = list(dict.fromkeys(body.engines or compare.default_engines()))
         return JSONResponse(compare.compare_json(rows, engines, stopped=isinstance(reply, TimedOut)))
 
     @routes.post(
