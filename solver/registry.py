@@ -34,8 +34,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .engine import Capability, Engine
+from .capabilities import Capability
+
+if TYPE_CHECKING:  # (the engine interface reads the capabilities here: no import back)
+    from .engine import Engine
 
 _C = Capability
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from mindgames.models.compare import CROSSING_METHODS, crossing_rows
 from mindgames.models.kind import Option, PlanKind
 from mindgames.solver import Capability, engine_info, engines_with
 
 from . import presets
 from .checker import replay
+from .compare import CROSSING_METHODS, crossing_rows
 from .problem import CrossingProblem, Move
 from .solve import Options, Outcome, Report, WarmModels, solve
 from .spec import Spec, load_document, parse_document
