@@ -54,6 +54,10 @@ class EngineInfo:
     path: str
     summary: str
     capabilities: frozenset[Capability] = frozenset()
+    #: seconds per puzzle when the user gives no time limit: an engine that can search for
+    #: hours on a hard puzzle (plain backtracking on the seed's second Sudoku) stops and
+    #: answers ``unknown`` instead of running with no end in sight; None: no default
+    default_time_limit: float | None = None
 
     def supports(self, capability: Capability) -> bool:
         return capability in self.capabilities
@@ -87,6 +91,7 @@ BUILT_IN: tuple[EngineInfo, ...] = (
         "mindgames.solver.backtrack:BacktrackEngine",
         "plain backtracking, the seeds' textbook baseline",
         frozenset({_C.SEARCH_STATS}),
+        default_time_limit=60.0,
     ),
 )
 

@@ -35,7 +35,7 @@ from mindgames.models.actions import ACTIONS, select
 from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
 from mindgames.models.runner import PuzzleSolver
-from mindgames.solver import engine_names
+from mindgames.solver import engine_info, engine_names
 
 from ..io import (
     MAX_INPUT_BYTES,
@@ -189,6 +189,14 @@ def run(args: argparse.Namespace) -> int:
     turn_started = args.started
     if args.action == "count" and args.limit == 0:
         args.limit = None  # 0: no limit
+    default_limit = engine_info(args.engine).default_time_limit
+    if args.time_limit is None and default_limit is not None:
+        args.time_limit = default_limit
+        print(
+            f"mindgames: no --time-limit given: with the {args.engine} engine each puzzle stops at "
+            f"{default_limit:g} s (status unknown); --time-limit S sets another",
+            file=sys.stderr,
+        )
     color = stdout_is_terminal() and not args.json
     requested = getattr(args, "jobs", None)
     with contextlib.ExitStack() as stack:
