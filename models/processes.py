@@ -21,14 +21,16 @@ import time
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def exit_with_parent(parent: int | None = None, poll_seconds: float = 0.25) -> None:
+def exit_with_parent(parent: int | None = None, poll_seconds: float = 0.25, kernel_signal: bool = True) -> None:
     """End this process when ``parent`` (default: the current parent) is gone.
 
     Call it first thing in a worker.  If the parent is already gone, exits at once
     (status 3); the kernel's signal covers a worker busy in compiled code that never
-    lets the watching thread run."""
+    lets the watching thread run.  Linux sends it when the parent's *thread* that
+    started this process ends: a process started from a thread that may end before the
+    parent does passes ``kernel_signal=False`` (the watching thread alone then)."""
     parent = os.getppid() if parent is None else parent
-    if sys.platform.startswith("linux"):
+    if kernel_signal and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

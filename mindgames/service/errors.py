@@ -10,6 +10,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .jobs import StoreUnavailable
+
 
 def error(status: int, message: str, limit: str | None = None, **extra: Any) -> JSONResponse:
     body: dict[str, Any] = {"error": message}
@@ -49,6 +51,13 @@ def install_error_handlers(app: FastAPI) -> None:
         reply = error(exc.status_code, str(exc.detail))
         reply.headers.update(exc.headers or {})
         return reply
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        # The jobs database held by another process (try again shortly), or gone (help needed).
+        if exc.retry:
+            return busy(503, exc.message, "job_store")
+        return error(503, exc.message, "job_store")
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover

@@ -22,9 +22,12 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from mindgames.models.errors import PuzzleError
 from mindgames.models.processes import exit_with_parent
 
 from .kinds import COUNT_GRIDS, Answerer, TaskError, execute, grid_kind, task_size
@@ -70,9 +73,28 @@ def remove_checkpoint(db: str, job_id: str) -> None:
         pass
 
 
-def connect(path: str) -> sqlite3.Connection:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+T = TypeVar("T")
+
+
+class StoreUnavailable(Exception):
+    """The jobs database cannot answer now: held by another process past the wait
+    (``retry``: try again shortly), or gone, replaced or broken (the server needs help).
+    The service answers 503 naming it, never a 500 or a frozen server."""
+
+    def __init__(self, message: str, retry: bool):
+        super().__init__(message)
+        self.message, self.retry = message, retry
+
+
+def connect(path: str, timeout: float = 30.0, create: bool = True) -> sqlite3.Connection:
+    """A connection to the jobs database; ``create=False`` (a job process): the file must
+    exist already, so that a job never makes a new, empty database where the server's was."""
+    if create:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
+    else:
+        uri = f"{Path(path).absolute().as_uri()}?mode=rw"
+        conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.executescript(SCHEMA)
@@ -112,19 +134,50 @@ def store_problem(path: str, wait_seconds: float = 5.0) -> str | None:
 
 
 class JobStore:
-    """The jobs table, used from the API process (one connection, one lock)."""
+    """The jobs table, used from the API process (one connection, one lock).
 
-    def __init__(self, path: str):
+    Its methods block (SQLite), so the service calls them in threads, never on the event
+    loop.  A statement waits at most ``busy_seconds`` for another process's write lock,
+    then raises :class:`StoreUnavailable` (retry); so does every statement once the file
+    is no longer the one opened (deleted, or replaced: the server would otherwise write to
+    an unlinked file while its jobs made a new, empty one)."""
+
+    BUSY_SECONDS = 2.0
+
+    def __init__(self, path: str, busy_seconds: float = BUSY_SECONDS):
         self.path = os.path.abspath(path)  # job processes start in another directory
-        self.conn = connect(path)
+        self.conn = connect(path, timeout=busy_seconds)
         self.lock = threading.Lock()
+        self.identity = _identity(self.path)
 
     def close(self) -> None:
         self.conn.close()
 
+    def problem(self) -> str | None:
+        """Why the store cannot serve, without touching the database (for /healthz), or None."""
+        if _identity(self.path) != self.identity:
+            return (
+                f"the jobs database {self.path} was deleted or replaced while the server ran; "
+                "restart the server"
+            )
+        return None
+
     def _exec(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+        lost = self.problem()
+        if lost is not None:
+            raise StoreUnavailable(lost, retry=False)
         with self.lock:
-            return self.conn.execute(sql, args)
+            try:
+                return self.conn.execute(sql, args)
+            except sqlite3.OperationalError as error:
+                if "locked" in str(error) or "busy" in str(error):
+                    raise StoreUnavailable(
+                        "the jobs database is busy (another process holds its write lock); try again",
+                        retry=True,
+                    ) from None
+                raise StoreUnavailable(f"the jobs database failed: {error}", retry=False) from None
+            except sqlite3.DatabaseError as error:  # corrupt, say
+                raise StoreUnavailable(f"the jobs database failed: {error}", retry=False) from None
 
     def create(self, kind: str, action: str, request: dict) -> str:
         job_id = uuid.uuid4().hex[:16]
@@ -264,6 +317,15 @@ class JobStore:
         return cursor.rowcount
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """The file at ``path`` (device, inode), or None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 # ---------------------------------------------------------------------------
 # The job process
 # ---------------------------------------------------------------------------
@@ -271,7 +333,7 @@ class _Writer:
     """The job process's guarded writes: only while the row still belongs to this run."""
 
     def __init__(self, path: str, job_id: str, run: str):
-        self.conn = connect(path)
+        self.conn = connect(path, create=False)
         self.job_id, self.run = job_id, run
 
     def update(self, **fields: Any) -> bool:
@@ -300,9 +362,18 @@ class _Writer:
 def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     cap_memory(memory_mb)  # as the solver workers: a job too big for the machine fails alone
-    exit_with_parent(parent)  # the server gone (even by SIGKILL): this job stops
-    writer = _Writer(path, job_id, run)
-    row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
+    # The server gone (even by SIGKILL): this job stops.  Watched by a thread only: the
+    # kernel's parent-death signal follows the thread that started us, and the server
+    # starts jobs from its job runner's thread.
+    exit_with_parent(parent, kernel_signal=False)
+    try:
+        writer = _Writer(path, job_id, run)
+        row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
+    except sqlite3.Error as error:  # the database is gone or broken: nothing to report to
+        print(f"mindgames: job {job_id}: the jobs database {path} cannot be used: {error}", file=sys.stderr)
+        sys.exit(4)
+    if row is None:  # deleted before it started
+        return
     request = json.loads(row[0])
     done = writer.conn.execute("SELECT COUNT(*) FROM job_results WHERE job=?", (job_id,)).fetchone()[0]
     try:
@@ -320,6 +391,8 @@ def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) 
             error=f"out of memory: the job's process reached its memory cap "
             f"({memory_mb} MB, --job-memory-mb); the results so far are kept",
         )
+    except PuzzleError as error:  # what is wrong with the request, in the library's words
+        writer.update(status="failed", error=str(error), finished=time.time(), run=None)
     except Exception as error:  # a library bug: the job fails, saying why
         writer.update(
             status="failed", error=f"{type(error).__name__}: {error}", finished=time.time(), run=None
@@ -440,13 +513,28 @@ class JobRunner:
         self.running: dict[str, tuple[Any, float]] = {}
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
+        # Every step of the runner (database calls, starting and stopping processes) runs in
+        # this one thread: never on the event loop, and never two at once.
+        self.thread = ThreadPoolExecutor(1, thread_name_prefix="mindgames-jobs")
+        self.unavailable: str | None = None  # why the last step could not reach the store
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self._loop())
 
+    async def call(self, step: Callable[..., T], *args: Any) -> T:
+        """``step(*args)`` in the runner's thread (as a route cancels a job)."""
+        return await asyncio.get_running_loop().run_in_executor(self.thread, step, *args)
+
     async def close(self) -> None:
         if self.task:
             self.task.cancel()
+        try:
+            await self.call(self._stop_all)
+        except StoreUnavailable as error:
+            print(f"mindgames: job runner: {error.message}", flush=True)
+        self.thread.shutdown(wait=True)
+
+    def _stop_all(self) -> None:
         for job_id, (process, _) in list(self.running.items()):
             _stop(process)
             self.store.finish(
@@ -470,12 +558,20 @@ class JobRunner:
         remove_checkpoint(self.store.path, job_id)
         return done
 
+    def _step(self) -> None:
+        self._reap()
+        self._launch()
+        self._sweep()
+
     async def _loop(self) -> None:
         while True:
             try:
-                self._reap()
-                self._launch()
-                self._sweep()
+                await self.call(self._step)
+                self.unavailable = None
+            except StoreUnavailable as error:  # busy: the next step tries again; lost: /healthz says
+                if error.message != self.unavailable:
+                    print(f"mindgames: job runner: {error.message}", flush=True)
+                self.unavailable = error.message
             except Exception as error:  # keep the runner alive whatever happens
                 print(f"mindgames: job runner: {type(error).__name__}: {error}", flush=True)
             self.wake.clear()

@@ -12,10 +12,23 @@ They share one :class:`Service`: the settings, and what the server's lifespan st
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
 
 from ..inline import InlineAnswerer
+
+T = TypeVar("T")
+
+
+async def in_thread(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)`` in a worker thread: what blocks (the job store's SQLite, which may wait
+    for another process's lock) never holds up the event loop, so /healthz and every other
+    request keep answering."""
+    return await run_in_threadpool(call, *args)
+
 
 if TYPE_CHECKING:
     from ..jobs import JobRunner, JobStore

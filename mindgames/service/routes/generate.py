@@ -22,7 +22,7 @@ from ..errors import busy, error
 from ..examples import BUSY, ERRORS
 from ..replies import Crashed, TimedOut, answered
 from ..schemas import ErrorBody, GenerateRequest
-from . import Service
+from . import Service, in_thread
 from .puzzles import dispatch, time_limit_error
 
 #: puzzles one request makes at once; more are a job
@@ -111,7 +111,7 @@ def router(service: Service) -> APIRouter:
         if isinstance(task, JSONResponse):
             return task
         if body.count > GENERATED_AT_ONCE:
-            return submit_job(service, task)
+            return await submit_job(service, task)
         too_long = time_limit_error(service, body)
         if too_long is not None:
             return too_long
@@ -132,15 +132,15 @@ def router(service: Service) -> APIRouter:
     return routes
 
 
-def submit_job(service: Service, task: dict[str, Any]) -> JSONResponse:
+async def submit_job(service: Service, task: dict[str, Any]) -> JSONResponse:
     """The task as a job (the job machinery of :mod:`..jobs`): 202 with its id, or 429."""
     settings = service.settings
-    if service.store.active_count() >= settings.max_jobs:
+    if await in_thread(service.store.active_count) >= settings.max_jobs:
         return busy(
             429,
             f"max_jobs ({settings.max_jobs}) jobs are queued or running; wait for one to finish or cancel one",
             "max_jobs",
         )
-    job_id = service.store.create(task["kind"], "generate", task)
+    job_id = await in_thread(service.store.create, task["kind"], "generate", task)
     service.runner.poke()
     return JSONResponse({"id": job_id, "status": "queued"}, status_code=202)

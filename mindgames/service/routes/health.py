@@ -51,12 +51,15 @@ def router(service: Service) -> APIRouter:
     )
     async def healthz() -> Any:
         """`ok` while the solver processes work; `degraded` (still 200) while a dead one is being
-        replaced; 503 `broken`, saying why, when they cannot start."""
+        replaced; 503 `broken`, saying why, when they cannot start or the jobs database is
+        gone.  Reads no database (a file check only): it answers while another process holds
+        the jobs database."""
         pool = service.pool
         solvers = pool.status()
-        if pool.broken:
+        broken = pool.broken or (service.store.problem() if service.store is not None else None)
+        if broken:
             return JSONResponse(
-                {"status": "broken", "error": pool.broken, "version": __version__, "solvers": solvers},
+                {"status": "broken", "error": broken, "version": __version__, "solvers": solvers},
                 status_code=503,
             )
         status = "degraded" if solvers["degraded"] else "ok"

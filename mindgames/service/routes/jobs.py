@@ -13,7 +13,7 @@ from ..errors import busy, error
 from ..examples import ERRORS, JOB, example
 from ..kinds import COUNT_GRIDS, count_grids_kinds, grid_kind
 from ..schemas import ErrorBody, JobRequest
-from . import Service
+from . import Service, in_thread
 from .puzzles import task_of
 
 
@@ -47,14 +47,14 @@ def router(service: Service) -> APIRouter:
                 return task
             task["single"] = False
             request = task
-        if store.active_count() >= settings.max_jobs:
+        if await in_thread(store.active_count) >= settings.max_jobs:
             return busy(
                 429,
                 f"max_jobs ({settings.max_jobs}) jobs are queued or running; "
                 "wait for one to finish or cancel one",
                 "max_jobs",
             )
-        job_id = store.create(body.kind, body.action, request)
+        job_id = await in_thread(store.create, body.kind, body.action, request)
         service.runner.poke()
         return JSONResponse({"id": job_id, "status": "queued"}, status_code=202)
 
@@ -66,12 +66,12 @@ def router(service: Service) -> APIRouter:
         ),
     )
     async def list_jobs(limit: int = Query(50, ge=1, le=500)) -> dict:
-        return {"jobs": service.store.list(limit)}
+        return {"jobs": await in_thread(service.store.list, limit)}
 
     @routes.get("/v1/jobs/{job_id}", tags=["jobs"], responses={**ERRORS, **example(JOB, "the job")})
     async def get_job(job_id: str) -> Any:
         """Status, progress and the results so far (all of them when done)."""
-        job = service.store.get(job_id)
+        job = await in_thread(service.store.get, job_id)
         if job is None:
             return error(404, f"no job {job_id!r}")
         return job
@@ -107,13 +107,13 @@ def router(service: Service) -> APIRouter:
         """Cancel a queued or running job (it stays, with its results so far, until deleted or
         past retention_days); delete a finished one (it is then 404)."""
         store = service.store
-        job = store.get(job_id, with_results=False)
+        job = await in_thread(store.get, job_id, False)
         if job is None:
             return error(404, f"no job {job_id!r}")
         if job["status"] in ("queued", "running"):
-            service.runner.cancel(job_id)
-            return store.get(job_id)
-        store.delete(job_id)
+            await service.runner.call(service.runner.cancel, job_id)
+            return await in_thread(store.get, job_id)
+        await in_thread(store.delete, job_id)
         return {"id": job_id, "status": "deleted"}
 
     return routes
