@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 
 from mindgames.models import registry
-from mindgames.models.errors import PuzzleError
+from mindgames.models.errors import CrossCheckFailed, PuzzleError, VerificationError
 from mindgames.models.kind import GridKind, PlanKind
 
 from . import __version__
@@ -106,6 +106,8 @@ def main(argv: Sequence[str] | None = None, cap_memory: bool = False) -> int:
         return 130
     except BrokenPipeError:  # e.g. `mindgames ... | head`
         return 0
+    except (VerificationError, CrossCheckFailed) as error:  # an answer that failed its check: a bug
+        return fail(f"bug: {error} (please report it)", code=1)
     except Exception as error:
         if not is_certification_error(error):
             raise

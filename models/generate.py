@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from mindgames.solver.deadline import Deadline
 
-from .errors import PuzzleError, TimeLimitReached
+from .errors import PuzzleError, TimeLimitReached, VerificationError
 from .kind import Cell, GridKind
 from .runner import PuzzleSolver, Result
 
@@ -250,10 +250,13 @@ def generate_puzzles(
         except TimeLimitReached:
             return
         check = checker.check(puzzle, deadline.remaining())
-        if check.status == "unknown":
-            return
+        if check.status == "unknown" or (check.status == "solved" and check.uniqueness is None):
+            return  # the time limit came before the check was done: never written unchecked
         if check.uniqueness != "unique" or check.solution != solution:
-            raise AssertionError(f"a generated {kind.name} puzzle is not unique: this is a bug")
+            raise VerificationError(
+                f"a generated {kind.name} puzzle is not unique by a second check ({check.uniqueness}): "
+                "this is a bug"
+            )
         yield Generated(
             index,
             puzzle,
