@@ -290,7 +290,7 @@ class GridKind(PuzzleKind, Generic[P, E]):
         checkpoint: str | None = None,
         on_progress: Callable[[int, int], None] | None = None,
         deadline: Deadline | None = None,
-        cross_check: int = 0,
+        cross_check: int | None = None,
         **backend: Any,
     ) -> GridCount:
         """Every complete grid of the variant ``options`` describe (values as
@@ -299,9 +299,17 @@ class GridKind(PuzzleKind, Generic[P, E]):
         ``jobs`` worker processes; finished parts kept in ``checkpoint`` (the same call
         resumes from it); ``on_progress(done, total)`` as parts finish; ``deadline`` ends
         the count, incomplete; ``cross_check``: when complete, recount that many random
-        parts by a second method (CrossCheckFailed when one differs); ``backend``: the
+        parts by a second method (CrossCheckFailed when one differs; None: the kind's default
+        for the size, the same for the command line and the service); ``backend``: the
         kind's own settings.  PuzzleError names a bad option; NotSupported (this default)
         when the kind cannot count every grid (:attr:`counts_all_grids` is False)."""
+        raise NotSupported(f"{self.name}: counting every grid is not supported by this kind")
+
+    def check_count_all(self, options: dict[str, Any], method: str | None = None) -> None:
+        """Refuse now what :meth:`count_all` would refuse (a size beyond the counter, a bad
+        option): PuzzleError naming it, so that the service answers 422 before queueing a
+        job, as the command line refuses at once.  NotSupported (this default) when the
+        kind cannot count every grid."""
         raise NotSupported(f"{self.name}: counting every grid is not supported by this kind")
 
 

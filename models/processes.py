@@ -21,7 +21,9 @@ import time
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def exit_with_parent(parent: int | None = None, poll_seconds: float = 0.25, kernel_signal: bool = True) -> None:
+def exit_with_parent(
+    parent: int | None = None, poll_seconds: float = 0.25, kernel_signal: bool = True
+) -> None:
     """End this process when ``parent`` (default: the current parent) is gone.
 
     Call it first thing in a worker.  If the parent is already gone, exits at once

@@ -79,6 +79,23 @@ def _no_certificate(result: Result, answer: str) -> None:
     result.extra["certificate_reason"] = _NO_PROOF_NEEDED[answer]
 
 
+#: solutions a count stops at unless told otherwise: the command line's ``--limit`` and the
+#: service's ``"limit"`` alike (0 there: no limit, the time limit ends the count)
+DEFAULT_COUNT_LIMIT = 10_000
+
+
+def count_limit(asked: int | None) -> int | None:
+    """The number of solutions a count stops at: :data:`DEFAULT_COUNT_LIMIT` when none was
+    asked, None (no limit) for 0.
+
+    >>> count_limit(None), count_limit(0), count_limit(5)
+    (10000, None, 5)
+    """
+    if asked is None:
+        return DEFAULT_COUNT_LIMIT
+    return asked or None
+
+
 @dataclass
 class Result:
     """One puzzle's answer: the fields of the ``--json`` contract."""

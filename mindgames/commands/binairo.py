@@ -330,6 +330,7 @@ def run_count_all(args: argparse.Namespace) -> int:
                 deadline=None if deadline is None else Deadline(remaining(deadline)),
                 ray_address=args.ray,
                 isolate=True,
+                cross_check=0,  # recounted below, with its own progress and time limit
             )
     except KeyboardInterrupt:
         where = (
@@ -339,7 +340,9 @@ def run_count_all(args: argparse.Namespace) -> int:
         )
         print(f"mindgames: interrupted; {where}", file=sys.stderr)
         return 130  # the console script then exits at once, without waiting on any worker
-    sample = args.cross_check if args.cross_check is not None else (2 if rows * cols < 100 else 0)
+    sample = (
+        args.cross_check if args.cross_check is not None else binairo_count.default_cross_check(rows, cols)
+    )
     wrong = []
     if result.complete and args.method == "mitm" and sample:
         wrong = cross_check(result, rules, sample, deadline, args)

@@ -34,7 +34,7 @@ from typing import Any
 from mindgames.models.actions import ACTIONS, select
 from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
-from mindgames.models.runner import PuzzleSolver
+from mindgames.models.runner import DEFAULT_COUNT_LIMIT, PuzzleSolver, count_limit
 from mindgames.solver import engine_info, engine_names
 
 from ..io import (
@@ -52,8 +52,6 @@ from ..render import plural
 from . import explain, grid_generate
 from .answering import answer, print_result, stated_options
 from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
-
-DEFAULT_COUNT_LIMIT = 10_000  # solutions a count stops at (--limit 0: none)
 
 
 def extension(kind_name: str) -> ModuleType | None:
@@ -187,8 +185,8 @@ def run(args: argparse.Namespace) -> int:
     # --time-limit is per puzzle; the first puzzle's budget also pays for
     # starting up, reading the file and loading the engine.
     turn_started = args.started
-    if args.action == "count" and args.limit == 0:
-        args.limit = None  # 0: no limit
+    if args.action == "count":
+        args.limit = count_limit(args.limit)  # 0: no limit
     default_limit = engine_info(args.engine).default_time_limit
     if args.time_limit is None and default_limit is not None:
         args.time_limit = default_limit

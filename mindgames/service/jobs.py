@@ -475,7 +475,6 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
             jobs=1,
             checkpoint=checkpoint,
             on_progress=on_progress,
-            cross_check=2,
         )
     except PuzzleError as error:
         raise TaskError(422, str(error)) from None

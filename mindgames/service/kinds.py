@@ -21,6 +21,7 @@ from mindgames.models import registry
 from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import PuzzleError, shorten
 from mindgames.models.kind import GridKind, PlanKind, PuzzleKind
+from mindgames.models.runner import count_limit
 
 from ..options import unread_fields
 
@@ -348,7 +349,7 @@ class Answerer:
         elif action == "check":
             result = solver.check(puzzle, time_limit, **certify)
         else:
-            result = solver.count(puzzle, task.get("limit"), time_limit, on_solution=on_solution)
+            result = solver.count(puzzle, count_limit(task.get("limit")), time_limit, on_solution=on_solution)
         result.index = index
         result.extra.update(kind.result_fields(puzzle))
         record = result.to_json()
@@ -372,7 +373,7 @@ class Answerer:
             engines,
             task.get("question") or "check",
             each,
-            task.get("limit") or 10_000,
+            count_limit(task.get("limit")),
             solver_for=lambda k, engine: self.solver(k, engine),
         ):
             row.index = row.fields["index"] = index

@@ -117,7 +117,13 @@ class SharedOptions(BaseModel):
 
     engine: Engine = Field("sat")  # described by the registry (EngineName)
     time_limit: float | None = Field(None, gt=0, le=1e9, description="seconds per puzzle")
-    limit: int | None = Field(None, ge=1, le=10**15, description="count: stop at this many")
+    limit: int | None = Field(
+        None,
+        ge=0,
+        le=10**15,
+        description="count: stop at this many solutions (default 10,000, as the command line's "
+        "--limit; 0: no limit, the time limit ends the count)",
+    )
     certify: bool = Field(
         False,
         description="solve, check: prove 'unique' / 'unsolvable' (grid "

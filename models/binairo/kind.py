@@ -110,6 +110,24 @@ class BinairoKind(GridKind[Puzzle, rules.Encoding]):
         return replace(puzzle, cells=cells)
 
     # -- counting every grid ----------------------------------------------------------------
+    def _count_all_settings(self, options: dict[str, Any], method: str | None) -> tuple[int, int, str, str]:
+        size = options.get("size")
+        if size is None:
+            raise PuzzleError(f"size: needed to count every grid ({COUNT_SIZE_OPTION.help})")
+        rows, cols = parse_size(size) if isinstance(size, str) else size
+        rules = check_rules_set(options.get("rules") or "takuzu")
+        method = method or self.count_all_methods[0]
+        if method not in self.count_all_methods:
+            raise PuzzleError(f"method {method!r}: one of {', '.join(self.count_all_methods)}")
+        return rows, cols, rules, method
+
+    def check_count_all(self, options: dict[str, Any], method: str | None = None) -> None:
+        from .count import orient  # numpy, no numba: light enough for the API process
+
+        rows, cols, _rules, method = self._count_all_settings(options, method)
+        if method != "engine":
+            orient(rows, cols, method)
+
     def count_all(
         self,
         options: dict[str, Any],
@@ -119,20 +137,17 @@ class BinairoKind(GridKind[Puzzle, rules.Encoding]):
         checkpoint: str | None = None,
         on_progress: Callable[[int, int], None] | None = None,
         deadline: Deadline | None = None,
-        cross_check: int = 0,
+        cross_check: int | None = None,
         **backend: Any,
     ) -> CountResult:
         """:func:`mindgames.models.binairo.count.count_grids` of ``size`` under ``rules``
         (default takuzu); ``backend``: its ``ray_address``, ``isolate``, ``orientation``.  The
         cross-check recounts mitm cubes by the second method (:func:`check_cubes`)."""
-        from .count import check_cubes, count_grids  # numba: imported only to count
+        from .count import check_cubes, count_grids, default_cross_check  # numba: only to count
 
-        size = options.get("size")
-        if size is None:
-            raise PuzzleError(f"size: needed to count every grid ({COUNT_SIZE_OPTION.help})")
-        rows, cols = parse_size(size) if isinstance(size, str) else size
-        rules = check_rules_set(options.get("rules") or "takuzu")
-        method = method or self.count_all_methods[0]
+        rows, cols, rules, method = self._count_all_settings(options, method)
+        if cross_check is None:
+            cross_check = default_cross_check(rows, cols)
         left = None if deadline is None else deadline.remaining()
         result = count_grids(
             rows,

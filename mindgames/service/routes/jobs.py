@@ -143,4 +143,8 @@ def count_grids_request(body: JobRequest) -> dict[str, Any] | JSONResponse:
     if method not in kind.count_all_methods:
         return error(422, f"method: {kind.name} counts by {' or '.join(kind.count_all_methods)}")
     request["method"] = method
+    try:  # what the count would refuse (a size beyond the counter), refused now as the CLI does
+        kind.check_count_all({o.name: request.get(o.name) for o in kind.count_all_options}, method)
+    except PuzzleError as exc:
+        return error(422, str(exc))
     return request

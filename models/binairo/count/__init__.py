@@ -383,6 +383,13 @@ def orient(rows: int, cols: int, method: str, orientation: str = "auto") -> tupl
     return r, c
 
 
+def default_cross_check(rows: int, cols: int) -> int:
+    """Cubes recounted by a second method after a complete count when nobody says how many:
+    two below 100 cells (seconds), none from 10x10 up (a recount of a big cube takes
+    minutes: ``--cross-check K`` asks for it).  The command line and the service share it."""
+    return 2 if rows * cols < 100 else 0
+
+
 def _too_big(rows: int, cols: int) -> str:
     return (
         f"count --size counts grids up to {LARGEST}, not {rows}x{cols}: the fast "
