@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
@@ -84,14 +85,17 @@ def select(names: Iterable[str], **wanted: bool) -> tuple[str, ...]:
     >>> select(("solve", "count", "hint"), per_puzzle=True, explains=False)
     ('solve', 'count')
     """
+    return _select(tuple(names), tuple(sorted(wanted.items())))
+
+
+@functools.lru_cache(maxsize=1024)  # asked by every request the service answers: worked out once
+def _select(names: tuple[str, ...], wanted: tuple[tuple[str, bool], ...]) -> tuple[str, ...]:
     known = {field.name for field in fields(Action)}
-    unknown = set(wanted) - known
+    unknown = {key for key, _ in wanted} - known
     if unknown:
         raise TypeError(f"Action has no field {sorted(unknown)[0]!r}")
     return tuple(
-        name
-        for name in names
-        if all(getattr(get_action(name), key) == value for key, value in wanted.items())
+        name for name in names if all(getattr(get_action(name), key) == value for key, value in wanted)
     )
 
 
