@@ -142,11 +142,13 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
     if isinstance(reply, Broken):
         return busy(503, f"no solver can run: {reply.why}", "solver_pool")
     if isinstance(reply, Died):  # the server's trouble, not the puzzle's: try again later
-        return busy(
-            503,
-            "the solver processes died while answering (the server is short of memory?); try again",
-            "solver_pool",
+        cap = settings.worker_memory_mb
+        why = (
+            f"they may have reached their memory cap ({cap} MB, --worker-memory-mb)"
+            if cap
+            else "the server may be short of memory"
         )
+        return busy(503, f"three solver processes in a row died answering this request: {why}", "solver_pool")
     if isinstance(reply, Refused):
         return error(reply.status, reply.message, reply.limit)
     if task["action"] == "export":
