@@ -29,7 +29,7 @@ from mindgames.models.kind import Option, PlanKind
 from mindgames.solver.proof import CertificationError
 
 from ..io import UsageError, emit_json, fail, progress, read_text
-from ..options import positive_float
+from ..options import argument_type, positive_float
 
 try:
     import tomllib
@@ -126,25 +126,12 @@ def add_plan_options(parser: argparse.ArgumentParser, options: tuple[Option, ...
             parser.add_argument(
                 f"--{flag}",
                 dest=option.name,
-                type=_argument_type(option),
+                type=argument_type(option),
                 choices=option.choices,
                 default=option.default,
                 metavar=None if option.choices else option.name.upper(),
                 help=option.help,
             )
-
-
-def _argument_type(option: Option) -> Any:
-    """``option.value`` with its PuzzleError as argparse's own kind of error (exit 2, usage)."""
-
-    def value(text: str) -> Any:
-        try:
-            return option.value(text)
-        except PuzzleError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-
-    value.__name__ = option.name  # argparse names the type in "invalid NAME value"
-    return value
 
 
 def _puzzle_arguments(parser: argparse.ArgumentParser) -> None:
