@@ -21,9 +21,9 @@ from mindgames.solver.proof import (
     drat_text,
     parse_dimacs,
     parse_proof,
+    reference,
     write_dimacs,
 )
-from mindgames.solver.proof import reference
 
 SOLVERS = ("cadical153", "glucose4", "lingeling")
 SLOW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -25,7 +25,7 @@ from .certify import (
     certify_unique,
     certify_unsat,
 )
-from .checker import CheckResult, LoadedFormula, check_proof
+from .checker import CheckResult, LoadedFormula, check_proof, lrat_text, normalised
 from .formats import (
     CNF,
     MAX_BYTES,
@@ -59,6 +59,8 @@ __all__ = [
     "certify_unique",
     "certify_unsat",
     "check_proof",
+    "lrat_text",
+    "normalised",
     "drat_binary",
     "drat_text",
     "parse_dimacs",

@@ -653,10 +653,8 @@ class _DratChecker:
             if used is None:
                 used = self.rat(lemma)
                 if used is None:
-                    result.reason = (
-                        f"proof step {number}: lemma {_show(lemma)} does not follow "
-                        "(neither RUP nor RAT on any of its literals)"
-                    )
+                    why = "neither RUP nor RAT on any of its literals" if lemma else "not RUP"
+                    result.reason = f"proof step {number}: lemma {_show(lemma)} does not follow ({why})"
                     result.failed_step = number
                     return result
                 result.rat_lemmas += 1
