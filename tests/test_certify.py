@@ -206,7 +206,7 @@ def test_the_command_verifies_a_good_proof(xor_cnf, tmp_path, capsys):
     "proof, why",
     [
         ("1 0\n1", "truncated"),
-        ("1 0\n", "never derives the empty clause"),
+        ("1 2 0\n", "never derives the empty clause"),
         ("0\n", "does not follow"),
         ("c only a comment\n", "never derives the empty clause"),
     ],
