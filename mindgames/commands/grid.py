@@ -115,6 +115,13 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
                 metavar="DIR",
                 help="keep each proof there (puzzle-N.cnf, puzzle-N.drat); implies --certify",
             )
+            sub.add_argument(
+                "--proof-format",
+                choices=("drat", "lrat"),
+                help="drat (default) or lrat: the checked DRAT proof turned into LRAT (puzzle-N.lrat), "
+                "which our LRAT checker checks, and formally verified checkers such as cake_lpr can; "
+                "implies --certify",
+            )
         sub.set_defaults(func=run, action=action, started=started)
         parsers[action] = sub
     if more is not None:
@@ -364,9 +371,10 @@ def ask(
     incomplete, before the interrupt stops the whole run."""
     if args.action in CERTIFIABLE:
         proof_dir = getattr(args, "proof_dir", None)
+        proof_format = getattr(args, "proof_format", None)
         certify = (
-            {"certify": True, "proof_dir": proof_dir, "name": name}
-            if getattr(args, "certify", False) or proof_dir
+            {"certify": True, "proof_dir": proof_dir, "name": name, "proof_format": proof_format or "drat"}
+            if getattr(args, "certify", False) or proof_dir or proof_format
             else {}
         )
         question = solver.solve if args.action == "solve" else solver.check
