@@ -259,7 +259,9 @@ def certify_cnf(
         # No lemma is needed: our checker's unit propagation refutes the formula (the
         # givens of an easy puzzle and the clause excluding its solution).  The DRAT
         # proof is empty (drat-trim verifies it so too); the LRAT proof is one step.
-        answer, lines, assignment = False, [], None
+        answer: bool | None = False
+        lines: list[str] = []
+        assignment: Assignment | None = None
         certificate.solver = BY_PROPAGATION
     else:
         # With the checker's propagation at hand, the solver gets the simplified formula
@@ -267,7 +269,7 @@ def certify_cnf(
         solved = (
             cnf
             if loaded is None or not loaded.fits(cnf, cnf.num_vars)
-            else CNF(cnf.num_vars, loaded.simplified(cnf))
+            else CNF(cnf.num_vars, list(loaded.simplified(cnf)))
         )
         answer, lines, assignment = _solve_with_proof(solved, solver, deadline)
     seconds["solve"] = time.perf_counter() - start

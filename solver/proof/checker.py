@@ -63,7 +63,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .formats import CNF, MAX_VARIABLES, Proof, ProofInputError
 
@@ -230,7 +230,7 @@ class LoadedFormula:
         uniqueness (the givens and the clause excluding the solution)."""
         return self._propagated(cnf).conflict is not None
 
-    def simplified(self, cnf: CNF) -> list[list[int]]:
+    def simplified(self, cnf: CNF) -> list[Sequence[int]]:
         """``cnf`` (which must extend this formula) simplified by its top-level unit
         propagation: the literals it sets, as unit clauses, and every other clause not
         satisfied by them, without its false literals (duplicates and tautologies dropped).
@@ -281,8 +281,9 @@ class _DratChecker:
         # Binary clauses (most of a Sudoku CNF) as implications: implied[lit] holds
         # (other, id) for every clause (-lit, other); no watch moves, no clause lookups.
         self.implied: list[list[tuple[int, int]]] = [[] for _ in range(size)]
-        # every clause ever added, by id, normalised (a tautology as read, never alive)
-        self.clauses: list[Sequence[int]] = []
+        # every clause ever added, by id, normalised (a tautology as read, never alive):
+        # lists for clauses of 3+ literals (propagation reorders them), else as read
+        self.clauses: list[Any] = []
         self.alive = bytearray()
         self.trail: list[int] = []
         self.head = 0
@@ -398,7 +399,7 @@ class _DratChecker:
         if clause is not None and len(clause) <= 1:  # a unit clause: ignored, as drat-trim does
             return "ignored"
         cid = None if clause is None else self._find(set(clause))
-        if cid is None:
+        if clause is None or cid is None:
             return "missing"
         val = self.val
         if sum(val[lit] for lit in clause) == 1 and all(val[lit] or val[-lit] for lit in clause):
@@ -681,7 +682,9 @@ class _DratChecker:
         steps = self.proof.steps
         empty = any(not deleted and not lits for deleted, lits in steps[number - 1 :])
         result.checked += sum(1 for deleted, _ in steps[number - 1 :] if not deleted)
-        return self._verified(result, self.rup(()), "empty clause" if empty else "unit propagation")
+        final = self.rup(())  # the top-level conflict's antecedents
+        assert final is not None
+        return self._verified(result, final, "empty clause" if empty else "unit propagation")
 
     # -- LRAT out ------------------------------------------------------------
     def lrat_lines(self) -> list[str]:

@@ -180,7 +180,7 @@ def parse_dimacs(
     """A DIMACS CNF; the ``p cnf V C`` header must tell the truth about V and C."""
     text = _text(data, name, "DIMACS CNF file")
     num_vars = declared = -1
-    clauses: list[tuple[int, ...]] = []
+    clauses: list[Sequence[int]] = []
     pending: list[int] = []
     for number, line in enumerate(text.splitlines(), 1):
         if number % CHECK_TIME_EVERY == 0:
