@@ -228,12 +228,20 @@ def show(cnf: CNF, proof: Proof) -> str:
     return f"p cnf {cnf.num_vars} {len(cnf.clauses)} | {clauses} || {steps}"
 
 
-def run(pairs: int, seed: int, honest_share: float = 0.1) -> dict:
+def run(pairs: int, seed: int, honest_share: float = 0.1, every: int = 0) -> dict:
+    """The tally of ``pairs`` pairs; ``every``: a progress line on stderr every so many."""
     rng = random.Random(seed)
     tally: Counter[str] = Counter()
     failures: list[str] = []
     start = time.process_time()
-    for _ in range(pairs):
+    for number in range(1, pairs + 1):
+        if every and number % every == 0:
+            shown = ("accepted", "rejected", "disagreement", "unsound", "LRAT form rejected")
+            print(
+                f"{number} pairs: " + " ".join(f"{key}={tally[key]}" for key in shown),
+                file=sys.stderr,
+                flush=True,
+            )
         honest = rng.random() < honest_share
         cnf, proof = honest_pair(rng) if honest else random_pair(rng)
         accepted, problems = compare(cnf, proof)
