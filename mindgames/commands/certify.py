@@ -12,8 +12,6 @@ needs) or as text DRAT.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -30,6 +28,7 @@ from mindgames.solver.proof import (
     read_cnf,
     read_proof,
 )
+from mindgames.solver.proof.certify import write_atomically
 
 from ..io import UsageError, emit_json, fail, progress
 from ..options import positive_float, positive_int
@@ -150,16 +149,7 @@ def _output_text(proof: Proof, result: CheckResult, output_format: str) -> str:
 
 
 def _write(path: str, text: str) -> None:
-    """Through a temporary file in the same directory: no half file is ever left."""
-    target = Path(path)
-    temporary = None
     try:
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-        with os.fdopen(handle, "w", encoding="ascii") as out:
-            out.write(text)
-        os.replace(temporary, target)
+        write_atomically(Path(path), lambda temporary: Path(temporary).write_text(text, encoding="ascii"))
     except OSError as error:
         raise UsageError(f"--output {path}: cannot write ({error.strerror or error})") from None
-    finally:
-        if temporary is not None and os.path.exists(temporary):
-            os.unlink(temporary)

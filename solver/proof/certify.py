@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -302,8 +302,8 @@ def certify_cnf(
         directory = Path(keep_dir)
         directory.mkdir(parents=True, exist_ok=True)
         cnf_path, proof_path = directory / f"{name}.cnf", directory / f"{name}.{proof_format}"
-        _write_atomically(cnf_path, lambda path: write_dimacs(cnf, path))
-        _write_atomically(proof_path, lambda path: Path(path).write_text(proof_text, encoding="ascii"))
+        write_atomically(cnf_path, lambda path: write_dimacs(cnf, path))
+        write_atomically(proof_path, lambda path: Path(path).write_text(proof_text, encoding="ascii"))
         certificate.files = [str(cnf_path), str(proof_path)]
     seconds["proof"] = time.perf_counter() - start
 
@@ -369,12 +369,16 @@ def _solve_with_proof(
         return False, lines, None
 
 
-def _write_atomically(path: Path, write) -> None:
-    """Write through a temporary file in the same directory, so no half file is left."""
+def write_atomically(path: Path, write: Callable[[str], object]) -> None:
+    """Write through a temporary file in the same directory, so no half file is left;
+    the file gets the mode a plain ``open`` would give it (mkstemp's is 0600)."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     os.close(handle)
     try:
         write(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
