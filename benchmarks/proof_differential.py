@@ -1,6 +1,6 @@
 """Differential test of our DRAT checker against the reference checker, on small random pairs.
 
-    python3 -m benchmarks.proof_differential [--pairs N] [--seed S] [--honest-share F]
+    python3 -m benchmarks.proof_differential [--pairs N] [--seed S] [--honest-share F] [--every N]
 
 Each pair is a small CNF (up to 14 variables; clauses with repeated literals,
 tautologies, units and the empty clause among them) and a DRAT proof of it:
@@ -274,8 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--honest-share", type=float, default=0.1, help="share of solver proofs (default 0.1)"
     )
+    parser.add_argument("--every", type=int, default=0, metavar="N", help="a progress line every N pairs")
     args = parser.parse_args(argv)
-    outcome = run(args.pairs, args.seed, args.honest_share)
+    outcome = run(args.pairs, args.seed, args.honest_share, args.every)
     for failure in outcome.pop("failures"):
         print(failure)
     print(" ".join(f"{key}={value}" for key, value in outcome.items()))
