@@ -235,13 +235,6 @@ def run(pairs: int, seed: int, honest_share: float = 0.1, every: int = 0) -> dic
     failures: list[str] = []
     start = time.process_time()
     for number in range(1, pairs + 1):
-        if every and number % every == 0:
-            shown = ("accepted", "rejected", "disagreement", "unsound", "LRAT form rejected")
-            print(
-                f"{number} pairs: " + " ".join(f"{key}={tally[key]}" for key in shown),
-                file=sys.stderr,
-                flush=True,
-            )
         honest = rng.random() < honest_share
         cnf, proof = honest_pair(rng) if honest else random_pair(rng)
         accepted, problems = compare(cnf, proof)
@@ -251,6 +244,10 @@ def run(pairs: int, seed: int, honest_share: float = 0.1, every: int = 0) -> dic
             tally[problem.split(":")[0]] += 1
             if len(failures) < 20:
                 failures.append(f"{problem}\n    {show(cnf, proof)}")
+        if every and number % every == 0:
+            shown = ("accepted", "rejected", "disagreement", "unsound", "LRAT form rejected")
+            progress = " ".join(f"{key}={tally[key]}" for key in shown)
+            print(f"{number} pairs: {progress}", file=sys.stderr, flush=True)
     return {
         "pairs": pairs,
         "seed": seed,
