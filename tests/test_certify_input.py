@@ -114,3 +114,16 @@ def test_nothing_is_written_for_a_rejected_proof_and_the_options_go_together(cap
         capsys, tmp_path, XOR, "1 0\n0\n", "--output", str(out_path), "--proof-format", "drat"
     )
     assert code == 0 and out_path.read_text() == "1 0\n0\n"
+
+
+def test_an_lrat_proof_is_written_out_as_it_was_checked_and_binary_drat_as_text(capsys, tmp_path):
+    out_path = tmp_path / "out.lrat"
+    lrat = "5 1 0 1 3 0\n5 d 1 0\n6 0 5 2 4 0\n7 0 0\n"  # read up to the empty clause
+    code, _, _ = certify(capsys, tmp_path, XOR, lrat, "--output", str(out_path))
+    assert code == 0 and out_path.read_text() == "5 1 0 1 3 0\n5 d 1 0\n6 0 5 2 4 0\n"
+    code, _, _ = certify(
+        capsys, tmp_path, XOR, b"a\x02\x00a\x00", "--output", str(out_path), "--proof-format", "drat"
+    )
+    assert code == 0 and out_path.read_text() == "1 0\n0\n"
+    code, _, err = certify(capsys, tmp_path, XOR, lrat, "--output", str(out_path), "--proof-format", "drat")
+    assert code == 2 and "not written out as DRAT" in err
