@@ -12,7 +12,7 @@ from mindgames.solver.proof import CNF, check_proof, parse_proof, reference
 
 
 def test_a_fixed_seed_slice_of_random_and_solver_proofs_finds_no_disagreement():
-    outcome = run(pairs=4000, seed=29)
+    outcome = run(pairs=3000, seed=29)
     assert outcome["failures"] == []
     assert outcome["disagreements"] == outcome["unsound"] == outcome["lrat_rejected"] == 0
     # both paths are exercised: proofs accepted (solver proofs among them) and rejected
