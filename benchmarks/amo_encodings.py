@@ -34,7 +34,7 @@ def measure(encoding: str, puzzles: list[sudoku.Sudoku]) -> tuple[float, int, in
 
     limit = 1_000_000 if encoding == "pairwise" else 1
     with mock.patch.object(sat, "PAIRWISE_LIMIT", limit), mock.patch.object(sat.CardEnc, "atmost", atmost):
-        solver = PuzzleSolver(sudoku, "sat")
+        solver = PuzzleSolver(sudoku.SUDOKU, "sat")
         start = time.perf_counter()
         _, session = solver.session(puzzles[0])
         build = time.perf_counter() - start

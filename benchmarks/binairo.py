@@ -34,7 +34,7 @@ KNOWN = {2: 2, 4: 72, 6: 4140, 8: 4111116, 10: 48183195384}
 
 
 def engine_count(engine: str, n: int, cap: float) -> dict:
-    solver = PuzzleSolver(binairo, engine)
+    solver = PuzzleSolver(binairo.BINAIRO, engine)
     empty = binairo.Puzzle(tuple((None,) * n for _ in range(n)))
     start = time.perf_counter()
     result = solver.count(empty, time_limit=cap)
@@ -123,7 +123,7 @@ def uniqueness(sample: int, cap: float) -> list[str]:
         puzzles = [binairo.parse_one(line.split()[0]) for line in path.read_text().splitlines()[:sample]]
         row = [f"{size}x{size} ({len(puzzles)})"]
         for engine in ("backtrack", "cpsat", "sat"):
-            solver = PuzzleSolver(binairo, engine)
+            solver = PuzzleSolver(binairo.BINAIRO, engine)
             start, done = time.perf_counter(), 0
             for puzzle in puzzles:
                 if time.perf_counter() - start > cap:

@@ -1,8 +1,8 @@
 """Cubes counted twice, by different runs (and joins), must agree: compare a count's checkpoint
 with per-cube logs (--estimate logs, earlier sessions' sample logs) cube by cube.
 
-    python benchmarks/binairo_compare_logs.py benchmarks/binairo-12x12-takuzu-count.jsonl \\
-        benchmarks/binairo-12x12-takuzu-estimate-log.jsonl
+    python benchmarks/binairo_compare_logs.py data/records/binairo-12x12-takuzu-count.jsonl \\
+        data/records/binairo-12x12-takuzu-estimate-log.jsonl
 
 Prints, per pair of joins, how many cubes both counted and how many agree; exits 1 on any
 disagreement.  Checkpoint lines seeded from a log (``"from"``) are not compared with that log:

@@ -29,14 +29,14 @@ from mindgames.models.binairo.count.sampling import (
     stratified_sample,
 )
 
-HERE = Path(__file__).parent
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
 
 
 def every_cube(rows: int, cols: int, rules: str) -> tuple[list, list[int]]:
     """The cubes of a count and each one's exact count (12x12 unruly: from its checkpoint)."""
     todo = cubes(tables(rows, cols, rules), "mitm")
     if (rows, cols, rules) == (12, 12, "unruly"):
-        lines = (HERE / "binairo-12x12-unruly-cubes.jsonl").read_text().splitlines()[1:]
+        lines = (RECORDS / "binairo-12x12-unruly-cubes.jsonl").read_text().splitlines()[1:]
         found = {int(e["cube"]): int(e["count"]) for e in map(json.loads, lines)}
         return todo, [found[i] for i in range(len(todo))]
     t = tables(rows, cols, rules)

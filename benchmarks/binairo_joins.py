@@ -14,7 +14,7 @@
 ``--baseline`` (a copy of an older join.py, loaded as its own module) or, without it, by this
 tree's ``inclusion-exclusion by codes``; CPU seconds of each (``time.process_time``), the two
 alternating (every other cube the baseline first); the counts must agree (and agree with
-benchmarks/binairo-12x12-takuzu-sample.jsonl or -symmetric.jsonl where they have the cube).
+data/records/binairo-12x12-takuzu-sample.jsonl or -symmetric.jsonl where they have the cube).
 The projection is the mean CPU seconds per cube times the cubes, as the earlier one.
 ``--cube A,B`` (repeatable): those cubes instead of a sample (a symmetric one, say), no projection.
 
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from mindgames.models.binairo.count import count_cube, cube_join, cubes, stratified_sample, tables  # noqa: E402
 
 RECORDED = [
-    ROOT / "benchmarks" / name
+    ROOT / "data" / "records" / name
     for name in ("binairo-12x12-takuzu-sample.jsonl", "binairo-12x12-takuzu-symmetric.jsonl")
 ]
 

@@ -9,7 +9,7 @@ count only the remaining cubes.  Each seeded line names its log (``"from"``) and
 final number says which cubes came from where.  A cube found in two logs must have the same count
 in both (it was counted twice, possibly by different joins): a disagreement stops the script.
 
-    python benchmarks/binairo_seed_checkpoint.py c12.jsonl benchmarks/binairo-12x12-takuzu-*.jsonl
+    python benchmarks/binairo_seed_checkpoint.py c12.jsonl data/records/binairo-12x12-takuzu-*.jsonl
 """
 
 from __future__ import annotations

@@ -202,7 +202,7 @@ def run_engine(
     label: str = "",
 ) -> Run:
     """``PuzzleSolver.solve`` or ``.check`` (verification included) on each puzzle, timed."""
-    solver = PuzzleSolver(sudoku, engine)
+    solver = PuzzleSolver(sudoku.SUDOKU, engine)
     run = Run(engine, mode, indices)
     start = time.perf_counter()
     # The first puzzle's model and session are built before the clock; what another
@@ -456,7 +456,7 @@ def profile(engine: str, items: list[Item], indices: list[int], top: int = 14) -
     import pstats
 
     for mode in ("solve", "check"):
-        solver = PuzzleSolver(sudoku, engine)
+        solver = PuzzleSolver(sudoku.SUDOKU, engine)
         solver.session(items[indices[0]].puzzle)
         call = solver.solve if mode == "solve" else solver.check
         profiler = cProfile.Profile()

@@ -1,10 +1,11 @@
 """The ``mindgames`` command: ``mindgames KIND ACTION ...``.
 
-The grid kinds of :mod:`mindgames.models.registry` get their subcommands from
-:mod:`mindgames.commands.grid`; the other commands (crossing, serve, certify)
+The kinds of :mod:`mindgames.models.registry` get their subcommands from their kind
+objects: grid kinds from :mod:`mindgames.commands.grid`, plan kinds from
+:mod:`mindgames.commands.plan`; the other commands (serve, certify, compare, ...)
 are modules of :mod:`mindgames.commands`.  This module only wires them
 together (building fully just the command asked for, so that ``mindgames
-sudoku ...`` does not import crossing, networkx or the service), caps the process's memory (``--memory-limit``, on every
+sudoku ...`` does not import the plan kinds, networkx or the service), caps the process's memory (``--memory-limit``, on every
 command) and turns every user error into a one-line message (never a
 traceback).  Exit codes: 0 every input was read (an unsolvable puzzle is a
 result), 2 unusable arguments or input, 3 the memory limit was reached,
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 
 from mindgames.models import registry
 from mindgames.models.errors import PuzzleError
-from mindgames.models.kind import GridKind
+from mindgames.models.kind import GridKind, PlanKind
 
 from . import __version__
 from .commands import COMMANDS
@@ -44,6 +45,11 @@ def register(subparsers: argparse._SubParsersAction, name: str) -> None:
             from .commands import grid
 
             grid.register(subparsers, kind)
+            return
+        if isinstance(kind, PlanKind):
+            from .commands import plan
+
+            plan.register(subparsers, kind)
             return
     if importlib.util.find_spec(module) is not None:
         importlib.import_module(module).register(subparsers)

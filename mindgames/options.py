@@ -1,12 +1,14 @@
-"""Argument types shared by every command: each says what is wrong with a bad value;
-and what a kind's options come to when a puzzle could not be read."""
+"""Argument types shared by every command: each says what is wrong with a bad value; a
+kind's options as arguments; and what they come to when a puzzle could not be read."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
-from mindgames.models.kind import GridKind
+from mindgames.models.errors import PuzzleError
+from mindgames.models.kind import GridKind, Option
 
 
 def positive_float(text: str) -> float:
@@ -46,3 +48,33 @@ def unread_fields(kind: GridKind, stated: dict[str, Any]) -> dict[str, Any]:
         for o in kind.options
         if o.choices
     }
+
+
+def add_kind_options(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
+    """Each of the kind's options as ``--name``; left unset, the file (a header) decides."""
+    for option in options:
+        flag = f"--{option.name.replace('_', '-')}"
+        if option.flag:
+            parser.add_argument(flag, action="store_true", default=None, help=option.help)
+        else:
+            parser.add_argument(
+                flag,
+                type=argument_type(option),
+                choices=option.choices,
+                metavar=None if option.choices else option.name.upper(),
+                required=option.required,
+                help=option.help,
+            )
+
+
+def argument_type(option: Option) -> Callable[[str], Any]:
+    """``option.value`` with its PuzzleError as argparse's own kind of error (exit 2, usage)."""
+
+    def value(text: str) -> Any:
+        try:
+            return option.value(text)
+        except PuzzleError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    value.__name__ = option.name  # argparse names the type in "invalid NAME value"
+    return value

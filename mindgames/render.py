@@ -3,20 +3,17 @@
 On a terminal, givens are bold and filled-in cells red (the seeds draw
 givens black and the solver's digits red); in plain text the puzzle is
 printed beside its solution so the difference stays visible.  The grid drawing
-itself lives in :mod:`mindgames.models.draw` (the kinds draw their puzzles); it is re-exported here."""
+itself lives in :mod:`mindgames.models.draw` (the kinds draw their puzzles) and counted nouns in
+:mod:`mindgames.models.words`; both are re-exported here."""
 
 from __future__ import annotations
 
 from mindgames.models.draw import BOLD, RED, RESET, grid_lines, marked_rows  # noqa: F401 - drawn in models
+from mindgames.models.words import plural  # noqa: F401 - one rule for counted nouns, in models
 
 
 def _visible(text: str) -> str:
     return text.replace(BOLD, "").replace(RED, "").replace(RESET, "")
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 given``, ``2 givens``, ``1,024 solutions``."""
-    return f"{count:,} {word if count == 1 else (words or word + 's')}"
 
 
 def side_by_side(left: list[str], right: list[str], gap: str = "    ") -> list[str]:

@@ -12,27 +12,26 @@ Then:
 * :func:`summarize`: per engine, puzzles answered within the limit, median and
   total seconds, and the ratio of backtracking's time to the engine's
   (``">"`` where backtracking hit the limit: its real time is longer);
-* :func:`table`, :func:`csv_text`, :func:`json_records`: the same rows for people,
-  spreadsheets and programs (the columns are :data:`CSV_COLUMNS`);
-* :func:`plot`: a cactus plot (puzzles answered vs time, one line per engine) for
-  a collection, or bars of time and work for one puzzle (matplotlib).
+* :func:`json_records`, :func:`compare_json`: the rows and the summary as data (for
+  ``--json`` and the service); the table, the CSV and the plots that present them live
+  in :mod:`mindgames.tables` and :mod:`mindgames.plots`.
 
 Crossing puzzles are compared the same way with *methods* instead of engines
-(:func:`crossing_rows`: the time-expanded SAT model, a networkx BFS on the
+(:func:`mindgames.models.crossing.compare.crossing_rows`: the time-expanded SAT model, a networkx BFS on the
 state graph, the seeds' depth-first search over loop-free plans).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mindgames.solver.registry import engine_names
+
+from .actions import ACTIONS, select
 from .kind import GridKind, Parsed
 
 if TYPE_CHECKING:  # the service's API process reads rows without loading the engines
@@ -40,10 +39,13 @@ if TYPE_CHECKING:  # the service's API process reads rows without loading the en
 
 BASELINE = "backtrack"  # what every other engine is measured against
 CROSSING_BASELINE = "dfs"  # for crossings: the seeds' depth-first search
-ACTIONS = ("solve", "check", "count")
-ENGINES = ("sat", "cpsat", "backtrack")  # the default: every engine
-#: the CSV columns, in order (``stats`` is one column of ``name=value`` pairs)
-CSV_COLUMNS = ("index", "engine", "status", "answer", "seconds", "limit_reached", "stats")
+#: the questions every engine is asked in turn
+COMPARABLE_ACTIONS = select(ACTIONS, comparable=True)
+
+
+def default_engines() -> tuple[str, ...]:
+    """What is compared unless told: every engine of the registry."""
+    return engine_names()
 
 
 @dataclass
@@ -248,43 +250,6 @@ def agreement_line(rows: Sequence[Row]) -> str:
     return f"agreement: the engines agree on {which}{tail}"
 
 
-def stats_text(stats: dict[str, int]) -> str:
-    return " ".join(f"{name}={value}" for name, value in stats.items())
-
-
-def _columns(header: Sequence[str], lines: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *lines)]
-    return [
-        "  ".join(str(cell).ljust(width) for cell, width in zip(line, widths)).rstrip()
-        for line in [header, *lines]
-    ]
-
-
-def table(rows: Sequence[Row], engines: Sequence[str], interrupted: bool = False) -> str:
-    """Per puzzle and engine, then the summary per engine, then the agreement line."""
-    lines = [
-        [str(row.index + 1), row.engine, row.answer, f"{row.seconds:.4f}", stats_text(row.stats)]
-        for row in rows
-    ]
-    text = _columns(["puzzle", "engine", "answer", "seconds", "work"], lines)
-    summary = [
-        [
-            s.engine,
-            f"{s.answered}/{s.puzzles}",
-            f"{s.median_seconds:.4f}",
-            f"{s.total_seconds:.4f}",
-            s.vs_baseline or "-",
-        ]
-        for s in summarize(rows, engines)
-    ]
-    header = ["engine", "answered", "median s", "total s", f"vs {baseline_of(engines)}"]
-    text += [""] + _columns(header, summary)
-    text += ["", agreement_line(rows)]
-    if interrupted:
-        text.append("interrupted: the table holds what finished")
-    return "\n".join(text)
-
-
 def json_records(rows: Sequence[Row], engines: Sequence[str], interrupted: bool = False) -> list[dict]:
     """One object per puzzle and engine, then one with ``"summary": true``."""
     found = disagreements(rows)
@@ -302,173 +267,3 @@ def compare_json(rows: Sequence[Row], engines: Sequence[str], stopped: bool = Fa
     """The service's answer: ``rows`` (as in ``--json``), ``summary``, ``agreement`` (the line)."""
     *records, summary = json_records(rows, engines, stopped)
     return {"rows": records, "summary": summary, "agreement": agreement_line(rows)}
-
-
-def csv_text(rows: Sequence[Row]) -> str:
-    """:data:`CSV_COLUMNS`, one line per puzzle and engine (``index`` from 0, as in JSON)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in rows:
-        writer.writerow(
-            [
-                row.index,
-                row.engine,
-                row.status,
-                row.answer,
-                f"{row.seconds:.6f}",
-                str(row.limit_reached).lower(),
-                stats_text(row.stats),
-            ]
-        )
-    return out.getvalue()
-
-
-# -- plots --------------------------------------------------------------------------------------
-
-PLOT_FORMATS = (".svg", ".png")
-
-
-def plot(rows: Sequence[Row], engines: Sequence[str], path: str | Path, title: str = "") -> None:
-    """A cactus plot for several puzzles, bars of time and work for one; SVG or PNG by extension."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only, never a window
-    import matplotlib.pyplot as plt
-
-    path = Path(path)
-    if path.suffix.lower() not in PLOT_FORMATS:
-        raise ValueError(f"{path}: a plot is .svg or .png")
-    puzzles = {row.index for row in rows}
-    if len(puzzles) > 1:
-        figure, axes = plt.subplots(figsize=(7, 4.5))
-        _cactus(axes, rows, engines)
-    else:
-        figure, (time_axes, work_axes) = plt.subplots(1, 2, figsize=(9, 4))
-        _bars(time_axes, work_axes, rows, engines)
-    if title:
-        figure.suptitle(title)
-    figure.tight_layout()
-    figure.savefig(path, format=path.suffix.lower()[1:])
-    plt.close(figure)
-
-
-def _cactus(axes: Any, rows: Sequence[Row], engines: Sequence[str]) -> None:
-    """Puzzles answered (y) within a time limit (x, log scale), one line per engine."""
-    for engine in engines:
-        times = sorted(
-            row.seconds
-            for row in rows
-            if row.engine == engine and not row.limit_reached and row.status != "invalid"
-        )
-        axes.step(
-            [max(t, 1e-5) for t in times], range(1, len(times) + 1), where="post", marker=".", label=engine
-        )
-    axes.set_xscale("log")
-    axes.set_xlabel("time limit per puzzle (s)")
-    axes.set_ylabel("puzzles answered")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend()
-
-
-def work_of(row: Row) -> int:
-    """One number for an engine's work: values tried, decisions, branches, states expanded."""
-    for name in ("nodes", "decisions", "branches", "expanded", "states"):
-        if name in row.stats:
-            return row.stats[name]
-    return 0
-
-
-def _bars(time_axes: Any, work_axes: Any, rows: Sequence[Row], engines: Sequence[str]) -> None:
-    shown = [row for engine in engines for row in rows if row.engine == engine]
-    names = [row.engine for row in shown]
-    time_axes.bar(names, [max(row.seconds, 1e-6) for row in shown], color="tab:blue")
-    time_axes.set_yscale("log")
-    time_axes.set_ylabel("seconds")
-    time_axes.set_title("time")
-    counted = [row for row in shown if row.stats]  # crossings on a model have no counters
-    work_axes.bar(
-        [row.engine for row in counted], [max(work_of(row), 1) for row in counted], color="tab:orange"
-    )
-    work_axes.set_yscale("log")
-    work_axes.set_ylabel("nodes / decisions / branches / states")
-    work_axes.set_title("work")
-
-
-# -- crossing puzzles ---------------------------------------------------------------------------
-
-#: sat/cpsat: the time-expanded model alone, horizon by horizon; bfs: networkx on the graph of
-#: concrete states; dfs: the seeds' depth-first search over every plan that repeats no state
-CROSSING_METHODS = ("sat", "cpsat", "bfs", "dfs")
-GRAPH_LIMIT = 2_000_000  # most states the networkx graph may hold
-
-
-def _plan_answer(length: int | None, complete: bool) -> tuple[str, str]:
-    """(status, answer) from a shortest length found, or none found."""
-    if length is not None:
-        return "solved", f"{length} crossings"
-    return ("unsolvable", "unsolvable") if complete else ("unknown", "unknown")
-
-
-def crossing_rows(
-    spec: Any,
-    methods: Sequence[str] = CROSSING_METHODS,
-    time_limit: float | None = None,
-    on_step: Callable[[int, str], None] | None = None,
-) -> Iterable[Row]:
-    """One crossing puzzle by each method: the shortest plan's length (or unsolvable), with
-    ``stats``: bfs ``states`` and ``edges`` of the graph; dfs ``expanded`` (states whose
-    moves were listed, once per path reaching them) and ``paths`` (goal-reaching plans)."""
-    from mindgames.solver.statespace import TooLarge, build_graph, shortest_paths, simple_paths
-
-    from .crossing import CrossingProblem, Options, solve
-
-    memo: dict = {}
-
-    def neighbours(state: Any) -> list:
-        if state not in memo:
-            memo[state] = [nxt for _, nxt in problem.successors(state)]
-        return memo[state]
-
-    for method in methods:
-        if on_step is not None:
-            on_step(0, method)
-        # each method pays for its own successor lists and rule checks (a problem remembers
-        # the safety checks it made)
-        memo.clear()
-        problem = CrossingProblem(spec)
-        started = time.perf_counter()
-        stats: dict[str, int] = {}
-        if method in ("sat", "cpsat"):
-            # counted_limit=1: the breadth-first search stops at once, the model alone decides
-            outcome = solve(
-                spec, Options(engine=method, time_limit=time_limit, cross_check=False, counted_limit=1)
-            )
-            status, answer = (
-                outcome.status,
-                (f"{outcome.crossings} crossings" if outcome.status == "solved" else outcome.status),
-            )
-        elif method == "bfs":
-            try:
-                graph = build_graph(problem.initial, neighbours, GRAPH_LIMIT, time_limit)
-                length, _, _ = shortest_paths(graph, problem.initial, problem.goal_test)
-                stats = {"states": graph.number_of_nodes(), "edges": graph.number_of_edges()}
-                status, answer = _plan_answer(length, True)
-            except TooLarge:
-                status, answer = "unknown", "unknown"
-        else:
-            found = simple_paths(problem.initial, neighbours, problem.goal_test, time_limit)
-            stats = {"expanded": found.expanded, "paths": found.count}
-            length = None if found.shortest is None or not found.complete else len(found.shortest) - 1
-            status, answer = _plan_answer(length, found.complete)
-        seconds = time.perf_counter() - started
-        crossings = int(answer.split()[0]) if status == "solved" else None
-        yield Row(
-            0,
-            method,
-            status,
-            answer,
-            seconds,
-            stats,
-            {"name": spec.name, "status": status, "crossings": crossings},
-        )

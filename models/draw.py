@@ -22,7 +22,27 @@ def grid_lines(
     With ``regions`` (a jigsaw: each cell's region number) the borders are
     drawn wherever two neighbouring cells lie in different regions, so the
     regions read in plain text: a ``|`` between cells, a ``-`` line under
-    them, ``+`` where borders meet."""
+    them, ``+`` where borders meet.
+
+    >>> for line in grid_lines([[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]], (2, 2)):
+    ...     print(line)
+    1 3 | 2 4
+    4 2 | 3 1
+    ----+----
+    2 4 | 1 3
+    3 1 | 4 2
+    >>> jigsaw = [[0, 0, 0, 1], [0, 2, 1, 1], [2, 2, 3, 1], [2, 3, 3, 3]]
+    >>> grid = [[1, 2, 3, 4], [3, 0, 0, 2], [2, 0, 0, 0], [4, 0, 0, 0]]
+    >>> for line in grid_lines(grid, None, regions=jigsaw):
+    ...     print(line)
+    1 2 3|4
+     +-+-+
+    3|.|. 2
+    -+ +-+
+    2 .|.|.
+     +-+ +-
+    4|. . .
+    """
     size = len(grid)
     width = 1 if size <= 35 else 2
 
@@ -82,7 +102,13 @@ def marked_rows(
     """Rows of one-character cells, givens bold and filled-in cells red when ``color``.
 
     For grids whose symbols include ``0`` (Binairo), which :func:`grid_lines` prints as a
-    blank; a cell counts as given where ``givens`` holds anything but None there."""
+    blank; a cell counts as given where ``givens`` holds anything but None there.
+
+    >>> marked_rows(["1.", "01"])
+    ['1.', '01']
+    >>> marked_rows(["1.", "01"], [[1, None], [None, None]], color=True)[0] == BOLD + "1" + RESET + "."
+    True
+    """
     if not color:
         return list(rows)
     marked = []

@@ -15,7 +15,7 @@ under assumptions (the givens), so nothing is compiled twice.
   givens taken from the first solution that make it the only one, minimal in
   the same way (grown until unique, then shrunk with every removal checked).
 * **unique**: the grade and the techniques the kind's own ladder needs
-  (``kind.grade(puzzle)``, when the kind has one).
+  (``kind.grade(puzzle)``; a kind without a ladder grades nothing: "one solution").
 
 Cells in JSON are 1-based ``[row, col]``, as in the text output.
 """
@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mindgames.solver.deadline import Deadline
+from mindgames.solver.engine import Capability
 
 from .errors import TimeLimitReached
 from .grid import cell_name
@@ -67,7 +68,16 @@ class Explanation:
 
 
 class Explainer:
-    """Answers "why" about puzzles of one kind; keep one for a batch (it keeps the sessions)."""
+    """Answers "why" about puzzles of one kind; keep one for a batch (it keeps the sessions).
+
+    >>> from mindgames.models.sudoku import SUDOKU, make_puzzle
+    >>> twice_in_row_1 = make_puzzle([[1, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
+    >>> clash = Explainer(SUDOKU).explain(twice_in_row_1)
+    >>> clash.explanation, clash.clash, clash.text
+    ('clash', [(0, 0), (0, 3)], 'givens clash: 1 appears twice in row 1 (r1c1 and r1c4)')
+    >>> clash.to_json()["clash"]  # 1-based in JSON
+    [[1, 1], [1, 4]]
+    """
 
     def __init__(self, kind: GridKind, solver: PuzzleSolver | None = None, engine: str = "sat"):
         self.kind = kind
@@ -108,8 +118,9 @@ class Explainer:
         encoding, session = self.solver.session(puzzle)
         givens = self.kind.given_cells(puzzle)
         literal_of = {cell: self._holds(encoding, puzzle, cell, value) for cell, value in givens.items()}
-        core = getattr(session, "unsat_core", None)
-        start = core(list(literal_of.values()), deadline.remaining()) if core else None
+        start = None
+        if self.solver.engine.supports(Capability.UNSAT_CORES):
+            start = session.unsat_core(list(literal_of.values()), deadline.remaining())
         if start is None:
             clash = dict(givens)
         else:
@@ -185,10 +196,10 @@ class Explainer:
         return Explanation("open", text, open_cells=open_cells, add_givens=extra, solutions=solutions)
 
     def _unique(self, puzzle: Any, deadline: Deadline) -> Explanation:
-        grade = getattr(self.kind, "grade", None)
-        if grade is None:
+        graded = self.kind.grade(puzzle, deadline)
+        if graded is None:  # the kind has no ladder
             return Explanation("unique", "one solution")
-        level, name, techniques = grade(puzzle, deadline)
+        level, name, techniques = graded
         return Explanation(
             "unique",
             f"one solution; grade {level} ({name}): {', '.join(techniques)}",
@@ -216,8 +227,7 @@ class Explainer:
                 raise TimeLimitReached("time limit reached while explaining")
             return self.explain(puzzle, deadline.remaining()).to_json()
         solution = self.kind.decode(encoding, answer.witnesses[0])
-        ladder = getattr(self.kind, "hint", None)
-        step = ladder(puzzle, deadline) if ladder else None
+        step = self.kind.hint(puzzle, deadline)
         if step is not None:
             check_hint(step, solution)
             return step

@@ -26,6 +26,11 @@ class Unit:
 
 
 def cell_name(cell: Cell) -> str:
+    """A 0-based cell as messages name it, 1-based.
+
+    >>> cell_name((0, 1))
+    'r1c2'
+    """
     return f"r{cell[0] + 1}c{cell[1] + 1}"
 
 
@@ -38,8 +43,14 @@ def columns(height: int, width: int) -> list[Unit]:
 
 
 def boxes(size: int, box_rows: int, box_cols: int) -> list[Unit]:
-    """The ``box_rows x box_cols`` boxes tiling a ``size x size`` grid, numbered row-major."""
-    units = []
+    """The ``box_rows x box_cols`` boxes tiling a ``size x size`` grid, numbered row-major.
+
+    >>> [box.name for box in boxes(6, 2, 3)]
+    ['box 1', 'box 2', 'box 3', 'box 4', 'box 5', 'box 6']
+    >>> boxes(4, 2, 2)[1]
+    Unit(name='box 2', cells=((0, 2), (0, 3), (1, 2), (1, 3)))
+    """
+    units: list[Unit] = []
     for top in range(0, size, box_rows):
         for left in range(0, size, box_cols):
             cells = tuple((r, c) for r in range(top, top + box_rows) for c in range(left, left + box_cols))
@@ -55,7 +66,13 @@ def diagonals(size: int) -> list[Unit]:
 
 
 def regions(labels: Sequence[Sequence[Hashable]]) -> list[Unit]:
-    """Units from a grid of region labels, in order of first appearance."""
+    """Units from a grid of region labels, in order of first appearance.
+
+    >>> for unit in regions(["aab", "abb"]):
+    ...     print(unit.name, unit.cells)
+    region a ((0, 0), (0, 1), (1, 0))
+    region b ((0, 2), (1, 1), (1, 2))
+    """
     cells_of: dict[Hashable, list[Cell]] = {}
     for r, row in enumerate(labels):
         for c, label in enumerate(row):
@@ -72,7 +89,13 @@ SYMBOL_VALUES: dict[str, int] = {
 
 
 def symbol_value(char: str) -> int | None:
-    """The value a text symbol stands for: 0 for a blank, None if it is no symbol."""
+    """The value a text symbol stands for: 0 for a blank, None if it is no symbol.
+
+    >>> symbol_value("7"), symbol_value("A"), symbol_value("a"), symbol_value("."), symbol_value("?")
+    (7, 10, 10, 0, None)
+    >>> symbol_char(10), symbol_char(0)
+    ('A', '.')
+    """
     if char in BLANKS:
         return 0
     index = SYMBOLS.find(char.upper())
@@ -86,7 +109,11 @@ def symbol_char(value: int) -> str:
 def box_shape(size: int) -> tuple[int, int] | None:
     """The most square box shape ``(rows, cols)`` with rows <= cols for ``size`` symbols.
 
-    ``None`` when ``size`` is prime (no box shape besides a whole row)."""
+    ``None`` when ``size`` is prime (no box shape besides a whole row).
+
+    >>> box_shape(9), box_shape(6), box_shape(12), box_shape(7)
+    ((3, 3), (2, 3), (3, 4), None)
+    """
     best = None
     for box_rows in range(2, int(size**0.5) + 1):
         if size % box_rows == 0:

@@ -22,7 +22,15 @@ KIND_NAMES: tuple[str, ...] = tuple(KIND_PATHS)
 
 
 def get_kind(name: str) -> PuzzleKind:
-    """The kind called ``name``; ValueError naming the known ones otherwise."""
+    """The kind called ``name``; ValueError naming the known ones otherwise.
+
+    >>> get_kind("binairo").name
+    'binairo'
+    >>> get_kind("chess")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown puzzle kind 'chess'; known: sudoku, binairo, crossing
+    """
     try:
         module, attribute = KIND_PATHS[name].split(":")
     except KeyError:

@@ -1,12 +1,13 @@
 """Solve, check, count and enumerate any puzzle kind on any engine.
 
-A puzzle *kind* (a module of :mod:`mindgames.models`, e.g. :mod:`mindgames.models.sudoku`)
+A puzzle *kind* (a :class:`~mindgames.models.kind.GridKind`, e.g. :data:`mindgames.models.sudoku.SUDOKU`)
 supplies five things, and this module does the rest the same way for all:
 
 ``shape(puzzle)``
     a hashable key; puzzles of one shape share one compiled model;
 ``compile(shape) -> Encoding``
-    the rules as a :class:`mindgames.solver.Model` (no givens), plus what decoding needs;
+    the rules as a :class:`mindgames.solver.Model` (no givens), plus what decoding needs
+    (and :attr:`~mindgames.models.kind.Encoding.fixed`: literals every question assumes);
 ``givens(encoding, puzzle) -> list[int]``
     the puzzle's givens as literals, passed to the engine as assumptions;
 ``decode(encoding, assignment)``
@@ -15,11 +16,11 @@ supplies five things, and this module does the rest the same way for all:
     the rules checked directly on the solution, without the model: the
     problems found (empty when the solution is right).
 
-and optionally ``explain_unsolvable(puzzle) -> str | None`` to say where givens
-clash, and ``compile_puzzle(puzzle) -> Encoding | None``: a model of that one puzzle
-(its givens built in, ``givens`` then gives none), for puzzles that share no model
-with the next one (a jigsaw's layout): it is asked of a fresh session, kept by no
-cache, unless the shape's model is prepared already; None means the shape's model.  Every solution an engine returns is verified
+and the hooks every kind has, by default doing nothing more (see :class:`GridKind`):
+``explain_unsolvable(puzzle)`` to say where givens clash, ``compile_alone(shape)`` for
+an engine that keeps no warm solver, and ``compile_puzzle(puzzle)``: a model of that one
+puzzle (a jigsaw's), asked of a fresh session, kept by no cache, unless the shape's model
+is prepared already.  Every solution an engine returns is verified
 before it is reported; a failed verification raises
 :class:`~mindgames.models.errors.VerificationError`.
 
@@ -50,13 +51,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from mindgames.solver import Assignment, Model, Session, Uniqueness, get_engine
+from mindgames.solver import Assignment, Capability, Model, Session, Uniqueness, get_engine
 from mindgames.solver.deadline import Deadline
 from mindgames.solver.engine import Enumeration, SolveResult
 
 from .errors import VerificationError
+from .kind import Encoding, GridKind
 
 if TYPE_CHECKING:  # proofs are imported when one is asked for (--certify): ~3 ms otherwise
     from mindgames.solver.proof import ProofBase
@@ -76,21 +78,6 @@ _NO_PROOF_NEEDED = {
 def _no_certificate(result: Result, answer: str) -> None:
     result.extra["certificate"] = None
     result.extra["certificate_reason"] = _NO_PROOF_NEEDED[answer]
-
-
-class Encoding(Protocol):
-    model: Model
-    # optional ``fixed``: literals every question about the shape assumes (see FixedSession)
-
-
-class PuzzleKind(Protocol):
-    name: str
-
-    def shape(self, puzzle: Any) -> Hashable: ...
-    def compile(self, shape: Hashable) -> Encoding: ...
-    def givens(self, encoding: Encoding, puzzle: Any) -> list[int]: ...
-    def decode(self, encoding: Encoding, assignment: Assignment) -> Any: ...
-    def verify(self, puzzle: Any, solution: Any) -> list[str]: ...
 
 
 @dataclass
@@ -147,13 +134,12 @@ class FixedSession:
     def count(self, assumptions: Sequence[int] = (), *args: Any, **kwargs: Any) -> Enumeration:
         return self.session.count([*self.fixed, *assumptions], *args, **kwargs)
 
+    def unsat_core(self, assumptions: Sequence[int], time_limit: float | None = None) -> list[int] | None:
+        return self.session.unsat_core([*self.fixed, *assumptions], time_limit)
+
     def __getattr__(self, name: str) -> Any:
-        """Anything else is the session's own (model, stats); ``unsat_core``, where the
-        engine has one, assumes ``fixed`` too."""
-        found = getattr(self.session, name)
-        if name == "unsat_core":
-            return lambda assumptions, time_limit=None: found([*self.fixed, *assumptions], time_limit)
-        return found
+        """Anything else is the session's own (model, stats)."""
+        return getattr(self.session, name)
 
 
 class PuzzleSolver:
@@ -163,9 +149,11 @@ class PuzzleSolver:
     same-shaped puzzles compiles the rules once and only swaps the givens.
     """
 
-    def __init__(self, kind: PuzzleKind, engine: str = "sat", max_shapes: int | None = None):
+    def __init__(self, kind: GridKind, engine: str = "sat", max_shapes: int | None = None):
         """``max_shapes`` bounds the prepared sessions kept (least recently used go first),
         for long-lived processes that meet many shapes (e.g. jigsaw layouts)."""
+        if not isinstance(kind, GridKind):  # a kind's module, say: it has no defaults for the hooks
+            raise TypeError(f"PuzzleSolver answers a GridKind (e.g. sudoku.SUDOKU), not {kind!r}")
         self.kind = kind
         self.engine_name = engine
         self.engine = get_engine(engine)
@@ -177,10 +165,13 @@ class PuzzleSolver:
         # per model (by identity; a base keeps its model alive, so ids stay unique)
         self._proof_bases: OrderedDict[int, ProofBase] = OrderedDict()
 
-    def session(self, puzzle: Any) -> tuple[Encoding, Session]:
+    def session(self, puzzle: Any) -> tuple[Encoding, Session | FixedSession]:
         """The puzzle's encoding, and the session for its model: seen through the
         encoding's fixed literals, when it has some, so that every question assumes them."""
-        key = self.kind.shape(puzzle)
+        return self._shape_session(self.kind.shape(puzzle))
+
+    def _shape_session(self, key: Hashable) -> tuple[Encoding, Session | FixedSession]:
+        """:meth:`session` for the shape ``key``."""
         encoding = self._encodings.get(key)
         if encoding is None:
             encoding = self._encodings[key] = self._compile(key)
@@ -196,32 +187,31 @@ class PuzzleSolver:
                 self._sessions.popitem(last=False)
         else:
             self._sessions.move_to_end(model_key)
-        fixed = getattr(encoding, "fixed", ())
+        fixed = encoding.fixed
         return encoding, (FixedSession(session, fixed) if fixed else session)
 
-    def _question(self, puzzle: Any, certify: bool = False) -> tuple[Encoding, Session]:
+    def _question(self, puzzle: Any, certify: bool = False) -> tuple[Encoding, Session | FixedSession]:
         """The encoding and session a question about ``puzzle`` is asked of: the puzzle's
         own model when the kind makes one (``compile_puzzle``), else :meth:`session`'s.
         The shape's model is kept to when it is prepared already (a generator asks about
         one jigsaw layout again and again: its warm solver answers faster), and for a
         certified answer: the proof is checked against the rules as stated, not against a
         model that deductions made in Python shaped."""
-        compile_puzzle = getattr(self.kind, "compile_puzzle", None)
-        if compile_puzzle is not None and not certify and self.kind.shape(puzzle) not in self._encodings:
-            encoding = compile_puzzle(puzzle)
+        key = self.kind.shape(puzzle)
+        if not certify and key not in self._encodings:
+            encoding = self.kind.compile_puzzle(puzzle)
             if encoding is not None:
                 return encoding, self.engine.prepare(encoding.model)
-        return self.session(puzzle)
+        return self._shape_session(key)
 
     def _compile(self, key: Hashable) -> Encoding:
         """The kind's model of a shape.  A model shared by several shapes (its ``fixed``
         literals tell them apart) pays only on an engine that keeps one warm solver for it;
-        the others get the shape's own model, when the kind offers one (``compile_alone``):
-        backtracking, say, would not prune on rules reached only through helper variables."""
-        alone = getattr(self.kind, "compile_alone", None)
-        if alone is not None and not getattr(self.engine, "shares_models", False):
-            return alone(key)
-        return self.kind.compile(key)
+        the others get the shape's own model (``compile_alone``): backtracking, say, would
+        not prune on rules reached only through helper variables."""
+        if self.engine.supports(Capability.SHARES_MODELS):
+            return self.kind.compile(key)
+        return self.kind.compile_alone(key)
 
     def _verified(self, puzzle: Any, encoding: Encoding, assignment: Assignment) -> Any:
         solution = self.kind.decode(encoding, assignment)
@@ -266,7 +256,7 @@ class PuzzleSolver:
         if deadline.passed():  # not even the shape's proof base is built
             result.extra["certificate"] = Certificate("unknown", reason=TIME_LIMIT_BEFORE).to_json()
             return
-        givens = [*getattr(encoding, "fixed", ()), *givens]  # the proof assumes a jigsaw's layout too
+        givens = [*encoding.fixed, *givens]  # the proof assumes a jigsaw's layout too
         certificate = certify_answer(
             encoding.model,
             givens,
@@ -288,8 +278,7 @@ class PuzzleSolver:
 
     def _unsolvable(self, result: Result, puzzle: Any) -> Result:
         result.status = "unsolvable"
-        explain = getattr(self.kind, "explain_unsolvable", None)
-        result.message = (explain(puzzle) if explain else None) or "no solution exists"
+        result.message = self.kind.explain_unsolvable(puzzle) or "no solution exists"
         return result
 
     def solve(
@@ -315,6 +304,7 @@ class PuzzleSolver:
         answer = session.solve(givens, deadline.remaining())
         result = Result(engine=self.engine_name, stats=answer.stats)
         if answer.status == "sat":
+            assert answer.assignment is not None, "a sat answer carries its assignment"
             result.status = "solved"
             result.solution = self._verified(puzzle, encoding, answer.assignment)
         elif answer.status == "unsat":

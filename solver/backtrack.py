@@ -32,6 +32,7 @@ class BacktrackSession(Session):
     #: nodes: values tried; backtracks: choices whose values ran out, so the
     #: search went back up; max_depth: the most choices open at once
     STATS = ("nodes", "backtracks", "max_depth")
+    engine_name = "backtrack"
 
     def __init__(self, model: Model):
         super().__init__(model)
@@ -90,10 +91,13 @@ class BacktrackSession(Session):
                 open_sum[c] -= w
                 if polarity == positive:
                     true_sum[c] += w
-                    if upper[c] is not None and true_sum[c] > upper[c]:
+                    most = upper[c]
+                    if most is not None and true_sum[c] > most:
                         ok = False
-                elif lower[c] is not None and true_sum[c] + open_sum[c] < lower[c]:
-                    ok = False
+                else:
+                    least = lower[c]
+                    if least is not None and true_sum[c] + open_sum[c] < least:
+                        ok = False
             return ok
 
         def undo(mark: int) -> None:

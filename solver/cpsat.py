@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -24,14 +25,18 @@ from .deadline import Deadline
 from .engine import Engine, Session, Solutions, SolveResult
 from .model import Model
 
-_OPS = {
+_OPS: dict[str, Callable[[Any, int], Any]] = {
     "<=": lambda e, b: e <= b,
     ">=": lambda e, b: e >= b,
     "==": lambda e, b: e == b,
 }
 
 
-def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None):
+def _run(
+    solver: cp_model.CpSolver,
+    model: cp_model.CpModel,
+    callback: cp_model.CpSolverSolutionCallback | None = None,
+) -> cp_model.CpSolverStatus:
     """``solver.Solve`` in a worker thread, so that Ctrl-C in the main thread stops the search.
 
     CP-SAT releases the GIL while it searches; the main thread waits in short
@@ -39,15 +44,15 @@ def _run(solver: cp_model.CpSolver, model: cp_model.CpModel, callback=None):
     to stop before re-raising it."""
     solver.parameters.catch_sigint_signal = False  # Python, not CP-SAT, owns Ctrl-C
     if threading.current_thread() is not threading.main_thread():
-        return solver.Solve(model, callback)
-    outcome: list = []
-    worker = threading.Thread(target=lambda: outcome.append(solver.Solve(model, callback)))
+        return solver.solve(model, callback)
+    outcome: list[cp_model.CpSolverStatus] = []
+    worker = threading.Thread(target=lambda: outcome.append(solver.solve(model, callback)))
     worker.start()
     try:
         while worker.is_alive():
             worker.join(0.05)
     except KeyboardInterrupt:
-        solver.StopSearch()
+        solver.stop_search()
         worker.join()
         raise
     return outcome[0]
@@ -65,33 +70,34 @@ def _stats(solver: cp_model.CpSolver) -> dict[str, int]:
 
 class CpSatSession(Session):
     STATS = ("branches", "conflicts", "booleans")
+    engine_name = "cpsat"
 
-    def __init__(self, model: Model, workers: int = 1):
+    def __init__(self, model: Model, workers: int = 1) -> None:
         super().__init__(model)
         self.workers = workers
         cp = cp_model.CpModel()
-        x = [None] + [cp.NewBoolVar(f"v{v}") for v in range(1, model.num_vars + 1)]
-        self.vars = x
+        # Solutions are read by position: variable v is CP-SAT's variable v - 1.
+        self.vars = [cp.new_bool_var(f"v{v}") for v in range(1, model.num_vars + 1)]
 
-        def lit(l: int):
-            return x[l] if l > 0 else x[-l].Not()
+        def lit(l: int) -> cp_model.LiteralT:
+            var = self.vars[abs(l) - 1]
+            return var if l > 0 else var.negated()
 
         for clause in model.clauses:
-            cp.AddBoolOr([lit(l) for l in clause])
+            cp.add_bool_or([lit(l) for l in clause])
         for card in model.cardinalities:
             lits = [lit(l) for l in card.literals]
             if card.bound == 1 and card.op == "==":
-                cp.AddExactlyOne(lits)
+                cp.add_exactly_one(lits)
             elif card.bound == 1 and card.op == "<=":
-                cp.AddAtMostOne(lits)
+                cp.add_at_most_one(lits)
             else:
-                cp.Add(_OPS[card.op](sum(lits), card.bound))
+                cp.add(_OPS[card.op](sum(lits), card.bound))
         for lin in model.linears:
-            expr = cp_model.LinearExpr.WeightedSum([lit(l) for l in lin.literals], list(lin.weights))
-            cp.Add(_OPS[lin.op](expr, lin.bound))
+            expr = cp_model.LinearExpr.weighted_sum([lit(l) for l in lin.literals], list(lin.weights))
+            cp.add(_OPS[lin.op](expr, lin.bound))
         self.base = cp
-        # Solutions are read by position: variable v must be CP-SAT's variable v - 1.
-        assert all(x[v].Index() == v - 1 for v in range(1, model.num_vars + 1))
+        assert all(var.index == v for v, var in enumerate(self.vars))
 
     @contextmanager
     def _with_assumptions(self, assumptions: Sequence[int]) -> Iterator[cp_model.CpModel | None]:
@@ -134,7 +140,7 @@ class CpSatSession(Session):
             solver = self._solver(time_limit)
             status = _run(solver, model)
             if status == cp_model.MODEL_INVALID:
-                raise RuntimeError(f"CP-SAT rejected the model: {model.Validate()}")
+                raise RuntimeError(f"CP-SAT rejected the model: {model.validate()}")
         seconds, stats = time.perf_counter() - start, _stats(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return SolveResult("sat", self._assignment(solver.response_proto.solution), seconds, stats)
@@ -152,10 +158,10 @@ class CpSatSession(Session):
             session = self
 
             class Collector(cp_model.CpSolverSolutionCallback):
-                def on_solution_callback(self):
+                def on_solution_callback(self) -> None:
                     values = list(self.response_proto.solution)
                     if not solutions.add(session._assignment(values)):
-                        self.StopSearch()
+                        self.stop_search()
 
             status = _run(solver, model, Collector())
             self.search_stats = _stats(solver)
@@ -166,7 +172,7 @@ class CpSatEngine(Engine):
     name = "cpsat"
     description = "OR-Tools CP-SAT (1 worker: deterministic)"
 
-    def __init__(self, workers: int = 1):
+    def __init__(self, workers: int = 1) -> None:
         self.workers = workers
 
     def prepare(self, model: Model) -> CpSatSession:

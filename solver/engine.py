@@ -13,6 +13,23 @@ out of time is not an error: the answer says ``unknown`` (or, for a count,
 Every result carries ``stats``: how much search the engine did for that one
 question, as counters named by the engine (``STATS`` on each session class
 lists them; README.md's "Search statistics" says what each means).
+
+What an engine offers beyond that is one of its :class:`Capability` values, asked
+with :meth:`Engine.supports` (or, without importing any engine,
+:func:`mindgames.solver.registry.engines_with`).  Every optional hook is declared
+here with a default, so a caller never probes for a method: a session without unsat
+cores raises :class:`NotSupported` naming the engine.
+
+>>> from mindgames.solver import Model, get_engine
+>>> m = Model(); a = m.new_var(primary=True)
+>>> m.add_clause([a])
+>>> session = get_engine("backtrack").prepare(m)
+>>> session.unsat_core([-a])
+Traceback (most recent call last):
+...
+mindgames.solver.engine.NotSupported: engine backtrack does not offer unsat cores
+>>> get_engine("sat").prepare(m).unsat_core([-a])
+[-1]
 """
 
 from __future__ import annotations
@@ -23,11 +40,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .capabilities import Capability
 from .deadline import Deadline
 from .model import Assignment, Model, projection
 
 SolveStatus = Literal["sat", "unsat", "unknown"]
 UniquenessStatus = Literal["unique", "multiple", "unsat", "unknown"]
+
+
+class NotSupported(NotImplementedError):
+    """An engine was asked for something it does not offer (a :class:`Capability`)."""
+
+    def __init__(self, engine: str, capability: Capability):
+        super().__init__(f"engine {engine} does not offer {capability.phrase}")
+        self.engine, self.capability = engine, capability
 
 
 @dataclass
@@ -107,6 +133,8 @@ class Session(ABC):
 
     #: the names of the counters in every result's ``stats``, in order
     STATS: tuple[str, ...] = ()
+    #: the name of the engine that made it (for messages: :class:`NotSupported`)
+    engine_name: str = "?"
 
     def __init__(self, model: Model):
         self.model = model
@@ -176,6 +204,18 @@ class Session(ABC):
             status = "unique" if found.count == 1 else "unsat"
         return Uniqueness(status, found.solutions, found.seconds, found.stats)
 
+    # -- optional hooks: an engine offering one says so in its capabilities ---------------
+    def unsat_core(self, assumptions: Sequence[int], time_limit: float | None = None) -> list[int] | None:
+        """Assumptions that cannot all hold together (a subset of ``assumptions``, not
+        necessarily minimal), or None when they can or time ran out.
+
+        Only engines with :attr:`Capability.UNSAT_CORES`; others raise :class:`NotSupported`."""
+        raise NotSupported(self.engine_name, Capability.UNSAT_CORES)
+
+    def close(self) -> None:
+        """Release what the engine holds (a native solver) now, not when collected."""
+        return None  # most sessions hold only Python objects
+
 
 class Engine(ABC):
     """A solving back end.  It knows Boolean models, never puzzles."""
@@ -186,3 +226,20 @@ class Engine(ABC):
     @abstractmethod
     def prepare(self, model: Model) -> Session:
         """Build the engine's form of ``model`` once, for many questions."""
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """What it offers beyond the common questions: its registry entry's, by its name
+        (the one statement of them, which :mod:`~mindgames.solver.registry` reads without
+        importing the engine); none for an engine not registered."""
+        from .registry import capabilities_of  # (the registry imports this module)
+
+        return capabilities_of(self.name)
+
+    def supports(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+
+    def require(self, capability: Capability) -> None:
+        """:class:`NotSupported` unless the engine offers ``capability``."""
+        if not self.supports(capability):
+            raise NotSupported(self.name, capability)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 Operator = Literal["<=", ">=", "=="]
 OPERATORS: tuple[str, ...] = ("<=", ">=", "==")
@@ -48,8 +48,11 @@ class Linear:
     bound: int
 
 
+Value = TypeVar("Value", bound=Hashable)
+
+
 @dataclass(frozen=True)
-class Choice:
+class Choice(Generic[Value]):
     """A finite-domain variable in one-hot form: it takes exactly one of ``values``.
 
     ``is_(v)`` is the literal "the variable takes v", to constrain or assume;
@@ -68,16 +71,16 @@ class Choice:
     (2, 1)
     """
 
-    values: tuple[Hashable, ...]
+    values: tuple[Value, ...]
     literals: tuple[int, ...]
 
-    def is_(self, value: Hashable) -> int:
+    def is_(self, value: Value) -> int:
         try:
             return self.literals[self.values.index(value)]
         except ValueError:
             raise ValueError(f"{value!r} is not among the values {self.values}") from None
 
-    def value(self, assignment: Assignment) -> Hashable | None:
+    def value(self, assignment: Assignment) -> Value | None:
         """The value taken under ``assignment`` (None if no literal of it is true)."""
         for value, literal in zip(self.values, self.literals):
             if is_true(assignment, literal):
@@ -87,7 +90,21 @@ class Choice:
 
 @dataclass
 class Model:
-    """A Boolean constraint model, built up by a puzzle kind."""
+    """A Boolean constraint model, built up by a puzzle kind.
+
+    Every engine answers the same model: here two of three variables are true,
+    but not both the first two.
+
+    >>> from mindgames.solver import get_engine
+    >>> m = Model()
+    >>> x, y, z = m.new_vars(3, primary=True)
+    >>> m.add_exactly([x, y, z], 2)
+    >>> m.add_clause([-x, -y])
+    >>> [get_engine(name).prepare(m).count().count for name in ("sat", "cpsat", "backtrack")]
+    [2, 2, 2]
+    >>> m.stats()
+    {'variables': 3, 'primary': 3, 'clauses': 1, 'cardinalities': 1, 'linears': 0, 'choices': 0}
+    """
 
     num_vars: int = 0
     clauses: list[tuple[int, ...]] = field(default_factory=list)
@@ -111,28 +128,28 @@ class Model:
         return [self.new_var(primary=primary) for _ in range(count)]
 
     def new_choice(
-        self, values: Iterable[Hashable], primary: bool = False, name: str | None = None
-    ) -> Choice:
+        self, values: Iterable[Value], primary: bool = False, name: str | None = None
+    ) -> Choice[Value]:
         """A finite-domain variable over ``values`` (one-hot); a branching point for search.
 
         Its literals are fresh consecutive variables, one per value, in the
         order of ``values`` (which is the order a backtracking search tries
         them); two values share one variable."""
-        values = tuple(values)
-        if len(values) < 2 or len(set(values)) != len(values):
-            raise ValueError(f"a choice needs at least two distinct values, not {values!r}")
-        if len(values) == 2:
+        distinct = tuple(values)
+        if len(distinct) < 2 or len(set(distinct)) != len(distinct):
+            raise ValueError(f"a choice needs at least two distinct values, not {distinct!r}")
+        if len(distinct) == 2:
             var = self.new_var(name, primary)
-            choice = Choice(values, (-var, var))
+            choice = Choice(distinct, (-var, var))
             self.choices.append(choice.literals)  # exactly one of v, -v holds anyway
             return choice
         literals = tuple(
-            self.new_var(None if name is None else f"{name}={value}", primary) for value in values
+            self.new_var(None if name is None else f"{name}={value}", primary) for value in distinct
         )
         self.add_choice(literals)
-        return Choice(values, literals)
+        return Choice(distinct, literals)
 
-    def add_all_different(self, choices: Sequence[Choice]) -> None:
+    def add_all_different(self, choices: Sequence[Choice[Value]]) -> None:
         """No two of ``choices`` take the same value.
 
         When there are as many choices as values (a Sudoku unit) every value is
@@ -232,7 +249,7 @@ class Model:
         >>> a, b = m.new_count(2), m.new_count(1)
         >>> total = m.unary_sum([a, b], cap=3)
         >>> m.add_clause([a[1]]); m.add_clause([-b[0]])   # a = 2, b = 0
-        >>> from solver import get_engine
+        >>> from mindgames.solver import get_engine
         >>> count_value(get_engine("sat").prepare(m).solve(()).assignment, total)
         2
         """

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import combinations
@@ -122,7 +122,15 @@ def _to_cnf(model: Model) -> tuple[list[Sequence[int]], int]:
     return clauses, top
 
 
-def _encode_pb(clauses, lits, weights, op, bound, top, contradiction) -> int:
+def _encode_pb(
+    clauses: list[Sequence[int]],
+    lits: list[int],
+    weights: list[int],
+    op: str,
+    bound: int,
+    top: int,
+    contradiction: Callable[[], None],
+) -> int:
     total = sum(weights)
     if op == "<=" and bound >= total or op == ">=" and bound <= 0:
         return top  # always true
@@ -152,6 +160,7 @@ def _load(solver: Solver, clauses: list[Sequence[int]]) -> None:
 class SatSession(Session):
     #: CaDiCaL's own counters (python-sat's ``accum_stats()``), per question
     STATS = ("decisions", "conflicts", "propagations", "restarts")
+    engine_name = "sat"
 
     def __init__(self, model: Model, solver_name: str = "cadical153"):
         super().__init__(model)
@@ -233,8 +242,7 @@ class SatSession(Session):
         return SolveResult("sat", self.solver.get_model(), seconds, stats)
 
     def unsat_core(self, assumptions: Sequence[int], time_limit: float | None = None) -> list[int] | None:
-        """Assumptions that cannot all hold together (a subset of ``assumptions``, not
-        necessarily minimal), or None when they can or time ran out."""
+        """CaDiCaL's failed assumptions (see :meth:`Session.unsat_core`)."""
         if self._solve(list(assumptions), Deadline(time_limit)) is not False:
             return None
         return list(self.solver.get_core() or [])
@@ -275,9 +283,9 @@ class SatSession(Session):
 class SatEngine(Engine):
     name = "sat"
     description = "python-sat, CNF with CaDiCaL 1.5.3, incremental with assumptions"
-    #: one warm solver answers many questions by assumptions, so a model shared by several
-    #: shapes (a kind's ``compile`` with ``fixed`` literals) pays: see PuzzleSolver.session
-    shares_models = True
+    # Its capabilities (solver/registry.py) include shares_models: one warm solver answers
+    # many questions by assumptions, so a model shared by several shapes (a kind's
+    # ``compile`` with ``fixed`` literals) pays: see PuzzleSolver.session
 
     def __init__(self, solver_name: str = "cadical153"):
         self.solver_name = solver_name

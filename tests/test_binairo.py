@@ -97,7 +97,7 @@ def test_a_solution_must_keep_the_givens():
 
 
 def test_contradicting_givens_are_unsolvable_and_say_where():
-    result = PuzzleSolver(binairo, "sat").solve(parse_one("111.\n....\n....\n...."))
+    result = PuzzleSolver(binairo.BINAIRO, "sat").solve(parse_one("111.\n....\n....\n...."))
     assert result.status == "unsolvable"
     assert "triples: row 1, columns 1-3 are three 1s" in result.message
 
@@ -173,7 +173,7 @@ def test_givens_are_the_cells_choices_and_decoding_reads_them_back():
 @pytest.mark.parametrize("engine", ["sat", "cpsat", "backtrack"])
 @pytest.mark.parametrize("rules, expected", [("takuzu", [2, 72, 4140]), ("unruly", [2, 90, 11222])])
 def test_every_engine_counts_the_empty_grids(engine, rules, expected):
-    solver = PuzzleSolver(binairo, engine)
+    solver = PuzzleSolver(binairo.BINAIRO, engine)
     sizes = (2, 4, 6) if engine != "backtrack" or rules == "takuzu" else (2, 4)
     counts = [solver.count(empty(n, n, rules)).count for n in sizes]
     assert counts == expected[: len(sizes)]
@@ -182,7 +182,7 @@ def test_every_engine_counts_the_empty_grids(engine, rules, expected):
 @pytest.mark.parametrize("engine", ["sat", "cpsat", "backtrack"])
 def test_every_engine_counts_a_rectangle(engine):
     # 4 wide x 6 high has 96 grids, and so has its transpose
-    solver = PuzzleSolver(binairo, engine)
+    solver = PuzzleSolver(binairo.BINAIRO, engine)
     assert solver.count(empty(6, 4)).count == 96
     assert solver.count(empty(4, 6)).count == 96
 
@@ -197,7 +197,7 @@ def random_givens(rows: int, cols: int, data) -> Puzzle:
     )
 
 
-SOLVERS = {name: PuzzleSolver(binairo, name) for name in ("sat", "cpsat", "backtrack")}
+SOLVERS = {name: PuzzleSolver(binairo.BINAIRO, name) for name in ("sat", "cpsat", "backtrack")}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -241,7 +241,7 @@ def shared_puzzles(size: int, how_many: int):
     ],
 )
 def test_shared_puzzles_are_solved_unique_and_verified(engine, sizes):
-    solver = PuzzleSolver(binairo, engine)
+    solver = PuzzleSolver(binairo.BINAIRO, engine)
     for size in sizes:
         for puzzle, solution in shared_puzzles(size, 15 if engine != "backtrack" else 5):
             result = solver.check(puzzle)
@@ -275,7 +275,7 @@ def assert_unique_and_minimal(puzzle: Puzzle, solver: PuzzleSolver) -> None:
     ],
 )
 def test_generated_puzzles_are_unique_and_minimal(rows, cols, rules):
-    checker = PuzzleSolver(binairo, "cpsat")  # another engine than the generator's
+    checker = PuzzleSolver(binairo.BINAIRO, "cpsat")  # another engine than the generator's
     for puzzle, solution in binairo.generate(rows, cols, rules, seed=7, count=2):
         assert verify(puzzle, solution) == []
         assert_unique_and_minimal(puzzle, checker)
@@ -296,13 +296,13 @@ def test_minimize_keeps_the_solution_and_removes_givens():
     given, finished = generator.minimize(lits, lits, random.Random(0))
     smaller = generator.to_puzzle(given)
     assert finished and smaller.givens < 36
-    assert_unique_and_minimal(smaller, PuzzleSolver(binairo, "sat"))
+    assert_unique_and_minimal(smaller, PuzzleSolver(binairo.BINAIRO, "sat"))
 
 
 def test_shipped_puzzles_were_made_by_mindgames_and_are_good():
     files = sorted((REPO / "data" / "binairo").glob("*.txt"))
     assert files, "data/binairo holds the puzzles mindgames generated"
-    solver = PuzzleSolver(binairo, "sat")
+    solver = PuzzleSolver(binairo.BINAIRO, "sat")
     for path in files:
         rules = path.name.split("_")[0]  # takuzu_8x8.txt, unruly_8x8.txt
         for item in read(path.read_text(), rules):

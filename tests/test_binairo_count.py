@@ -25,7 +25,7 @@ def test_small_squares_by_every_fast_method(method, rules, known):
 
 @pytest.mark.parametrize("rules", ["takuzu", "unruly"])
 def test_fast_methods_agree_with_the_sat_engine(rules):
-    solver = PuzzleSolver(binairo, "sat")
+    solver = PuzzleSolver(binairo.BINAIRO, "sat")
     for rows, cols in [(4, 4), (4, 6), (6, 4), (2, 6), (6, 6)]:
         empty = binairo.Puzzle(tuple((None,) * cols for _ in range(rows)), rules)
         assert count_grids(rows, cols, rules).count == solver.count(empty).count

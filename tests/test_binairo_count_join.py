@@ -209,7 +209,7 @@ def total(rows: int, cols: int, rules: str, join: str) -> int:
 @pytest.mark.parametrize("rules", ["takuzu", "unruly"])
 @pytest.mark.parametrize("orientation", ["rows", "columns"])
 def test_counting_joins_agree_with_the_sat_engine(rules, orientation):
-    solver = PuzzleSolver(binairo, "sat")
+    solver = PuzzleSolver(binairo.BINAIRO, "sat")
     for rows, cols in [(4, 4), (4, 6), (6, 4), (2, 6), (6, 6)]:
         r, c = (rows, cols) if orientation == "rows" else (cols, rows)
         empty = binairo.Puzzle(tuple((None,) * cols for _ in range(rows)), rules)

@@ -232,7 +232,7 @@ def test_every_bundled_file_solves_as_it_says_with_default_options(path):
     said = [int(n) for n in re.findall(r"^# puzzle \d+: \S+ \w+, (\d+) givens?, unique", text, re.M)]
     found = read(text)
     assert len(found) == len(said) > 0
-    checker = PuzzleSolver(binairo, "sat")
+    checker = PuzzleSolver(binairo.BINAIRO, "sat")
     for item, givens in zip(found, said):
         assert item.puzzle.rules == rules and item.puzzle.givens == givens
         assert checker.check(item.puzzle).uniqueness == "unique"

@@ -1,4 +1,4 @@
-"""The per-cube records kept in benchmarks/ (the 12x12 takuzu count's checkpoint, the
+"""The per-cube records kept in data/records/ (the 12x12 takuzu count's checkpoint, the
 estimate and sample logs) are the evidence behind README's 12x12 figures: a cube counted twice,
 by another run or another join, must have the same count in both."""
 
@@ -9,8 +9,9 @@ from pathlib import Path
 
 from benchmarks.binairo_compare_logs import compare
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
-CHECKPOINT = BENCHMARKS / "binairo-12x12-takuzu-count.jsonl"
+REPO = Path(__file__).resolve().parents[1]
+RECORDS = REPO / "data" / "records"
+CHECKPOINT = RECORDS / "binairo-12x12-takuzu-count.jsonl"
 JOINS = {
     "inclusion-exclusion",
     "inclusion-exclusion, depth first",
@@ -32,18 +33,19 @@ def test_the_12x12_checkpoint_is_a_resumable_checkpoint_of_distinct_cubes():
 
 
 def test_cubes_counted_twice_have_one_count():
-    logs = sorted(BENCHMARKS.glob("binairo-12x12-takuzu-*.jsonl"))
-    logs = [log for log in logs if log != CHECKPOINT] + [BENCHMARKS / "binairo-joins-12x12.jsonl"]
+    logs = sorted(RECORDS.glob("binairo-12x12-takuzu-*.jsonl"))
+    logs = [log for log in logs if log != CHECKPOINT] + [RECORDS / "binairo-joins-12x12.jsonl"]
     _, pairs, agree, wrong = compare(CHECKPOINT, logs)
     assert wrong == []
     assert sum(pairs.values()) > 0 and agree == pairs
 
 
-RESULT = BENCHMARKS / "binairo-12x12-takuzu-count.json"
-README = BENCHMARKS.parent / "README.md"
+RESULT = RECORDS / "binairo-12x12-takuzu-count.json"
+README = REPO / "README.md"
+LOG = REPO / "BENCHMARKS.md"
 
 
-def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_states_it():
+def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_and_the_log_state_it():
     from mindgames.models.binairo import count as binairo_count
 
     todo = binairo_count.cubes(binairo_count.tables(12, 12, "takuzu"), "mitm")
@@ -54,7 +56,8 @@ def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_stat
     total = sum(cube.weight * counted[i] for i, cube in enumerate(todo))
     result = json.loads(RESULT.read_text())  # the command's own output, recorded
     assert result["status"] == "counted" and result["count"] == total
-    assert f"takuzu, exact: {total:,}" in README.read_text()
+    assert f"| 12 | {total:,} |" in README.read_text()  # the exact counts table
+    assert f"takuzu, exact: {total:,}" in LOG.read_text()  # the research log
 
 
 def test_the_recorded_cross_check_recounted_cubes_by_pair_tests_and_found_them_equal():

@@ -76,8 +76,8 @@ def binairo_without_solution(puzzle: binairo.Puzzle, solution: list[list[int]]) 
 
 SUDOKUS = unique_sudokus()
 QUESTIONS = [
-    *((f"sudoku {name}", sudoku, puzzle, solution) for name, (puzzle, solution) in SUDOKUS.items()),
-    ("binairo 6x6", binairo, *unique_binairo()),
+    *((f"sudoku {name}", sudoku.SUDOKU, puzzle, solution) for name, (puzzle, solution) in SUDOKUS.items()),
+    ("binairo 6x6", binairo.BINAIRO, *unique_binairo()),
 ]
 
 
@@ -105,7 +105,9 @@ def test_a_unique_answer_is_certified_on_every_engine(engine, name, kind, puzzle
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name, kind, puzzle, solution", QUESTIONS, ids=[q[0] for q in QUESTIONS])
 def test_an_unsolvable_answer_is_certified_on_every_engine(engine, name, kind, puzzle, solution):
-    without = (sudoku_without_solution if kind is sudoku else binairo_without_solution)(puzzle, solution)
+    without = (sudoku_without_solution if kind is sudoku.SUDOKU else binairo_without_solution)(
+        puzzle, solution
+    )
     solver = PuzzleSolver(kind, engine)
     for result in (solver.check(without, certify=True), solver.solve(without, certify=True)):
         assert result.status == "unsolvable"
@@ -113,14 +115,14 @@ def test_an_unsolvable_answer_is_certified_on_every_engine(engine, name, kind, p
 
 
 def test_one_solver_certifies_many_puzzles_of_one_shape_and_of_several():
-    solver = PuzzleSolver(sudoku, "sat", max_shapes=1)
+    solver = PuzzleSolver(sudoku.SUDOKU, "sat", max_shapes=1)
     for _ in range(2):
         for puzzle, _ in SUDOKUS.values():
             assert solver.check(puzzle, certify=True).extra["certificate"]["checked"]
 
 
 FOUR = sudoku.solve(empty_sudoku(4, box=[2, 2]), "sat").solution
-RANDOM_FOURS = PuzzleSolver(sudoku, "sat")
+RANDOM_FOURS = PuzzleSolver(sudoku.SUDOKU, "sat")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -143,7 +145,7 @@ def test_every_unique_or_unsolvable_answer_gets_a_checked_certificate(kept, cell
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("engine", ENGINES)
 def test_multiple_solutions_get_no_certificate_and_say_why(engine):
-    result = PuzzleSolver(sudoku, engine).check(empty_sudoku(4, box=[2, 2]), certify=True)
+    result = PuzzleSolver(sudoku.SUDOKU, engine).check(empty_sudoku(4, box=[2, 2]), certify=True)
     assert result.uniqueness == "multiple"
     data = result.to_json()
     assert data["certificate"] is None
@@ -151,13 +153,13 @@ def test_multiple_solutions_get_no_certificate_and_say_why(engine):
 
 
 def test_a_solved_puzzle_gets_no_certificate_and_says_why():
-    data = PuzzleSolver(sudoku, "sat").solve(sudoku.parse(SEED_PUZZLE), certify=True).to_json()
+    data = PuzzleSolver(sudoku.SUDOKU, "sat").solve(sudoku.parse(SEED_PUZZLE), certify=True).to_json()
     assert data["status"] == "solved" and data["certificate"] is None
     assert "verified by the rules" in data["certificate_reason"]
 
 
 def test_without_certify_the_result_has_no_certificate_key():
-    data = PuzzleSolver(sudoku, "sat").check(sudoku.parse(SEED_PUZZLE)).to_json()
+    data = PuzzleSolver(sudoku.SUDOKU, "sat").check(sudoku.parse(SEED_PUZZLE)).to_json()
     assert "certificate" not in data and "certificate_reason" not in data
 
 
@@ -168,7 +170,7 @@ def test_running_out_of_time_while_certifying_keeps_the_answer(monkeypatch):
     import mindgames.solver.proof.certify as certify
 
     monkeypatch.setattr(certify, "_solve_with_proof", lambda cnf, name, deadline: (None, [], None))
-    result = PuzzleSolver(sudoku, "sat").check(sudoku.parse(HARD), time_limit=60, certify=True)
+    result = PuzzleSolver(sudoku.SUDOKU, "sat").check(sudoku.parse(HARD), time_limit=60, certify=True)
     assert result.uniqueness == "unique"
     certificate = result.to_json()["certificate"]
     assert certificate["checked"] is False and certificate["reason"].startswith("time limit")
@@ -177,7 +179,7 @@ def test_running_out_of_time_while_certifying_keeps_the_answer(monkeypatch):
 def test_no_time_left_after_the_answer_means_no_proof_is_made(monkeypatch):
     from mindgames.solver.deadline import Deadline
 
-    solver = PuzzleSolver(sudoku, "sat")
+    solver = PuzzleSolver(sudoku.SUDOKU, "sat")
     real_check = solver.session(sudoku.parse(HARD))[1].check_unique
 
     def answer_then_time_is_up(givens, time_limit):
@@ -193,7 +195,7 @@ def test_no_time_left_after_the_answer_means_no_proof_is_made(monkeypatch):
 
 
 def test_an_engine_that_runs_out_of_time_has_nothing_to_certify():
-    result = PuzzleSolver(sudoku, "sat").check(sudoku.parse(SEED_PUZZLE), time_limit=0, certify=True)
+    result = PuzzleSolver(sudoku.SUDOKU, "sat").check(sudoku.parse(SEED_PUZZLE), time_limit=0, certify=True)
     assert result.status == "unknown"
     assert result.extra["certificate"] is None and "time limit" in result.extra["certificate_reason"]
 
@@ -204,7 +206,7 @@ def test_an_engine_that_runs_out_of_time_has_nothing_to_certify():
 def test_kept_files_are_named_after_the_puzzle_and_the_command_verifies_them(tmp_path):
     puzzle, solution = SUDOKUS["9x9"]
     unsolvable = sudoku_without_solution(puzzle, solution)
-    solver = PuzzleSolver(sudoku, "cpsat")
+    solver = PuzzleSolver(sudoku.SUDOKU, "cpsat")
     results = {
         "puzzle-1": solver.check(puzzle, certify=True, proof_dir=tmp_path, name="puzzle-1"),
         "puzzle-2": solver.check(sudoku.parse(HARD), certify=True, proof_dir=tmp_path, name="puzzle-2"),
@@ -242,12 +244,12 @@ def test_a_tampered_proof_raises_certification_error(monkeypatch):
 
     monkeypatch.setattr(certify, "_solve_with_proof", tampered)
     with pytest.raises(CertificationError, match="proof rejected.*does not follow"):
-        PuzzleSolver(sudoku, "sat").check(sudoku.parse(HARD), certify=True)
+        PuzzleSolver(sudoku.SUDOKU, "sat").check(sudoku.parse(HARD), certify=True)
 
 
 def test_an_engine_that_wrongly_says_unique_raises_certification_error(monkeypatch):
     puzzle = empty_sudoku(4, box=[2, 2])
-    solver = PuzzleSolver(sudoku, "sat")
+    solver = PuzzleSolver(sudoku.SUDOKU, "sat")
     _, session = solver.session(puzzle)
     one = session.solve([]).assignment
     monkeypatch.setattr(session, "check_unique", lambda givens, time_limit: Uniqueness("unique", [one]))

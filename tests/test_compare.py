@@ -16,8 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mindgames import tables
 from mindgames.cli import main
 from mindgames.models import compare
+from mindgames.models.crossing.compare import CROSSING_METHODS
 from mindgames.models.registry import get_kind
 from mindgames.models.runner import PuzzleSolver
 from mindgames.solver import get_engine
@@ -144,7 +146,7 @@ def test_crossing_methods_agree_and_count_their_work(capsys):
     code, out, _ = run(capsys, "compare", "crossing", "wolf-goat-cabbage", "--json")
     assert code == 0
     *rows, summary = records(out)
-    assert [row["engine"] for row in rows] == list(compare.CROSSING_METHODS)
+    assert [row["engine"] for row in rows] == list(CROSSING_METHODS)
     assert {row["crossings"] for row in rows} == {7} and summary["agree"]
     by_method = {row["engine"]: row["stats"] for row in rows}
     assert by_method["bfs"]["states"] > 0 and by_method["bfs"]["edges"] > 0
@@ -193,7 +195,7 @@ def test_json_and_csv_columns_are_stable(capsys):
     }
     code, out, _ = run(capsys, "compare", "sudoku", SEED, "--engines", "sat,cpsat", "--csv")
     table = list(csv.reader(io.StringIO(out)))
-    assert code == 0 and tuple(table[0]) == compare.CSV_COLUMNS and len(table) == 5
+    assert code == 0 and tuple(table[0]) == tables.CSV_COLUMNS and len(table) == 5
     assert table[1][:4] == ["0", "sat", "solved", "unique"]
 
 

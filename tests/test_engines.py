@@ -9,7 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mindgames.solver import ENGINE_NAMES, Model, get_engine, is_true
+from mindgames.solver import (
+    ENGINE_NAMES,
+    Capability,
+    Model,
+    NotSupported,
+    engine_info,
+    engines_with,
+    get_engine,
+    is_true,
+)
 
 ENGINES = list(ENGINE_NAMES)
 
@@ -155,6 +164,36 @@ def test_time_limit_yields_unknown_instead_of_hanging(engine):
 def test_unknown_engine_is_named_in_the_error():
     with pytest.raises(ValueError, match="unknown engine 'minisat'"):
         get_engine("minisat")
+
+
+def test_callers_find_engines_by_what_they_can_do():
+    assert engines_with(Capability.NATIVE_LINEAR) == ("cpsat",)  # crossing counts in integers
+    assert engines_with(Capability.UNSAT_CORES) == ("sat",)  # explanations start from a core
+    assert engines_with(Capability.SHARES_MODELS) == ("sat",)  # one warm model for every jigsaw
+    assert engines_with(Capability.PLAN_SEARCH) == ("sat", "cpsat")  # crossing puzzles
+    assert engines_with(Capability.SEARCH_STATS) == ENGINE_NAMES
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_engine_and_its_sessions_answer_to_its_registered_name(engine):
+    made = get_engine(engine)
+    session = made.prepare(Model())
+    assert made.name == session.engine_name == engine
+    assert made.capabilities == engine_info(engine).capabilities
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_unsat_cores_where_offered_and_a_clear_no_elsewhere(engine):
+    model = Model()
+    a, b = model.new_var(primary=True), model.new_var(primary=True)
+    model.add_clause([-a, -b])
+    session = get_engine(engine).prepare(model)
+    if get_engine(engine).supports(Capability.UNSAT_CORES):
+        assert set(session.unsat_core([a, b])) == {a, b}
+        assert session.unsat_core([a]) is None
+    else:
+        with pytest.raises(NotSupported, match=f"^engine {engine} does not offer unsat cores$"):
+            session.unsat_core([a, b])
 
 
 def test_literals_must_name_existing_variables():

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import inspect
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mindgames.cli import main
-from mindgames.models import binairo, sudoku
+from mindgames.models import binairo, registry, sudoku
+from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import PuzzleError
 from mindgames.models.generate import Generator, Unsolvable, cells_of
 from mindgames.models.kind import GridKind
@@ -59,6 +61,25 @@ def test_every_grid_kind_is_in_the_registry():
 def test_a_kind_implements_every_method_of_the_interface(kind):
     assert not inspect.isabstract(type(kind))
     assert not getattr(type(kind), "__abstractmethods__", None)
+
+
+@pytest.mark.parametrize("name", registry.KIND_NAMES)
+def test_every_kind_answers_known_actions_only(name):
+    actions = registry.get_kind(name).actions
+    assert actions and set(actions) <= set(ACTIONS)
+    assert len(set(actions)) == len(actions)
+
+
+@by_name
+def test_every_grid_kind_is_asked_what_the_command_line_offers(kind, capsys):
+    """``mindgames KIND --help`` lists each per-puzzle action of the kind, with the help
+    text of models/actions.py (an extension may say more of one: binairo's count)."""
+    with pytest.raises(SystemExit):
+        main([kind.name, "--help"])
+    listed = capsys.readouterr().out
+    for action in select(kind.actions, per_puzzle=True):
+        assert re.search(rf"^\s+{action}\s", listed, re.M), action
+    assert ACTIONS["hint"].help in listed and ACTIONS["solve"].help in listed
 
 
 @by_name
@@ -207,3 +228,31 @@ def test_reading_gives_each_puzzle_or_the_error_that_names_where(kind):
     good, bad = kind.read(f"{good_text}\n\n{bad_text}\n")
     assert good.ok and good.puzzle == kind.parse_value(good_text)
     assert not bad.ok and isinstance(bad.error, PuzzleError) and where in str(bad.error)
+
+
+# -- counting every grid, through the kind (GridKind.count_all) ---------------------------------------
+
+
+@by_name
+def test_a_kind_counts_every_grid_or_says_it_cannot(kind):
+    if not kind.counts_all_grids:
+        from mindgames.models.errors import NotSupported
+
+        with pytest.raises(NotSupported, match=f"{kind.name}: counting every grid is not supported"):
+            kind.count_all({})
+        return
+    assert kind.count_all_options and kind.count_all_methods
+
+
+def test_binairo_counts_every_grid_of_a_size_by_each_method_alike():
+    # 4x4 takuzu: 72 grids; 6x6: 4,140 (the published figures); the engine agrees on 4x4
+    counts = {
+        (size, method): binairo.BINAIRO.count_all({"size": size}, method, cross_check=2).count
+        for size in ("4", (6, 6))
+        for method in binairo.BINAIRO.count_all_methods
+    }
+    assert counts == {("4", "mitm"): 72, ("4", "dfs"): 72, ((6, 6), "mitm"): 4140, ((6, 6), "dfs"): 4140}
+    every = PuzzleSolver(binairo.BINAIRO).count(binairo.BINAIRO.empty("4"), None)
+    assert every.count == 72
+    with pytest.raises(PuzzleError, match="size"):
+        binairo.BINAIRO.count_all({"rules": "unruly"})

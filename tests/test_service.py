@@ -407,23 +407,32 @@ def test_a_client_that_hangs_up_does_not_cost_the_server_a_worker(server, client
 
 
 def test_more_requests_waiting_than_max_waiting_is_a_429_naming_the_limit(tmp_path):
-    # One solver process and room for one request: while a 3 s count is in flight (the
-    # health check says so: waiting for or using the solver), a second request is refused.
-    # Waiting for that, rather than sending both at once, keeps a loaded machine from
-    # serving the first before the second arrives.
-    with Server(tmp_path / "jobs.sqlite3", "--solver-workers", "1", "--max-waiting", "1") as server:
+    # One solver process and room for one waiting request: while a 3 s count runs and a
+    # second waits for the solver (the health check says so), a third is refused.  Only
+    # requests that wait count: the one being answered holds no place in the queue.
+    # Waiting for each step, rather than sending all at once, keeps a loaded machine from
+    # serving one before the next arrives.
+    with Server(
+        tmp_path / "jobs.sqlite3", "--solver-workers", "1", "--max-waiting", "1", "--no-inline"
+    ) as server:
 
         def count(_: int) -> httpx.Response:
             return httpx.post(
                 server.url + "/v1/sudoku/count", json={"puzzle": EMPTY9, "time_limit": 3}, timeout=60
             )
 
-        with ThreadPoolExecutor(1) as pool:
+        def solvers() -> dict:
+            return httpx.get(server.url + "/healthz").json()["solvers"]
+
+        with ThreadPoolExecutor(2) as pool:
             first = pool.submit(count, 0)
-            while httpx.get(server.url + "/healthz").json()["solvers"]["waiting"] < 1 and not first.done():
+            while solvers()["waiting"] < 1 and not first.done():
                 time.sleep(0.01)
-            answers = [count(1), first.result()]
-    assert sorted(a.status_code for a in answers) == [200, 429]
+            second = pool.submit(count, 1)
+            while solvers()["queued"] < 1 and not second.done():
+                time.sleep(0.01)
+            answers = [count(2), first.result(), second.result()]
+    assert sorted(a.status_code for a in answers) == [200, 200, 429]
     refused = next(a for a in answers if a.status_code == 429)
     answered = next(a for a in answers if a.status_code == 200)
     assert refused.json()["limit"] == "max_waiting"

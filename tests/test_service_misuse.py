@@ -196,8 +196,18 @@ def test_a_full_queue_is_a_503_with_retry_after_not_a_silent_unknown(tmp_path):
 
 def test_a_429_for_too_many_waiting_says_when_to_retry(tmp_path):
     with Server(tmp_path / "jobs.sqlite3", "--solver-workers", "1", "--max-waiting", "1") as server:
-        with ThreadPoolExecutor(2) as pool:
-            answers = list(pool.map(lambda _: count(server, 2), range(2)))
+        with ThreadPoolExecutor(2) as pool:  # one answered, one waiting, then one refused
+
+            def solvers() -> dict:
+                return httpx.get(server.url + "/healthz").json()["solvers"]
+
+            first = pool.submit(count, server, 2)
+            while solvers()["waiting"] < 1 and not first.done():
+                time.sleep(0.01)
+            second = pool.submit(count, server, 2)
+            while solvers()["queued"] < 1 and not second.done():
+                time.sleep(0.01)
+            answers = [count(server, 2), first.result(), second.result()]
     refused = next(a for a in answers if a.status_code == 429)
     assert int(refused.headers["retry-after"]) > 0
 

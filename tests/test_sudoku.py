@@ -320,7 +320,7 @@ def test_generation_is_reproducible_with_a_seed():
 def test_a_solver_keeps_at_most_max_shapes_prepared_sessions():
     from mindgames.models.runner import PuzzleSolver
 
-    solver = PuzzleSolver(sudoku, "sat", max_shapes=2)
+    solver = PuzzleSolver(sudoku.SUDOKU, "sat", max_shapes=2)
     for box in [(2, 2), (2, 3), (2, 4), (2, 2)]:
         size = box[0] * box[1]
         empty = sudoku.make_puzzle([[0] * size for _ in range(size)], list(box))

@@ -10,19 +10,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mindgames.models import sudoku
+from mindgames.models.kind import GridKind
 from mindgames.models.runner import SHAPES_KEPT, PuzzleSolver
-from mindgames.models.sudoku import rules
+from mindgames.models.sudoku import SudokuKind, rules
 from tests.conftest import shared_file
 
 
-class OwnModels:
+class OwnModels(SudokuKind):
     """The Sudoku kind with a model of its own for every layout (as before layouts shared one)."""
 
-    def __getattr__(self, name):
-        return getattr(sudoku.SUDOKU, name)
-
     compile = staticmethod(rules.compile_alone)
-    compile_puzzle = None  # no model of the puzzle alone: the layout's, givens assumed
+    compile_puzzle = GridKind.compile_puzzle  # the default, no model of the puzzle alone: the layout's
 
 
 def janko_lines() -> list[tuple[str, str, str]]:

@@ -253,3 +253,10 @@ def test_a_json_record_that_contradicts_the_command_line_is_an_error():
         sudoku.parse_json_value(
             {"grid": "." * 36, "box": [2, 3]}, variant=sudoku.Variant((3, 2), None, "--box")
         )
+
+
+def test_a_json_line_nested_too_deeply_is_an_invalid_item_not_a_crash():
+    # json.loads raises RecursionError, not JSONDecodeError, past Python's nesting limit;
+    # the reader once asked that error for a column it does not have (found by mypy).
+    (found,) = sudoku.read("[" * 100_000 + "\n")
+    assert not found.ok and str(found.error) == "line 1: invalid JSON (too deep)"

@@ -1,4 +1,4 @@
-"""The commands besides the grid kinds' shared ones (:mod:`.grid`): one module each, with
-``register(subparsers)``; a module named after a grid kind extends that kind's command."""
+"""The commands besides the kinds' shared ones (:mod:`.grid`, :mod:`.plan`): one module each, with
+``register(subparsers)``; a module named after a kind extends that kind's command."""
 
-COMMANDS = ("crossing", "serve", "bench", "certify", "compare")
+COMMANDS = ("serve", "certify", "compare")

@@ -1,7 +1,7 @@
-"""What binairo adds to the shared solve / check / count (:mod:`mindgames.commands.grid`):
-``count --size`` (every grid of a size), ``generate`` and ``minimize``; a thin layer over
-:mod:`mindgames.models.binairo` (rules, generation) and :mod:`mindgames.models.binairo_count` (exact counts of
-every grid of a size)."""
+"""What binairo adds to the shared solve / check / count / generate (:mod:`mindgames.commands.grid`):
+``count --size`` (every grid of a size, through ``BINAIRO.count_all``), ``minimize``, and the
+output ``generate`` has always had; a thin layer over :mod:`mindgames.models.binairo` (rules,
+generation) and :mod:`mindgames.models.binairo_count` (exact counts of every grid of a size)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,20 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from mindgames.models import binairo
 from mindgames.models.binairo import BINAIRO, Puzzle
+from mindgames.models.generate import Generated, Make
 from mindgames.models.kind import GridKind
 from mindgames.models.runner import PuzzleSolver, Result
+from mindgames.solver.deadline import Deadline
 
 from ..io import UsageError, emit_json, fail, progress, stdout_is_terminal
-from ..options import nonnegative_int, positive_float, positive_int
+from ..options import add_kind_options, nonnegative_int, positive_float, positive_int
 from ..render import plural
-from . import grid
-from .grid import add_kind_options
+from . import answering, grid
+from .grid_generate import GenerateOutput
 
 COUNT_METHODS = ("mitm", "dfs", "engine")
 
@@ -97,31 +100,17 @@ def extend(
         "exact unruly count makes the interval about half as wide",
     )
     count.set_defaults(func=run_count)
-    for action, help_text in (
-        ("minimize", "remove givens while the puzzle keeps exactly one solution"),
-        ("generate", "make puzzles with one solution from which no given can be removed"),
-    ):
-        sub = actions.add_parser(action, help=help_text)
-        if action == "minimize":
-            sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
-        add_kind_options(sub, kind.options)
-        sub.add_argument("--json", action="store_true", help="one JSON object per line")
-        sub.add_argument(
-            "--time-limit",
-            type=positive_float,
-            metavar="S",
-            help="seconds for the whole run" if action == "generate" else "seconds per puzzle",
-        )
-        sub.add_argument("--seed", type=int, help="random seed: same seed, same puzzles")
-        if action == "generate":
-            sub.add_argument("--size", metavar="N|RxC", required=True, help="grid size, e.g. 10 or 6x8")
-            sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many")
-        sub.set_defaults(
-            func=run_generate if action == "generate" else run_minimize,
-            action=action,
-            started=started,
-            engine="sat",
-        )  # both check what they make with sat
+    minimize = actions.add_parser(
+        "minimize", help="remove givens while the puzzle keeps exactly one solution"
+    )
+    minimize.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
+    add_kind_options(minimize, kind.options)
+    minimize.add_argument("--json", action="store_true", help="one JSON object per line")
+    minimize.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
+    minimize.add_argument("--seed", type=int, help="random seed: same seed, same puzzles")
+    # it checks what it makes with sat
+    minimize.set_defaults(func=run_minimize, action="minimize", started=started, engine="sat")
+    parsers["generate"].set_defaults(output=BinairoOutput())
 
 
 def startup_seconds() -> float:
@@ -164,48 +153,40 @@ def run_count(args: argparse.Namespace) -> int:
 # -- generate / minimize ---------------------------------------------------------------------
 
 
-def run_generate(args: argparse.Namespace) -> int:
-    rows, cols = binairo.parse_size(args.size)
-    rules = args.rules or "takuzu"
-    deadline = whole_run_deadline(args.time_limit)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
-    generator = binairo.Generator(rows, cols, rules)
-    checker = PuzzleSolver(BINAIRO, "sat")
-    made = 0
-    # Steps: every cell is fixed once (a random grid), then tried once as a removable given.
-    with progress(
-        args.count * 2 * rows * cols,
-        f"binairo generate {plural(args.count, 'puzzle')} {rows}x{cols} {rules}",
-        elapsed=True,
-    ) as bar:
-        for index in range(args.count):
-            start = time.perf_counter()
-            solution = generator.random_solution(rng, deadline, bar.advance)
-            if solution is None:
-                break
-            given, finished = generator.minimize(solution, solution, rng, deadline, bar.advance)
-            if not finished:
-                break
-            puzzle = generator.to_puzzle(given)
-            result = confirmed(checker, puzzle, generator.to_grid(solution), True, remaining(deadline))
-            if result is None:
-                break
-            result.status = "generated"
-            result.index = index
-            result.seconds = time.perf_counter() - start
-            result.extra.update(seed=seed, size=f"{rows}x{cols}")
-            if not args.json and made == 0:  # read back by binairo.parse: the rules travel along
-                print(binairo.header_line(rules))
-            emit_made(result, puzzle, args)
-            made += 1
-    if made < args.count:
-        print(
+class BinairoOutput(GenerateOutput):
+    """``binairo generate`` as it wrote before the command was shared by every grid kind: one
+    random stream for the whole run (a seed gives the same puzzles as then), a header with the
+    rules, each puzzle's comment and rows; JSON: the check's result with binairo's fields."""
+
+    one_stream = True
+
+    def title(self, kind: GridKind, empty: Puzzle, args: argparse.Namespace) -> str:
+        return f"binairo generate {plural(args.count, 'puzzle')} {empty.rows}x{empty.cols} {empty.rules}"
+
+    def make(self, args: argparse.Namespace) -> Make:
+        return binairo.generate_with
+
+    def json(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> dict[str, Any]:
+        return self.result(item).to_json()
+
+    def text(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> None:
+        if item.index == 0:  # read back by binairo.parse: the rules travel along
+            print(binairo.header_line(item.puzzle.rules))
+        emit_made(self.result(item), item.puzzle, args)
+
+    def stopped(self, made: int, args: argparse.Namespace) -> str:
+        return (
             f"mindgames: time limit reached: {made} of {plural(args.count, 'puzzle')} made "
-            f"(--time-limit {args.time_limit:g} s for the whole run)",
-            file=sys.stderr,
+            f"(--time-limit {args.time_limit:g} s for the whole run)"
         )
-    return 0
+
+    @staticmethod
+    def result(item: Generated) -> Result:
+        puzzle: Puzzle = item.puzzle
+        result = made_result(item.check, puzzle, True)
+        result.status, result.index, result.seconds = "generated", item.index, item.seconds
+        result.extra.update(seed=item.seed, size=f"{puzzle.rows}x{puzzle.cols}")
+        return result
 
 
 def confirmed(
@@ -222,6 +203,11 @@ def confirmed(
         return None
     if result.uniqueness != "unique" or result.solution != solution:
         raise AssertionError("a made puzzle is not unique: this is a bug")
+    return made_result(result, puzzle, minimal)
+
+
+def made_result(result: Result, puzzle: Puzzle, minimal: bool) -> Result:
+    """The check of a made puzzle with the fields its JSON record carries."""
     result.extra.update(
         puzzle=puzzle.line(),
         grid=[list(row) for row in puzzle.cells],
@@ -254,11 +240,11 @@ def show(
     if args.json:
         emit_json(result.to_json())
     else:
-        grid.print_result(BINAIRO, result, puzzle, action, stdout_is_terminal(), numbered)
+        answering.print_result(BINAIRO, result, puzzle, action, stdout_is_terminal(), numbered)
 
 
 def run_minimize(args: argparse.Namespace) -> int:
-    parsed = grid.read_puzzles(BINAIRO, args)
+    parsed = answering.read_puzzles(BINAIRO, args)
     numbered = len(parsed) > 1
     seed = args.seed if args.seed is not None else 0
     rng = random.Random(seed)
@@ -272,7 +258,7 @@ def run_minimize(args: argparse.Namespace) -> int:
             deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
             puzzle = item.puzzle
             if puzzle is None:
-                result = grid.answer(checker, BINAIRO, item, args, index)
+                result = answering.answer(checker, BINAIRO, item, args, index)
                 show(result, puzzle, "minimize", args, numbered)
                 continue
             result = checker.check(puzzle, args.time_limit)
@@ -335,17 +321,15 @@ def run_count_all(args: argparse.Namespace) -> int:
         print(f"{what} {resuming} {checkpoint}", file=sys.stderr)
     try:
         with progress(None, what, elapsed=True) as bar:
-            result = binairo_count.count_grids(
-                rows,
-                cols,
-                rules,
+            result = BINAIRO.count_all(
+                {"size": (rows, cols), "rules": rules},
                 args.method,
                 jobs=args.jobs,
                 checkpoint=checkpoint,
-                ray_address=args.ray,
-                deadline=deadline,
-                isolate=True,
                 on_progress=lambda done, total: bar.update(completed=done, total=total),
+                deadline=None if deadline is None else Deadline(remaining(deadline)),
+                ray_address=args.ray,
+                isolate=True,
             )
     except KeyboardInterrupt:
         where = (
@@ -456,7 +440,7 @@ def count_all_by_engine(
     if args.json:
         emit_json(result.to_json())
     else:
-        counted = grid.count_text(result).replace("solution", "grid")
+        counted = answering.count_text(result).replace("solution", "grid")
         print(f"{rows}x{cols} {rules} grids: {counted} (engine {args.engine}, {result.seconds:.2f} s)")
     return 0
 

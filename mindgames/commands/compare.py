@@ -2,8 +2,9 @@
 
 For a grid kind (every kind of the registry) each puzzle of FILE is asked the
 same question by each engine (``--engines``, ``--action``), each under
-``--time-limit`` seconds; for crossing puzzles the methods are the
-time-expanded SAT model, a networkx BFS and the seeds' depth-first search.
+``--time-limit`` seconds; a plan kind's puzzle is answered by each of the kind's
+methods (crossing: the time-expanded SAT model, a networkx BFS and the seeds'
+depth-first search).
 Output: a table (per puzzle and engine, a summary per engine, an agreement
 line), or ``--json`` / ``--csv`` rows; ``--plot FILE`` (.svg/.png) also draws
 them.  Engines that disagree are a bug: the table, then a one-line error
@@ -17,15 +18,15 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 
-from mindgames.models import compare
+from mindgames.models import compare, registry
 from mindgames.models.compare import Row
-from mindgames.models.kind import GridKind
-from mindgames.models.registry import KIND_NAMES, get_kind
-from mindgames.solver import ENGINE_NAMES
+from mindgames.models.kind import GridKind, PlanKind
+from mindgames.models.registry import get_kind
 
+from .. import plots, tables
 from ..io import UsageError, emit_json, fail, progress
-from ..options import nonnegative_int, positive_float
-from .grid import add_kind_options, read_puzzles
+from ..options import add_kind_options, nonnegative_int, positive_float
+from .answering import read_puzzles
 
 DEFAULT_TIME_LIMIT = 10.0  # seconds per puzzle and engine: plain backtracking can take hours
 
@@ -39,20 +40,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     kinds = parser.add_subparsers(dest="compare_kind", metavar="KIND")
     kinds.required = True
-    for name in KIND_NAMES:
+    engines = compare.default_engines()  # (read when asked: a test may register an engine)
+    for name in registry.KIND_NAMES:  # (read when asked: a test may register a kind)
         kind = get_kind(name)
+        if isinstance(kind, PlanKind) and "compare" in kind.actions:
+            add_plan_kind(kinds, kind)
         if not isinstance(kind, GridKind):
             continue
         sub = kinds.add_parser(name, help=f"compare engines on {name} puzzles")
         sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
         sub.add_argument(
             "--engines",
-            type=engine_list(ENGINE_NAMES),
-            default=list(ENGINE_NAMES),
+            type=engine_list(engines),
+            default=list(engines),
             metavar="E,E",
-            help=f"default: {','.join(ENGINE_NAMES)}",
+            help=f"default: {','.join(engines)}",
         )
-        sub.add_argument("--action", choices=compare.ACTIONS, default="check", help="default: check")
+        sub.add_argument(
+            "--action", choices=compare.COMPARABLE_ACTIONS, default="check", help="default: check"
+        )
         sub.add_argument(
             "--limit",
             type=nonnegative_int,
@@ -63,20 +69,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         add_kind_options(sub, kind.options)
         _common(sub)
         sub.set_defaults(func=run_grid)
-    crossing = kinds.add_parser("crossing", help="compare the SAT model, BFS and the seeds' DFS")
-    crossing.add_argument("puzzle", metavar="PUZZLE", help="a built-in name, a .toml/.json file, or -")
-    crossing.add_argument(
+
+
+def add_plan_kind(kinds: argparse._SubParsersAction, kind: PlanKind) -> None:
+    """``mindgames compare KIND PUZZLE`` for a plan kind: its puzzle by each of its methods."""
+    sub = kinds.add_parser(kind.name, help=kind.compare_help)
+    sub.add_argument("puzzle", metavar="PUZZLE", help="a built-in name, a .toml/.json file, or -")
+    sub.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="set a parameter (repeatable)"
     )
-    crossing.add_argument(
+    sub.add_argument(
         "--engines",
-        type=engine_list(compare.CROSSING_METHODS),
-        default=list(compare.CROSSING_METHODS),
+        type=engine_list(kind.compare_methods),
+        default=list(kind.compare_methods),
         metavar="M,M",
-        help=f"methods (default: {','.join(compare.CROSSING_METHODS)})",
+        help=f"methods (default: {','.join(kind.compare_methods)})",
     )
-    _common(crossing)
-    crossing.set_defaults(func=run_crossing)
+    _common(sub)
+    sub.set_defaults(func=run_plan)
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -91,7 +101,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     shown.add_argument(
         "--json", action="store_true", help='one object per puzzle and engine, then one with "summary": true'
     )
-    shown.add_argument("--csv", action="store_true", help=f"columns: {','.join(compare.CSV_COLUMNS)}")
+    shown.add_argument("--csv", action="store_true", help=f"columns: {','.join(tables.CSV_COLUMNS)}")
     parser.add_argument(
         "--plot",
         metavar="FILE",
@@ -116,7 +126,7 @@ def engine_list(known: Iterable[str]) -> Callable[[str], list[str]]:
 
 
 def _check_plot(args: argparse.Namespace) -> None:
-    if args.plot and not args.plot.lower().endswith(compare.PLOT_FORMATS):
+    if args.plot and not args.plot.lower().endswith(plots.PLOT_FORMATS):
         raise UsageError(f"--plot {args.plot}: the file must end in .svg or .png")
 
 
@@ -137,20 +147,20 @@ def run_grid(args: argparse.Namespace) -> int:
         return report(_advancing(rows, bar), engines, args, kind.name)
 
 
-def run_crossing(args: argparse.Namespace) -> int:
+def run_plan(args: argparse.Namespace) -> int:
     _check_plot(args)
-    from mindgames.models.crossing import parse_document
+    from .plan import load_document
 
-    from .crossing import load_document
-
-    spec = parse_document(load_document(args.puzzle, args.set))
-    with progress(len(args.engines), "compare crossing") as bar:
+    kind = get_kind(args.compare_kind)
+    assert isinstance(kind, PlanKind)  # add_plan_kind made this command for plan kinds only
+    puzzle = kind.parse_document(load_document(kind, args.puzzle, args.set))
+    with progress(len(args.engines), f"compare {kind.name}") as bar:
 
         def step(_index: int, method: str) -> None:
-            bar.update(description=f"compare crossing: {method}")
+            bar.update(description=f"compare {kind.name}: {method}")
 
-        rows = compare.crossing_rows(spec, args.engines, args.time_limit, on_step=step)
-        return report(_advancing(rows, bar), args.engines, args, spec.name)
+        rows = kind.compare_rows(puzzle, args.engines, args.time_limit, on_step=step)
+        return report(_advancing(rows, bar), args.engines, args, kind.describe(puzzle))
 
 
 def _advancing(rows: Iterable[Row], bar) -> Iterable[Row]:
@@ -173,13 +183,13 @@ def report(rows: Iterable[Row], engines: list[str], args: argparse.Namespace, ti
         for record in compare.json_records(finished, engines, interrupted):
             emit_json(record)
     elif args.csv:
-        sys.stdout.write(compare.csv_text(finished))
+        sys.stdout.write(tables.csv_text(finished))
     else:
-        print(compare.table(finished, engines, interrupted))
+        print(tables.table(finished, engines, interrupted))
     sys.stdout.flush()
     if args.plot and finished:
         try:
-            compare.plot(finished, engines, args.plot, title)
+            plots.plot(finished, engines, args.plot, title)
         except OSError as error:
             raise UsageError(f"{args.plot}: cannot write ({error.strerror or error})") from None
     if interrupted:

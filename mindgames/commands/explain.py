@@ -15,30 +15,25 @@ import argparse
 import sys
 from typing import Any
 
+from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import TimeLimitReached
 from mindgames.models.explain import Explainer
 from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
-from mindgames.solver import ENGINE_NAMES
+from mindgames.solver import engine_names
 
 from ..io import emit_json, seconds_left, stdout_is_terminal
-from ..options import positive_float
+from ..options import add_kind_options, positive_float
 from ..render import side_by_side
-
-ACTIONS = {
-    "explain": "why: the clashing givens / the open cells and givens that fix it / the grade",
-    "hint": "the next cell that can be deduced, and why",
-}
+from .answering import read_puzzles
 
 
 def register(actions: argparse._SubParsersAction, kind: GridKind, started: float) -> None:
-    """``explain`` and ``hint`` beside the kind's other actions."""
-    from .grid import add_kind_options
-
-    for action, help_text in ACTIONS.items():
-        sub = actions.add_parser(action, help=help_text)
+    """The kind's actions that explain (``explain``, ``hint``) beside its other actions."""
+    for action in select(kind.actions, explains=True):
+        sub = actions.add_parser(action, help=ACTIONS[action].help)
         sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
-        sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+        sub.add_argument("--engine", choices=engine_names(), default="sat", help="default: sat")
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
         if action == "explain":
@@ -52,8 +47,6 @@ def register(actions: argparse._SubParsersAction, kind: GridKind, started: float
 
 
 def run(args: argparse.Namespace) -> int:
-    from .grid import read_puzzles
-
     kind = get_kind(args.kind)
     items = read_puzzles(kind, args)
     explainer = Explainer(kind, engine=args.engine)

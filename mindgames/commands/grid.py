@@ -1,14 +1,20 @@
-"""``mindgames KIND solve|check|count FILE|-`` for every grid kind of :mod:`mindgames.models.registry`.
+"""``mindgames KIND solve|check|count FILE|-`` for every grid kind of :mod:`mindgames.models.registry`
+(and ``generate``: :mod:`mindgames.commands.grid_generate`).
 
 Nothing here names a kind: the subcommands, the kind's own options
 (:class:`mindgames.models.kind.Option`: ``--box``, ``--rules``, ...), reading, the text
 output and the JSON all come from the kind object, so a new grid kind gets
 these commands from its object and one registry line.  What one kind does
-beyond them (Sudoku's ``generate``; binairo's ``generate``, ``minimize`` and
+beyond them (Sudoku's ``generate --grade``; binairo's ``minimize`` and
 ``count --size``) lives in an *extension*: the module ``mindgames.commands.KIND``,
 when it exists, whose ``extend(actions, parsers, kind, started)`` adds
 subcommands and options (whose ``FILE_OPTIONAL`` names the shared actions that
 may go without FILE, and ``HELP`` their help texts where they do more).
+
+The actions registered here are the kind's (:attr:`GridKind.actions`) that a solver
+answers puzzle by puzzle; what each is (its help, ``--certify``) is
+:data:`mindgames.models.actions.ACTIONS`'s.  Answering a puzzle and writing the answer
+is :mod:`.answering`'s, shared with the ``--jobs`` workers (:mod:`.grid_jobs`).
 """
 
 from __future__ import annotations
@@ -20,43 +26,34 @@ import importlib.util
 import itertools
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from mindgames.models.errors import PuzzleError
-from mindgames.models.kind import GridKind, Option, Parsed
+from mindgames.models.actions import ACTIONS, select
+from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
-from mindgames.models.runner import PuzzleSolver, Result
-from mindgames.solver import ENGINE_NAMES
+from mindgames.models.runner import PuzzleSolver
+from mindgames.solver import engine_names
 
 from ..io import (
     MAX_INPUT_BYTES,
     InputLines,
     UsageError,
-    emit_json,
     fail,
     json_line,
     progress,
-    read_text,
     seconds_left,
     stdout_is_terminal,
 )
-from ..options import nonnegative_int, positive_float, positive_int, unread_fields
-from ..render import plural, side_by_side
+from ..options import add_kind_options, nonnegative_int, positive_float, positive_int
+from ..render import plural
+from . import explain, grid_generate
+from .answering import answer, print_result, stated_options
 from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 
 DEFAULT_COUNT_LIMIT = 10_000  # solutions a count stops at (--limit 0: none)
-
-#: the actions every grid kind answers, with their help texts
-SHARED_ACTIONS: dict[str, str] = {
-    "solve": "solve each puzzle",
-    "check": "unique / multiple (two witnesses) / unsolvable",
-    "count": "count solutions (up to --limit)",
-}
-#: the actions whose answer can come with a proof (--certify)
-CERTIFIABLE = ("solve", "check")
 
 
 def extension(kind_name: str) -> ModuleType | None:
@@ -77,7 +74,8 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
     more = extension(kind.name)
     file_optional = getattr(more, "FILE_OPTIONAL", ())
     parsers: dict[str, argparse.ArgumentParser] = {}
-    for action, help_text in SHARED_ACTIONS.items():
+    for action in select(kind.actions, per_puzzle=True, explains=False):
+        help_text = ACTIONS[action].help
         sub = actions.add_parser(action, help=getattr(more, "HELP", {}).get(action, help_text))
         sub.add_argument(
             "file",
@@ -85,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
             nargs="?" if action in file_optional else None,
             help="puzzle file, or - for standard input",
         )
-        sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
+        sub.add_argument("--engine", choices=engine_names(), default="sat", help="default: sat")
         sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
         sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
         sub.add_argument(
@@ -104,7 +102,7 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
                 metavar="N",
                 help=f"stop counting at N solutions (default {DEFAULT_COUNT_LIMIT:,}; 0: no limit)",
             )
-        if action in CERTIFIABLE:
+        if ACTIONS[action].certifiable:
             sub.add_argument(
                 "--certify",
                 action="store_true",
@@ -124,56 +122,10 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
             )
         sub.set_defaults(func=run, action=action, started=started)
         parsers[action] = sub
+    grid_generate.register(actions, parsers, kind, started)  # generate, for every grid kind
     if more is not None:
         more.extend(actions, parsers, kind, started)
-    from . import explain  # explain / hint (models.explain), for every grid kind
-
-    explain.register(actions, kind, started)
-
-
-def add_kind_options(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
-    """Each of the kind's options as ``--name``; left unset, the file (a header) decides."""
-    for option in options:
-        flag = f"--{option.name.replace('_', '-')}"
-        if option.flag:
-            parser.add_argument(flag, action="store_true", default=None, help=option.help)
-        else:
-            parser.add_argument(
-                flag,
-                type=argument_type(option),
-                choices=option.choices,
-                metavar=None if option.choices else option.name.upper(),
-                help=option.help,
-            )
-
-
-def argument_type(option: Option) -> Callable[[str], Any]:
-    """``option.value`` with its PuzzleError as argparse's own kind of error (exit 2, usage)."""
-
-    def value(text: str) -> Any:
-        try:
-            return option.value(text)
-        except PuzzleError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-
-    value.__name__ = option.name  # argparse names the type in "invalid NAME value"
-    return value
-
-
-def stated_options(kind: GridKind, args: argparse.Namespace) -> dict[str, Any]:
-    """The kind's options as the user gave them (None: not given)."""
-    return {option.name: getattr(args, option.name, None) for option in kind.options}
-
-
-def read_puzzles(kind: GridKind, args: argparse.Namespace) -> list[Parsed]:
-    """The puzzles of FILE, read whole; one unusable puzzle alone is an error (exit 2), in a
-    collection a result.  (solve, check and count read as they go: :func:`read_collection`.)"""
-    items = kind.read(read_text(args.file), **stated_options(kind, args))
-    if not items:
-        raise UsageError(f"{args.file}: no puzzle in it (only comments and blank lines)")
-    if len(items) == 1 and not items[0].ok:
-        raise items[0].error
-    return items
+    explain.register(actions, kind, started)  # explain / hint (models.explain)
 
 
 #: units read before the first answer: enough to tell one puzzle from several, and a
@@ -329,136 +281,3 @@ def run_in_workers(collection: Collection, workers: list[Any], what: str) -> int
         except WorkerDied as error:
             return fail(str(error), code=1)
     return 0
-
-
-def answer(
-    solver: PuzzleSolver,
-    kind: GridKind,
-    item: Parsed,
-    args: argparse.Namespace,
-    index: int = 0,
-    time_limit: float | None = None,
-    on_count: Callable[[int], None] | None = None,
-    on_solution: Callable[[], None] | None = None,
-) -> Result:
-    """``args.action`` on one item of the input: its result, numbered ``index``, with the
-    kind's own fields (an unreadable item: ``invalid``, naming what is wrong)."""
-    if not item.ok:
-        result = Result(status="invalid", error=str(item.error), engine=args.engine)
-        result.extra.update(unread_fields(kind, stated_options(kind, args)))
-    else:
-        result = ask(solver, item.puzzle, args, time_limit, on_count, on_solution, name=f"puzzle-{index + 1}")
-        result.extra.update(kind.result_fields(item.puzzle))
-    result.index = index
-    return result
-
-
-def ask(
-    solver: PuzzleSolver,
-    puzzle: Any,
-    args: argparse.Namespace,
-    time_limit: float | None = None,
-    on_count: Callable[[int], None] | None = None,
-    on_solution: Callable[[], None] | None = None,
-    name: str = "puzzle",
-) -> Result:
-    """Run ``args.action`` (solve, check or count) on one valid puzzle.
-
-    A count stops at ``args.limit`` solutions (None: no limit), tells
-    ``on_count`` how many it has so far (a few times a second, for progress),
-    and says in ``message`` why it stopped early.  An interrupted count
-    (Ctrl-C) still reports how many solutions it had found, marked
-    incomplete, before the interrupt stops the whole run."""
-    if args.action in CERTIFIABLE:
-        proof_dir = getattr(args, "proof_dir", None)
-        proof_format = getattr(args, "proof_format", None)
-        certify = (
-            {"certify": True, "proof_dir": proof_dir, "name": name, "proof_format": proof_format or "drat"}
-            if getattr(args, "certify", False) or proof_dir or proof_format
-            else {}
-        )
-        question = solver.solve if args.action == "solve" else solver.check
-        return question(puzzle, time_limit, **certify)
-    found = [0]
-    shown = [time.monotonic()]
-
-    def seen(_solution: Any) -> None:
-        found[0] += 1
-        if on_count is not None and time.monotonic() - shown[0] >= 0.1:
-            shown[0] = time.monotonic()
-            on_count(found[0])
-        if on_solution is not None:
-            on_solution()
-
-    try:
-        result = solver.count(puzzle, args.limit, time_limit, on_solution=seen)
-    except KeyboardInterrupt:
-        result = Result(
-            status="unknown", count=found[0], complete=False, engine=args.engine, message="interrupted"
-        )
-        emit_json(result.to_json()) if args.json else print(
-            f"interrupted after {plural(found[0], 'solution')}"
-        )
-        raise
-    if not result.complete and result.count:
-        stopped_by_limit = args.limit is not None and result.count >= args.limit
-        result.message = f"stopped at --limit {args.limit}" if stopped_by_limit else "time limit"
-    return result
-
-
-# -- text output -------------------------------------------------------------------------------
-
-
-def count_text(result: Result) -> str:
-    """``1 solution``, ``at least 10 solutions (stopped at --limit 10)``, ``at least 3 solutions (time limit)``."""
-    if result.complete:
-        return plural(result.count, "solution")
-    if not result.count:
-        return "unknown (no solution found before the time limit)"
-    return f"at least {plural(result.count, 'solution')} ({result.message or 'stopped early'})"
-
-
-def certified_text(certificate: dict[str, Any] | None) -> str:
-    """`` (certified: DRAT, checked)``, or why the answer is not certified; empty without one."""
-    if not certificate:
-        return ""
-    if certificate.get("checked"):
-        return f" (certified: {str(certificate.get('kind', 'drat')).upper()}, checked)"
-    return f" (not certified: {certificate.get('reason') or 'the proof was not checked'})"
-
-
-def status_text(result: Result, action: str) -> str:
-    """The answer in words: ``solved``, ``unique solution``, ``multiple solutions``, a count, ..."""
-    if action == "count":
-        return count_text(result)
-    certificate = result.extra.get("certificate")
-    if certificate:  # the answer the proof is about, then what the proof says
-        return f"{result.uniqueness or result.status}{certified_text(certificate)}"
-    if action == "check" and result.uniqueness:
-        return "unique solution" if result.uniqueness == "unique" else "multiple solutions"
-    return result.status
-
-
-def print_result(
-    kind: GridKind, result: Result, puzzle: Any, action: str, color: bool, numbered: bool
-) -> None:
-    """The answer's line (``puzzle N:`` when the input held several), then the puzzle
-    beside its solution (or beside both witnesses of ``multiple``)."""
-    head = f"puzzle {result.index + 1}: " if numbered else ""
-    if result.status == "invalid":
-        print(f"{head}invalid: {result.error}")
-        return
-    timing = f"{result.seconds * 1000:.1f} ms [{result.engine}]"
-    status = status_text(result, action)
-    print(f"{head}{kind.describe(puzzle)}: {status}, {timing}")
-    if result.message and result.message not in status:  # a count's may be in its status
-        print(f"  {result.message}")
-    lines = kind.draw(puzzle, None, color)
-    if action == "check" and result.uniqueness == "multiple":
-        for witness in result.solutions[:2]:
-            lines = side_by_side(lines, kind.draw(puzzle, witness, color))
-    elif result.solution is not None and action != "count":
-        lines = side_by_side(lines, kind.draw(puzzle, result.solution, color))
-    print("\n".join(lines))
-    print()
-    sys.stdout.flush()

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from mindgames.models.kind import GridKind
 
 from ..io import json_line
+from .answering import answer, print_result
 
 # What starting and talking to workers takes (~10 ms of imports) is imported when a worker
 # is started: a command answered in one process (one puzzle, say) never needs it.
@@ -75,8 +76,6 @@ def chunk_output(
 ) -> str:
     """What one process would print for these units of the input, numbered from ``first``
     (text or JSON lines)."""
-    from .grid import answer, print_result
-
     if args.json:
         return "".join(
             json_line(answer(solver, kind, kind.parse_unit(unit), args, index, args.time_limit).to_json())
@@ -97,6 +96,9 @@ def worker_main(conn: Connection) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from mindgames.models.processes import exit_with_parent
+
+    exit_with_parent()  # a command killed by SIGKILL takes its workers with it
     from mindgames.models.registry import get_kind
     from mindgames.models.runner import PuzzleSolver
 

@@ -144,6 +144,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default: mark them interrupted, keeping their results)",
     )
     parser.add_argument(
+        "--header-timeout",
+        type=positive_float,
+        default=30.0,
+        metavar="S",
+        help="close a connection whose request headers have not all arrived within S seconds "
+        "(408; default 30)",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=positive_float,
+        default=120.0,
+        metavar="S",
+        help="close a connection whose request body has not all arrived S seconds after its "
+        "headers (408; default 120)",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=positive_float,
+        default=5.0,
+        metavar="S",
+        help="close a kept-alive connection idle for S seconds between requests (default 5)",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=positive_int,
+        default=1000,
+        metavar="N",
+        help="open connections and requests at once; beyond it new requests get 503 (default 1000)",
+    )
+    parser.add_argument(
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
     )
     parser.set_defaults(func=run)
@@ -211,14 +241,23 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..service import create_app
+    from ..service.jobs import store_problem
 
+    problem = store_problem(settings.db)
+    if problem is not None:
+        raise UsageError(problem)
     app = create_app(settings)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mindgames: serving http://{shown}:{args.port}/ (jobs in {settings.db})", flush=True)
+    from ..service.protocol import protocol_with_deadlines
+
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
+        http=protocol_with_deadlines(args.header_timeout, args.body_timeout),
+        timeout_keep_alive=args.idle_timeout,
+        limit_concurrency=args.max_connections,
         log_level=args.log_level,
         access_log=args.log_level in ("info", "debug"),
     )

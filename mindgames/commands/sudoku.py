@@ -1,22 +1,23 @@
-"""``mindgames sudoku generate``: what Sudoku adds to the shared solve / check / count
-(:mod:`mindgames.commands.grid`), a thin layer over :mod:`mindgames.models.sudoku`."""
+"""What Sudoku adds to the shared solve / check / count / generate (:mod:`mindgames.commands.grid`):
+``generate --grade``, and the output ``generate`` has always had (a ``# mindgames sudoku``
+header, then each puzzle's comment and line; JSON records of the Sudoku's own fields)."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
+from typing import Any
 
 from mindgames.models import sudoku
-from mindgames.models.errors import TimeLimitReached
+from mindgames.models.generate import Generated, Make
 from mindgames.models.kind import GridKind
 from mindgames.models.sudoku import techniques
-from mindgames.solver import ENGINE_NAMES
-from mindgames.solver.deadline import Deadline
+from mindgames.models.sudoku.generate import generate_with
 
-from ..io import UsageError, emit_json, progress, seconds_left
-from ..options import positive_float, positive_int
+from ..io import UsageError
 from ..render import plural
-from .grid import argument_type
+from .grid_generate import GenerateOutput
 
 GRADES = tuple(techniques.GRADE_NAMES.values())
 
@@ -27,97 +28,61 @@ def extend(
     kind: GridKind,
     started: float,
 ) -> None:
-    """``mindgames sudoku generate``, beside the shared solve / check / count."""
-    sub = actions.add_parser("generate", help="puzzles with exactly one solution and no removable given")
-    box = next(option for option in kind.options if option.name == "box")
-    sub.add_argument("--box", type=argument_type(box), metavar="RxC", help="box shape (default 3x3)")
-    sub.add_argument(
-        "--regions",
-        metavar="LABELS",
-        help="jigsaw: N*N region labels, row by row (e.g. 36 for 6x6), instead of --box",
-    )
-    sub.add_argument("--diagonals", action="store_true", help="X-Sudoku: both diagonals too")
-    sub.add_argument("--seed", type=int, default=None, help="make the output reproducible")
-    sub.add_argument(
+    """``--grade`` and Sudoku's output on the shared ``generate``."""
+    # --grade is a search over finished puzzles by the deduction ladder, which only Sudoku has
+    generate = parsers["generate"]
+    generate.add_argument(
         "--grade",
         choices=GRADES,
         metavar="GRADE",
         help=f"only puzzles of this grade by the deduction ladder ({', '.join(GRADES)})",
     )
-    sub.add_argument("--count", type=positive_int, default=1, metavar="K", help="how many puzzles")
-    sub.add_argument("--engine", choices=ENGINE_NAMES, default="sat", help="default: sat")
-    sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
-    sub.add_argument(
-        "--time-limit",
-        type=positive_float,
-        metavar="S",
-        help="seconds for the whole run; the puzzles finished by then are written",
-    )
-    sub.set_defaults(func=run_generate, started=started)
+    generate.set_defaults(output=SudokuOutput())
 
 
-def empty_puzzle(args: argparse.Namespace) -> sudoku.Sudoku:
-    """The blank grid of the asked variant: --box (default 3x3) or --regions, --diagonals."""
-    if args.regions is None:
-        box = args.box or (3, 3)
-        size = box[0] * box[1]
-        return sudoku.make_puzzle([[0] * size for _ in range(size)], list(box), None, args.diagonals)
-    if args.box is not None:
-        raise UsageError("give either --box or --regions (a jigsaw has no boxes), not both")
-    size = round(len(args.regions) ** 0.5)
-    if size * size != len(args.regions):
-        raise UsageError(f"--regions: {len(args.regions)} labels do not make a square grid (36 for 6x6)")
-    labels = [list(args.regions[r * size : (r + 1) * size]) for r in range(size)]
-    return sudoku.make_puzzle([[0] * size for _ in range(size)], None, labels, args.diagonals, "--regions")
+class SudokuOutput(GenerateOutput):
+    """``sudoku generate`` as it wrote before the command was shared by every grid kind."""
 
+    def empty(self, kind: GridKind, options: dict[str, Any]) -> sudoku.Sudoku:
+        """The blank grid, with the command line's words for a layout it cannot make."""
+        regions = options.get("regions")
+        if regions is not None:
+            if options.get("box") is not None:
+                raise UsageError("give either --box or --regions (a jigsaw has no boxes), not both")
+            size = round(len(regions) ** 0.5)
+            if size * size != len(regions):
+                raise UsageError(f"--regions: {len(regions)} labels do not make a square grid (36 for 6x6)")
+            labels = [list(regions[r * size : (r + 1) * size]) for r in range(size)]
+            grid = [[0] * size for _ in range(size)]
+            return sudoku.make_puzzle(grid, None, labels, bool(options.get("diagonals")), "--regions")
+        return kind.empty(**options)
 
-def run_generate(args: argparse.Namespace) -> int:
-    deadline = Deadline(seconds_left(args.time_limit, args.started))  # the whole run
-    empty = empty_puzzle(args)
-    solver = sudoku.solver(args.engine)
-    base_seed = args.seed
-    with progress(None, "sudoku generate") as bar:
-        for index in range(args.count):
-            seed = None if base_seed is None else base_seed + index
+    def make(self, args: argparse.Namespace) -> Make:
+        return functools.partial(generate_with, grade=args.grade)
 
-            def show(stage: str, done: int, total: int | None, index: int = index) -> None:
-                of = f"puzzle {index + 1} of {args.count}: " if args.count > 1 else ""
-                bar.update(description=f"sudoku generate: {of}{stage}", completed=done, total=total)
+    def json(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> dict[str, Any]:
+        puzzle = item.puzzle
+        return {
+            "index": item.index,
+            "status": "generated",
+            "puzzle": sudoku.to_line(puzzle.grid),
+            "grid": [list(row) for row in puzzle.grid],
+            "box": list(puzzle.box) if puzzle.box else None,
+            "diagonals": puzzle.diagonals,
+            "regions": sudoku.region_labels(puzzle),
+            "givens": len(kind.given_cells(puzzle)),
+            "uniqueness": "unique",
+            "minimal": True,
+            "solution": item.solution,
+            "seed": item.seed,
+            "engine": args.engine,
+        }
 
-            try:
-                puzzle, solution = sudoku.generate(
-                    empty, seed, args.engine, deadline, show, solver, args.grade
-                )
-            except TimeLimitReached:
-                print(
-                    f"mindgames: time limit of {args.time_limit:g} s reached: "
-                    f"{plural(index, 'puzzle')} of {args.count} generated",
-                    file=sys.stderr,
-                )
-                break
-            givens = sum(1 for row in puzzle.grid for v in row if v)
-            if args.json:
-                emit_json(
-                    {
-                        "index": index,
-                        "status": "generated",
-                        "puzzle": sudoku.to_line(puzzle.grid),
-                        "grid": [list(row) for row in puzzle.grid],
-                        "box": list(puzzle.box) if puzzle.box else None,
-                        "diagonals": puzzle.diagonals,
-                        "regions": sudoku.region_labels(puzzle),
-                        "givens": givens,
-                        "uniqueness": "unique",
-                        "minimal": True,
-                        "solution": solution,
-                        "seed": seed,
-                        "engine": args.engine,
-                    }
-                )
-            else:
-                if index == 0:  # the reader takes the puzzles below as this variant
-                    print(sudoku.header(empty))
-                print(f"# {puzzle.variant}: {plural(givens, 'given')}, unique, minimal (seed {seed})")
-                print(sudoku.to_text(puzzle))
-            sys.stdout.flush()
-    return 0
+    def text(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> None:
+        puzzle = item.puzzle
+        if item.index == 0:  # the reader takes the puzzles below as this variant
+            print(sudoku.header(puzzle))
+        givens = len(kind.given_cells(puzzle))
+        print(f"# {puzzle.variant}: {plural(givens, 'given')}, unique, minimal (seed {item.seed})")
+        print(sudoku.to_text(puzzle))
+        sys.stdout.flush()

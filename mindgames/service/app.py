@@ -20,7 +20,7 @@ from .errors import install_error_handlers
 from .gate import Gate
 from .jobs import JobRunner, JobStore
 from .pool import SolverPool
-from .routes import Service, crossing, health, jobs, pages, puzzles
+from .routes import Service, generate, health, jobs, pages, plans, puzzles
 from .settings import Settings
 
 
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     install_error_handlers(app)
-    for concern in (health, crossing, puzzles, jobs):
+    for concern in (health, plans, puzzles, generate, jobs):
         app.include_router(concern.router(service))
     pages.install(app)
     app.add_middleware(puzzles.Express, service=service)  # inside the gate: checked requests only

@@ -43,9 +43,12 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # The exception's headers go out too: a 405's Allow names the methods the path takes.
         if isinstance(exc.detail, dict):
-            return JSONResponse(exc.detail, status_code=exc.status_code)
-        return error(exc.status_code, str(exc.detail))
+            return JSONResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+        reply = error(exc.status_code, str(exc.detail))
+        reply.headers.update(exc.headers or {})
+        return reply
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover

@@ -14,27 +14,6 @@ def example(value: Any, description: str = "") -> dict:
     }
 
 
-DOCUMENT = example(
-    {
-        "name": "Wolf, goat and cabbage",
-        "boat": {"capacity": 2},
-        "actors": [
-            {"name": "farmer", "rows": True},
-            {"name": "wolf"},
-            {"name": "goat"},
-            {"name": "cabbage", "cargo": True},
-        ],
-        "rules": [
-            {
-                "kind": "not_together",
-                "who": ["goat"],
-                "with_any": ["wolf", "cabbage"],
-                "unless_any": ["farmer"],
-            }
-        ],
-    },
-    "the puzzle document (as `crossing export --json`)",
-)
 SOLVED = {
     "index": 0,
     "status": "solved",

@@ -34,6 +34,9 @@ class Gate:
             reversed(scope.get("headers", ()))
         )  # a repeated header: the first, as Starlette reads it
         host = headers.get(b"host", b"").decode("latin-1").lower()
+        if sum(name == b"host" for name, _ in scope.get("headers", ())) > 1:
+            # RFC 9112 3.2: a request with more than one Host is answered 400, whichever comes first.
+            return await error(400, "the request has more than one Host header")(scope, receive, send)
         if self.hosts is not None and host not in self.hosts and without_port(host) not in self.hosts:
             reply = error(
                 421,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import PuzzleError
 
 from . import kinds
@@ -35,14 +36,15 @@ MAX_CHARS = 200  # a 9x9 line is 81 characters, a 12x12 grid with its newlines 1
 MAX_SIDE = 14
 MAX_SHAPES = 8  # compiled shapes per kind kept in the API process (each well under 1 MB)
 BUDGET_SECONDS = 0.05  # the longest a request may hold the event loop
-ACTIONS = ("solve", "check")
+#: the actions that look for two solutions at most: solve, check
+QUICK_ACTIONS = select(ACTIONS, few_solutions=True)
 _SEEN_CAP = 1024  # shapes remembered while waiting for their second request
 
 
 def small(task: dict) -> bool:
     """Whether ``task`` is small enough for the API process (before its puzzle is read)."""
     if (
-        task["action"] not in ACTIONS
+        task["action"] not in QUICK_ACTIONS
         or task.get("engine", "sat") != "sat"
         or task.get("certify")
         or not task.get("single")

@@ -25,7 +25,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from .kinds import Answerer, TaskError, execute
+from mindgames.models.processes import exit_with_parent
+
+from .kinds import COUNT_GRIDS, Answerer, TaskError, execute, grid_kind, task_size
 from .settings import cap_memory, child_command, child_cwd, child_env
 
 SCHEMA = """
@@ -57,7 +59,7 @@ CHECKPOINT_SUFFIX = ".checkpoint.jsonl"
 
 
 def checkpoint_path(db: str, job_id: str) -> str:
-    """Where a count_grids job keeps its finished cubes, so a resumed job skips them."""
+    """Where a count_grids job keeps its finished parts, so a resumed job skips them."""
     return f"{db}.{job_id}{CHECKPOINT_SUFFIX}"
 
 
@@ -77,6 +79,38 @@ def connect(path: str) -> sqlite3.Connection:
     return conn
 
 
+def store_problem(path: str, wait_seconds: float = 5.0) -> str | None:
+    """What keeps ``path`` from serving as the jobs database, in one line, or None.
+
+    Asked before the server says it is serving, so that a database that is corrupt,
+    read-only, in a read-only folder or locked by another process is a clear error at
+    start (exit 2), not a traceback after "serving" or 500s later."""
+    where = Path(path)
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"the jobs database {path}: cannot create its folder ({error.strerror})"
+    if where.exists() and not os.access(where, os.R_OK | os.W_OK):
+        return f"the jobs database {path} is not readable and writable by this user"
+    if not os.access(where.parent, os.W_OK | os.X_OK):
+        return f"the jobs database {path}: its folder is read-only (SQLite writes its journal there)"
+    try:
+        conn = sqlite3.connect(path, timeout=wait_seconds, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(SCHEMA)
+            conn.execute("BEGIN IMMEDIATE")  # a write lock can be had
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+    except sqlite3.Error as error:
+        reason = str(error)
+        if "locked" in reason or "busy" in reason:
+            reason += f" (another process holds it for more than {wait_seconds:g} s)"
+        return f"the jobs database {path} cannot be used: {reason}"
+    return None
+
+
 class JobStore:
     """The jobs table, used from the API process (one connection, one lock)."""
 
@@ -94,7 +128,7 @@ class JobStore:
 
     def create(self, kind: str, action: str, request: dict) -> str:
         job_id = uuid.uuid4().hex[:16]
-        total = len(request.get("puzzles") or []) or None
+        total = None if request.get("action") == COUNT_GRIDS else task_size(request) or None
         self._exec(
             "INSERT INTO jobs (id, kind, action, request, status, progress, created) VALUES (?,?,?,?,?,?,?)",
             (
@@ -263,24 +297,16 @@ class _Writer:
         return True
 
 
-def _watch_parent(parent: int) -> None:
-    """Exit when the server that started this job is gone (killed, even by SIGKILL)."""
-    while True:
-        time.sleep(0.2)
-        if os.getppid() != parent:
-            os._exit(3)
-
-
 def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     cap_memory(memory_mb)  # as the solver workers: a job too big for the machine fails alone
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    exit_with_parent(parent)  # the server gone (even by SIGKILL): this job stops
     writer = _Writer(path, job_id, run)
     row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
     request = json.loads(row[0])
     done = writer.conn.execute("SELECT COUNT(*) FROM job_results WHERE job=?", (job_id,)).fetchone()[0]
     try:
-        if request.get("action") == "count_grids":
+        if request.get("action") == COUNT_GRIDS:
             _count_grids(writer, request, path)
         else:
             _batch(writer, request, done)
@@ -302,7 +328,7 @@ def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) 
 
 def _batch(writer: _Writer, request: dict, done: int) -> None:
     """Answer the puzzles after the first ``done`` (already answered before a restart)."""
-    progress = {"done": done, "total": len(request["puzzles"])}
+    progress = {"done": done, "total": task_size(request)}
     pending: list[tuple[int, dict]] = []
     last = [time.monotonic(), 0.0]  # last results flush, last count progress write
 
@@ -352,14 +378,14 @@ class _NotOurs(Exception):
 
 
 def _count_grids(writer: _Writer, request: dict, path: str) -> None:
-    from mindgames.models import binairo, binairo_count
-    from mindgames.models.errors import PuzzleError
+    """Every grid of a variant, counted by the kind (``GridKind.count_all``), two parts
+    recounted by a second method as the command line does."""
+    from mindgames.models.errors import CrossCheckFailed, PuzzleError
 
-    try:
-        rows, cols = binairo.parse_size(str(request.get("size")))
-        rules = binairo.check_rules_set(request.get("rules") or "takuzu")
-    except PuzzleError as error:
-        raise TaskError(422, str(error)) from None
+    kind = grid_kind(request["kind"])
+    if kind is None:
+        raise TaskError(404, f"no grid kind {request['kind']!r}")
+    options = {o.name: request[o.name] for o in kind.count_all_options if request.get(o.name) is not None}
     checkpoint = checkpoint_path(path, writer.job_id)  # so a resumed job keeps its cubes
     last = [0.0]
 
@@ -369,17 +395,19 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
             last[0] = now
             writer.update(progress={"done": done, "total": total, "unit": "cubes"})
 
-    method = request.get("method") or "mitm"
-    result = binairo_count.count_grids(
-        rows, cols, rules, method, jobs=1, checkpoint=checkpoint, on_progress=on_progress
-    )
-    if result.complete and method == "mitm":  # as the CLI does: recount two cubes another way
-        r, c = (int(v) for v in result.orientation.split("x"))
-        recounts = binairo_count.check_cubes(r, c, rules, 2, recorded=result.counts)
-        result.checked += [x.note() for x in recounts]
-        wrong = [x.note() for x in recounts if not x.agrees]
-        if wrong:  # a bug: the count is not to be trusted, and the job says so
-            raise TaskError(500, f"cross-check failed: {'; '.join(wrong)}")
+    try:
+        result = kind.count_all(
+            options,
+            request.get("method"),
+            jobs=1,
+            checkpoint=checkpoint,
+            on_progress=on_progress,
+            cross_check=2,
+        )
+    except PuzzleError as error:
+        raise TaskError(422, str(error)) from None
+    except CrossCheckFailed as error:  # a bug: the count is not to be trusted, and the job says so
+        raise TaskError(500, f"cross-check failed: {error}") from None
     record = result.to_json()
     record["checkpoint"] = None
     writer.update(result=record, status="done", finished=time.time(), run=None)

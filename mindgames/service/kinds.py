@@ -18,14 +18,11 @@ from collections.abc import Callable
 from typing import Any
 
 from mindgames.models import registry
+from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import PuzzleError, shorten
-from mindgames.models.kind import GridKind
+from mindgames.models.kind import GridKind, PlanKind, PuzzleKind
 
 from ..options import unread_fields
-
-ACTIONS = ("solve", "check", "count")
-EXPLAIN_ACTIONS = ("explain", "hint")  # models.explain, for every grid kind (POST only, not jobs)
-CERTIFIABLE = ("solve", "check")  # the answers a proof can back ("certify": true)
 
 
 class TaskError(Exception):
@@ -37,15 +34,30 @@ class TaskError(Exception):
 
 
 # ---------------------------------------------------------------------------
-# The kinds the service answers: every grid kind of the registry, and crossing
+# The kinds the service answers: every kind of the registry (grid kinds and plan kinds)
 # ---------------------------------------------------------------------------
-CROSSING = "crossing"  # a plan kind, answered by models.crossing until it has its kind object
+#: the job that counts every grid of a variant, for a kind that can (``GridKind.counts_all_grids``)
+COUNT_GRIDS = "count_grids"
 
-#: what the service offers a kind beyond the shared actions (jobs.py runs them), and their fields
-JOB_ACTIONS: dict[str, list[str]] = {"binairo": ["count_grids (jobs only)"]}
-JOB_OPTIONS: dict[str, dict[str, str]] = {
-    "binairo": {"size": "count_grids job: N or RxC, count every grid of that size"},
-}
+
+def job_actions(kind: GridKind) -> list[str]:
+    """What the service offers the kind beyond the shared actions (jobs.py runs them)."""
+    return [f"{COUNT_GRIDS} (jobs only)"] if kind.counts_all_grids else []
+
+
+def job_options(kind: GridKind) -> dict[str, str]:
+    """The request fields of those jobs that are not already the kind's own options."""
+    if not kind.counts_all_grids:
+        return {}
+    own = {option.name for option in kind.options}
+    return {o.name: f"{COUNT_GRIDS} job: {o.help}" for o in kind.count_all_options if o.name not in own}
+
+
+def count_grids_kinds() -> list[str]:
+    """The kinds that can count every grid of a variant, by name."""
+    return [kind.name for kind in grid_kinds() if kind.counts_all_grids]
+
+
 #: the request fields the service adds to every grid kind's own options
 GRID_OPTIONS = {
     "time_limit": "seconds per puzzle",
@@ -57,38 +69,45 @@ GRID_OPTIONS = {
 
 def kind_names() -> tuple[str, ...]:
     """Every kind the service answers, by name (``/v1/{kind}/...``)."""
-    known = registry.KIND_NAMES
-    names = _KIND_NAMES.get(known)
-    if names is None:  # (asked by every request: worked out once per registry)
-        names = _KIND_NAMES[known] = tuple(dict.fromkeys((*known, CROSSING)))  # crossing is in it too
-    return names
+    return registry.KIND_NAMES
 
 
-_KIND_NAMES: dict[tuple[str, ...], tuple[str, ...]] = {}
+#: (name, "module:attribute" of its registry entry) -> its kind object: the registry imports
+#: the kind's module each time it is asked (importlib.import_module), which a request did
+#: eight times
+_KINDS: dict[tuple[str, str], PuzzleKind] = {}
 
 
-#: (name, "module:attribute" of its registry entry) -> its grid kind object, or None (not a
-#: grid kind): the registry imports the kind's module each time it is asked
-#: (importlib.import_module), which a request did eight times
-_GRID_KINDS: dict[tuple[str, str], GridKind | None] = {}
-
-
-def grid_kind(name: str) -> GridKind | None:
-    """The registry's grid kind called ``name`` (None for crossing, or an unknown name)."""
+def kind_of(name: str) -> PuzzleKind | None:
+    """The registry's kind called ``name`` (None: no such kind)."""
     if name not in registry.KIND_NAMES:
         return None
     key = (name, registry.KIND_PATHS[name])
-    try:
-        return _GRID_KINDS[key]
-    except KeyError:
-        kind = registry.get_kind(name)
-        found = _GRID_KINDS[key] = kind if isinstance(kind, GridKind) else None
-        return found
+    if key not in _KINDS:
+        _KINDS[key] = registry.get_kind(name)
+    return _KINDS[key]
+
+
+def grid_kind(name: str) -> GridKind | None:
+    """The registry's grid kind called ``name`` (None for a plan kind, or an unknown name)."""
+    kind = kind_of(name)
+    return kind if isinstance(kind, GridKind) else None
+
+
+def plan_kind(name: str) -> PlanKind | None:
+    """The registry's plan kind called ``name`` (None for a grid kind, or an unknown name)."""
+    kind = kind_of(name)
+    return kind if isinstance(kind, PlanKind) else None
 
 
 def grid_kinds() -> list[GridKind]:
     """Every grid kind of the registry, in its order."""
     return [kind for kind in map(grid_kind, kind_names()) if kind is not None]
+
+
+def plan_kinds() -> list[PlanKind]:
+    """Every plan kind of the registry, in its order."""
+    return [kind for kind in map(plan_kind, kind_names()) if kind is not None]
 
 
 def foreign_options(name: str) -> list[tuple[str, str]]:
@@ -128,92 +147,119 @@ def options_error(name: str, request: dict[str, Any]) -> str | None:
     return None
 
 
+def solver_actions(kind: GridKind) -> tuple[str, ...]:
+    """The kind's actions a solver answers puzzle by puzzle (``POST /v1/KIND/ACTION``, jobs)."""
+    return select(kind.actions, per_puzzle=True, explains=False)
+
+
+def puzzle_actions(kind: GridKind) -> tuple[str, ...]:
+    """Every action of the kind that ``POST /v1/KIND/ACTION`` answers: a solver's and the
+    explanations (models.explain)."""
+    return select(kind.actions, per_puzzle=True)
+
+
+def describe_engines() -> list[dict[str, Any]]:
+    """What ``GET /v1/kinds`` says of every engine: its name, summary and capabilities."""
+    from mindgames.solver import engines
+
+    return [
+        {
+            "engine": info.name,
+            "summary": info.summary,
+            "capabilities": sorted(c.value for c in info.capabilities),
+        }
+        for info in engines()
+    ]
+
+
 def describe() -> list[dict[str, Any]]:
     """What ``GET /v1/kinds`` says: each kind as it describes itself, plus what the service adds
     (its actions here, engines, the request fields)."""
-    from mindgames.solver import ENGINE_NAMES
+    from mindgames.solver import engine_names
 
     described = []
     for name in kind_names():
+        plan = plan_kind(name)
+        if plan is not None:  # a plan kind describes itself whole (models.kind.PlanKind)
+            described.append(plan.describe_kind())
+            continue
         kind = grid_kind(name)
         if kind is None:
             continue
         entry = kind.describe_kind()
-        entry["actions"] = [a for a in kind.actions if a in ACTIONS] + JOB_ACTIONS.get(name, [])
-        entry["explain_actions"] = list(EXPLAIN_ACTIONS)  # POST /v1/KIND/explain, /hint
-        entry["engines"] = list(ENGINE_NAMES)
-        entry["options"] = {**entry["options"], **GRID_OPTIONS, **JOB_OPTIONS.get(name, {})}
+        entry["actions"] = [*solver_actions(kind), *job_actions(kind)]
+        entry["explain_actions"] = list(select(kind.actions, explains=True))  # POST only, not jobs
+        entry["engines"] = list(engine_names())
+        entry["options"] = {**entry["options"], **GRID_OPTIONS, **job_options(kind)}
+        # POST /v1/KIND/generate: the settings of what it makes (the page may ignore them)
+        entry["generate_options"] = {option.name: option.help for option in kind.generate_options}
         described.append(entry)
-    return described + [describe_crossing()]
+    return described
 
 
-def describe_crossing() -> dict[str, Any]:
-    from mindgames.models.crossing import presets
-
-    return {
-        "kind": CROSSING,
-        "summary": "river-crossing and pulley puzzles: proven shortest plans",
-        "actions": ["solve"],
-        "explain_actions": ["explain"],
-        "engines": ["sat", "cpsat"],
-        "formats": [
-            'a built-in puzzle name with "params" (see /v1/crossing/presets)',
-            "a puzzle document (the TOML/JSON puzzle file as an object, or its text)",
-            '{"preset": NAME, "params": {...}} (in a batch)',
-        ],
-        "options": {
-            "params": "parameters of a built-in puzzle: JSON integers within the bounds "
-            "listed by /v1/crossing/presets (beyond them: 422 naming the parameter)",
-            "count_shortest": "also count the distinct shortest plans",
-            "simple_paths": "also count the plans that never repeat a state",
-            "cross_check": "cross-check with the explicit state graph (default true)",
-            "time_limit": "seconds per puzzle",
-        },
-        "presets": list(presets.PRESETS),
-    }
+@functools.lru_cache(maxsize=8)
+def presets_of(kind: PlanKind) -> dict[str, Any]:
+    """Each built-in puzzle's name, description and parameters with their defaults and
+    bounds (built once: the defaults are small puzzles, and this is the API process)."""
+    return kind.describe_presets()
 
 
-@functools.lru_cache(maxsize=1)
-def crossing_presets() -> dict[str, Any]:
-    """Each built-in puzzle's name, description and parameters with their defaults (built
-    once: the defaults are small puzzles, and this is the API process)."""
-    from mindgames.models.crossing import presets
-
-    bounds = getattr(presets, "BOUNDS", {})  # each parameter's allowed range, where the library has them
-    return {
-        name: {
-            "parameters": presets.parameters(name),
-            **({"bounds": {key: list(pair) for key, pair in bounds[name].items()}} if name in bounds else {}),
-            "description": " ".join((presets.PRESETS[name].__doc__ or "").split()),
-            "name": presets.PRESETS[name]().get("name", name),
-        }
-        for name in presets.PRESETS
-    }
-
-
-def preset_params_error(puzzles: list, params: dict | None) -> str | None:
-    """The library's message for the first built-in crossing puzzle parameter out of its
-    bounds, else None.  Only compares numbers with the library's declared ranges (no
-    puzzle is built), so the API can refuse a request, or a job, before it is queued."""
-    from mindgames.models.crossing import presets
-
-    bounds = getattr(presets, "BOUNDS", None)
-    check = getattr(presets, "check_value", None)
-    if bounds is None or check is None:
-        return None
+def preset_params_error(kind: PlanKind, puzzles: list, params: dict | None) -> str | None:
+    """The library's message for the first built-in puzzle parameter out of its bounds,
+    else None.  Only compares numbers with the kind's declared ranges (no puzzle is
+    built), so the API can refuse a request, or a job, before it is queued."""
+    names = kind.preset_names()
     for value in puzzles:
         name, given = value, params
         if isinstance(value, dict) and "preset" in value:
             name, given = value.get("preset"), value.get("params")
-        if not isinstance(name, str) or name.strip() not in bounds or not isinstance(given, dict):
+        if not isinstance(name, str) or name.strip() not in names or not isinstance(given, dict):
             continue
+        bounds = kind.preset_bounds(name.strip())
         for key, number in given.items():
-            if key in bounds[name.strip()]:
+            if key in bounds:
                 try:
-                    check(name.strip(), key, number)
+                    kind.check_parameter(name.strip(), key, number)
                 except PuzzleError as error:
                     return str(error)
     return None
+
+
+def generate_options(kind: GridKind, given: dict[str, Any]) -> dict[str, Any]:
+    """The kind's generate options as a request gives them (``"3x2"``, ``8``, ``true``), read
+    by the kind; PuzzleError names the field that is missing or that the kind cannot read."""
+    read = {}
+    for option in kind.generate_options:
+        value = given.get(option.name)
+        if value is None:
+            if option.required:
+                raise PuzzleError(f"{option.name}: needed to generate {kind.name} puzzles ({option.help})")
+            continue
+        if not option.flag and not option.choices:
+            try:
+                value = option.value(str(value))
+            except PuzzleError as error:
+                raise PuzzleError(f"{option.name}: {error}") from None
+        read[option.name] = value
+    return read
+
+
+def foreign_generate_options(kind: GridKind) -> dict[str, str]:
+    """The generate options of other grid kinds that ``kind`` does not have, each with the
+    message a request giving it gets."""
+    own = {option.name for option in kind.generate_options}
+    foreign: dict[str, str] = {}
+    for other in grid_kinds():
+        for option in other.generate_options:
+            if option.name not in own and option.name not in foreign:
+                having = [k.name for k in grid_kinds() if option.name in {o.name for o in k.generate_options}]
+                foreign[option.name] = f"{option.name}: an option of {' and '.join(having)} puzzles only"
+    return foreign
+
+
+def task_size(task: dict) -> int:
+    """How many records a task answers: its puzzles, or the puzzles it generates."""
+    return task["count"] if task["action"] == "generate" else len(task["puzzles"])
 
 
 # ---------------------------------------------------------------------------
@@ -234,42 +280,13 @@ def stated_options(kind: GridKind, task: dict) -> dict[str, Any]:
     return stated
 
 
-def _parse_crossing(value: Any, task: dict) -> Any:
-    from mindgames.models.crossing import parse_document, presets
-    from mindgames.models.crossing.spec import parse_text
-
-    params = task.get("params") or {}
-    if isinstance(value, dict) and "preset" in value:
-        unknown = sorted(set(value) - {"preset", "params"})
-        if unknown:
-            raise PuzzleError(f'unknown key {shorten(unknown[0])!r} next to "preset" (known: preset, params)')
-        name, params = value["preset"], value.get("params") or {}
-        if not isinstance(name, str):
-            raise PuzzleError(f'"preset" must be a built-in puzzle name, not {shorten(repr(name))}')
-        if not isinstance(params, dict):
-            raise PuzzleError('"params" must be an object of parameter values')
-        value = name
-    if isinstance(value, str) and value.strip() in presets.PRESETS:
-        return parse_document(presets.build(value.strip(), params))
-    if params:
-        raise PuzzleError(f'"params" apply to built-in puzzles only; built-in: {", ".join(presets.PRESETS)}')
-    if isinstance(value, str):
-        if "=" not in value and "{" not in value and "\n" not in value.strip():
-            raise PuzzleError(
-                f"{shorten(repr(value), 60)}: no built-in puzzle of that name "
-                f"(built-in: {', '.join(presets.PRESETS)})"
-            )
-        return parse_text(value, "puzzle")
-    if isinstance(value, dict):
-        return parse_document(value)
-    raise PuzzleError("a crossing puzzle is a built-in name, a puzzle document (object) or its text")
-
-
 def parse_one(kind: str, value: Any, task: dict) -> Any:
     try:
         grid = grid_kind(kind)
         if grid is None:
-            return _parse_crossing(value, task)
+            plan = plan_kind(kind)
+            assert plan is not None  # task_of let only the registry's kinds through
+            return plan.parse_value(value, task.get("params"))
         return grid.parse_value(value, **stated_options(grid, task))
     except PuzzleError:
         raise
@@ -285,13 +302,13 @@ def parse_one(kind: str, value: Any, task: dict) -> Any:
 # ---------------------------------------------------------------------------
 class Answerer:
     """Keeps one library solver per (kind, engine, rules), so a worker that answers many
-    same-shaped puzzles compiles their rules once (the library's own fast path); and the
-    last crossing models it confirmed a plan on (:class:`mindgames.models.crossing.solve.WarmModels`),
-    so a crossing asked again is searched, confirmed and replayed without building its model."""
+    same-shaped puzzles compiles their rules once (the library's own fast path); and, per plan
+    kind, what it keeps between solves (:meth:`PlanKind.warm_models`: the last models it
+    confirmed a plan on), so a plan puzzle asked again is answered without building its model."""
 
     def __init__(self) -> None:
         self._solvers: dict[tuple, Any] = {}
-        self._crossing_models: Any = None  # made at the first crossing solve
+        self._warm: dict[str, Any] = {}  # plan kind -> its warm models, made at its first solve
 
     MAX_SHAPES = 32  # compiled shapes kept per solver: a long-lived worker must not grow forever
 
@@ -313,16 +330,16 @@ class Answerer:
     ) -> dict[str, Any]:
         action, engine = task["action"], task.get("engine") or "sat"
         kind = grid_kind(task["kind"])
-        if kind is None and action == "explain":
-            from mindgames.models.crossing.explain import explain
-
-            return {"index": index, **explain(puzzle, time_limit).to_json()}
         if kind is None:
-            return self._crossing(task, puzzle, time_limit)
+            plan = plan_kind(task["kind"])
+            assert plan is not None  # task_of let only the registry's kinds through
+            if action == "explain":
+                return {"index": index, **plan.explain(puzzle, time_limit).to_json()}
+            return self._plan(plan, task, puzzle, time_limit)
         if action == "compare":
             return self._compare(task, kind, index, puzzle, time_limit)
         solver = self.solver(kind, engine)
-        if action in EXPLAIN_ACTIONS:
+        if ACTIONS[action].explains:
             return self._explain(kind, solver, action, index, puzzle, time_limit)
         # certify: within the same time limit; the runner adds "certificate" to the answer
         certify = {"certify": True, "name": f"puzzle-{index + 1}"} if task.get("certify") else {}
@@ -346,7 +363,7 @@ class Answerer:
         from mindgames.models import compare
         from mindgames.models.kind import Parsed
 
-        engines = task.get("engines") or list(compare.ENGINES)
+        engines = task.get("engines") or list(compare.default_engines())
         each = None if time_limit is None else time_limit / len(engines)
         rows = []
         for row in compare.grid_rows(
@@ -381,31 +398,21 @@ class Answerer:
             return {"index": index, "status": "unknown", "message": str(stop)}
         return {"index": index, **reply}
 
-    def _crossing(self, task: dict, spec: Any, time_limit: float | None) -> dict[str, Any]:
-        from mindgames.models.crossing import Options, solve
-        from mindgames.models.crossing.solve import WarmModels
-
-        if self._crossing_models is None:
-            self._crossing_models = WarmModels()
-        options = Options(
-            engine=task.get("engine") or "sat",
-            time_limit=time_limit,
-            count_shortest=bool(task.get("count_shortest")),
-            simple_paths=bool(task.get("simple_paths")),
-            cross_check=task.get("cross_check", True) is not False,
-            certify=bool(task.get("certify")),  # the plan's "none shorter" or "none at all", proved
-            warm_models=self._crossing_models,
+    def _plan(self, kind: PlanKind, task: dict, puzzle: Any, time_limit: float | None) -> dict[str, Any]:
+        """``solve`` of a plan kind: the ``KIND solve --json`` object (with ``explain``, what
+        the page needs to play the plan back)."""
+        if kind.name not in self._warm:
+            self._warm[kind.name] = kind.warm_models()
+        settings = {
+            option.name: option.default if task.get(option.name) is None else task[option.name]
+            for option in kind.options
+        }
+        answer = kind.solve(
+            puzzle, settings, time_limit, certify=bool(task.get("certify")), warm=self._warm[kind.name]
         )
-        outcome = solve(spec, options)
-        record = outcome.as_json()
+        record = answer.as_json()
         if task.get("explain"):
-            # For the page's animation: the checker's replay (bank contents after each step).
-            record["sides"] = list(spec.sides)
-            record["river"] = spec.is_river
-            record["banks"] = outcome.banks
-            record["actors"] = [
-                {"name": a.name, "count": a.count, "weight": a.weight, "cargo": a.cargo} for a in spec.actors
-            ]
+            record.update(kind.page_fields(puzzle, answer))
         return record
 
 
@@ -451,13 +458,18 @@ def execute(
     A MemoryError (the process's memory cap) makes that puzzle's record ``unknown``, or
     with ``fail_on_memory`` (a job, which then fails saying so) propagates.
 
-    The action ``export`` (crossing) emits the puzzle document of a built-in puzzle with
+    The action ``export`` (a plan kind) emits the puzzle document of a built-in puzzle with
     its params: building it is puzzle work too, so it is done here, not in the API."""
     answerer = answerer or Answerer()
+    if task["action"] == "generate":
+        _generate(task, emit, deadline, start)
+        return
     kind = task["kind"]
     puzzles = task["puzzles"]
     if task["action"] == "export":
-        emit(0, _export(puzzles[0], task.get("params") or {}))
+        plan = plan_kind(kind)
+        assert plan is not None  # the export route is made for plan kinds only
+        emit(0, _export(plan, puzzles[0], task.get("params") or {}))
         return
     for index in range(start, len(puzzles)):
         try:
@@ -501,16 +513,43 @@ def execute(
         emit(index, record)
 
 
-def _export(name: Any, params: dict) -> dict[str, Any]:
-    """The document of built-in crossing puzzle ``name`` with ``params``, checked by the
-    library's own reader (a PuzzleError, naming the parameter, is the request's 422)."""
-    from mindgames.models.crossing import parse_document, presets
+def _generate(task: dict, emit: Callable[[int, dict], None], deadline: float | None, start: int) -> None:
+    """``POST /v1/KIND/generate`` (and its job): ``count`` puzzles of the variant ``options``
+    describe, puzzle ``i`` from ``seed + i`` (a resumed job goes on from ``start``), within
+    ``time_limit`` for them all; the puzzles not made by then are ``unknown``."""
+    from mindgames.models.generate import generate_puzzles
+    from mindgames.solver.deadline import Deadline
 
-    if not isinstance(name, str) or name not in presets.PRESETS:
-        raise TaskError(422, f"puzzle: a built-in puzzle name ({', '.join(presets.PRESETS)})")
+    kind = grid_kind(task["kind"])
+    if kind is None:
+        raise TaskError(422, f"generate: {task['kind']} is not a grid kind")
+    limit = task.get("time_limit")
+    if deadline is not None:
+        left = max(0.0, deadline - time.monotonic())
+        limit = left if limit is None else min(limit, left)
+    count, made = task["count"], start
     try:
-        document = presets.build(name, params)
-        parse_document(document)
+        empty = kind.empty(**generate_options(kind, task["options"]))
+        for item in generate_puzzles(
+            kind, empty, count, task["seed"], task.get("engine") or "sat", Deadline(limit), first=start
+        ):
+            emit(item.index, item.to_json(kind))
+            made = item.index + 1
+    except PuzzleError as error:  # a variant the kind cannot make, or one without any solution
+        raise TaskError(422, str(error)) from None
+    for index in range(made, count):
+        emit(index, unanswered(task, index, "not generated: the time limit was reached"))
+
+
+def _export(kind: PlanKind, name: Any, params: dict) -> dict[str, Any]:
+    """The document of built-in puzzle ``name`` with ``params``, checked by the kind's own
+    reader (a PuzzleError, naming the parameter, is the request's 422)."""
+    names = kind.preset_names()
+    if not isinstance(name, str) or name not in names:
+        raise TaskError(422, f"puzzle: a built-in puzzle name ({', '.join(names)})")
+    try:
+        document = kind.preset_document(name, params)
+        kind.parse_document(document)
     except PuzzleError as error:
         raise TaskError(422, str(error)) from None
     return document

@@ -101,6 +101,7 @@ class SolverPool:
         self.idle: list[Worker] = []
         self.waiters: list[tuple[float, int, asyncio.Future]] = []
         self.workers: set[Worker] = set()
+        self.starting: set[Worker] = set()  # spawned, not ready yet
         self.closed = False
         self.waiting = 0  # requests sent or waiting for a worker
         self.broken: str | None = None  # why workers cannot start, while they cannot
@@ -124,6 +125,7 @@ class SolverPool:
         there.close()
         worker = Worker(process, Connection(here.detach()))
         self.workers.add(worker)
+        self.starting.add(worker)
         self._background(self._await_ready(worker))
 
     def _background(self, coroutine: Any) -> None:
@@ -134,9 +136,10 @@ class SolverPool:
     async def _await_ready(self, worker: Worker) -> None:
         ready = await _readable(worker.conn, self.START_SECONDS)
         try:
-            hello = worker.conn.recv() if ready else None
+            hello = _blocking(worker.conn).recv() if ready else None
         except (EOFError, OSError):
             hello = None
+        self.starting.discard(worker)
         if hello == Ready():
             self.broken, self.failed_starts = None, 0
             self._release(worker)
@@ -163,6 +166,7 @@ class SolverPool:
 
     def _kill(self, worker: Worker) -> None:
         self.workers.discard(worker)
+        self.starting.discard(worker)
         try:
             worker.conn.close()
         except OSError:
@@ -189,7 +193,15 @@ class SolverPool:
                 return
         self.idle.append(worker)
 
+    def _reap(self) -> None:
+        """Replace idle workers whose process has ended (killed by the OOM killer, say), so
+        that no request is handed a dead one and ``status`` does not count them."""
+        for worker in [w for w in self.idle if w.process.poll() is not None]:
+            self.idle.remove(worker)
+            self._replace(worker)
+
     async def _acquire(self, cost: float) -> Worker:
+        self._reap()
         if self.idle:  # (a worker is idle only while nobody waits)
             return self.idle.pop()
         future: asyncio.Future = asyncio.get_running_loop().create_future()
@@ -206,11 +218,21 @@ class SolverPool:
                 heapq.heapify(self.waiters)
             raise
 
+    @property
+    def queued(self) -> int:
+        """Requests waiting for a worker (not those a worker is answering)."""
+        return len(self.waiters)
+
     def status(self) -> dict[str, Any]:
+        """The workers as ``/healthz`` shows them: ``degraded`` while fewer than ``size``
+        are alive and ready (a dead one is being replaced)."""
+        self._reap()
         return {
+            "degraded": len(self.workers) - len(self.starting) < self.size,
             "workers": len(self.workers),
             "idle": len(self.idle),
             "waiting": self.waiting,
+            "queued": self.queued,
             "respawns": self.respawns,
             "broken": self.broken,
         }
@@ -240,7 +262,7 @@ class SolverPool:
             # that by the grace period (a tenth more for long requests).
             deadline = time.monotonic() + seconds + self.grace + seconds / 10
             try:
-                worker.conn.send(task)
+                _blocking(worker.conn).send(task)
             except (OSError, ValueError):
                 self._replace(worker)
                 continue
@@ -251,19 +273,31 @@ class SolverPool:
                 raise
             if not isinstance(reply, Died):
                 return reply
-        return Crashed([], "the solver process died")
+        # Three workers died under this task: the server is in trouble (memory?), not the
+        # puzzle; the caller answers 503 and the pool goes on replacing them.
+        return Died()
 
     async def _reply(self, worker: Worker, deadline: float) -> Reply:
         if not await _readable(worker.conn, max(0.0, deadline - time.monotonic())):
             self._replace(worker)  # stuck past its deadline: stop it, start a fresh one
             return TimedOut()
         try:
-            reply = worker.conn.recv()
+            # The worker is writing: read its whole reply (a big one spans many buffers).
+            reply = _blocking(worker.conn).recv()
         except (EOFError, OSError):
             self._replace(worker)
             return Died()
         self._release(worker)
         return reply
+
+
+def _blocking(conn: Connection) -> Connection:
+    """``conn`` with its socket in blocking mode again, so that a message larger than the
+    socket buffer is sent or received whole.  Watching the socket with ``add_reader``
+    leaves it non-blocking under uvloop, and ``Connection`` cannot resume a partial
+    message: it would raise BlockingIOError half-way, which looked like a dead worker."""
+    os.set_blocking(conn.fileno(), True)
+    return conn
 
 
 async def _readable(conn: Connection, timeout: float) -> bool:

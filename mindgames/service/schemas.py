@@ -2,11 +2,63 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    create_model,
+    field_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import PydanticCustomError, core_schema
 
-Engine = Literal["sat", "cpsat", "backtrack"]
+from mindgames.models.actions import ACTIONS, select
+from mindgames.solver import engine_info, engine_names
+
+
+class EngineName:
+    """A request's engine: one of the registry's, asked when the request comes (so an engine
+    registered after this module was imported, a plug-in's, is accepted too); listed as an
+    enum, each with its summary, when the OpenAPI schema is made.  Any other is a 422 worded as pydantic words a
+    Literal's ("Input should be 'sat', 'cpsat' or 'backtrack'")."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        return core_schema.no_info_plain_validator_function(known_engine)
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return {"type": "string", "enum": list(engine_names()), "description": engines_help()}
+
+
+def known_engine(name: Any) -> str:
+    names = engine_names()
+    if not isinstance(name, str) or name not in names:
+        *first, last = [repr(n) for n in names]
+        expected = f"{', '.join(first)} or {last}" if first else last
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected})
+    return name
+
+
+def engines_help() -> str:
+    """Every engine with its summary, for a field's description."""
+    return "; ".join(f"{name}: {engine_info(name).summary}" for name in engine_names())
+
+
+Engine = Annotated[str, EngineName]
+
+#: what ``compare`` asks each engine: solve, check, count
+Question = Literal[select(ACTIONS, comparable=True)]  # type: ignore[valid-type]
+#: what a job answers: the actions that answer each puzzle as a job may, and binairo's count_grids
+JobAction = Literal[(*select(ACTIONS, per_puzzle=True, job=True), "count_grids")]  # type: ignore[valid-type]
 PuzzleValue = Union[str, list, dict]
 
 PUZZLE_DOC = (
@@ -29,18 +81,29 @@ STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 def kind_option_fields() -> dict[str, Any]:
-    """Each option of the registry's grid kinds as a request field (binairo's ``rules``,
-    Sudoku's ``box`` and ``diagonals``, ...): a switch is a boolean, an option with choices
-    one of them, any other a string the kind reads (``"3x2"``)."""
-    from mindgames.models.registry import grid_kinds
+    """Each option of the registry's kinds as a request field (binairo's ``rules``, Sudoku's
+    ``box`` and ``diagonals``, crossing's ``count_shortest``, ...): a switch is a boolean, an
+    option with choices one of them, any other a string the kind reads (``"3x2"``).  A grid
+    kind's option left out is as the puzzle says (None); a plan kind's has its default."""
+    from mindgames.models.kind import PlanKind
+    from mindgames.models.registry import grid_kinds, kinds
 
     fields: dict[str, Any] = {}
+    for plan in kinds():
+        if not isinstance(plan, PlanKind):
+            continue
+        for option in plan.options:
+            if option.name in fields or option.name in SharedOptions.model_fields:
+                continue  # (engine: a field of every request)
+            annotation: Any = bool if option.flag else Literal[option.choices] if option.choices else str
+            description = f"{plan.name}: {plan.request_help(option)}"
+            fields[option.name] = (annotation, Field(option.default, description=description))
     for kind in grid_kinds():
         for option in kind.options:
             if option.name in fields:  # an option several kinds share is declared once
                 continue
             if option.flag:
-                annotation: Any = Optional[bool]
+                annotation = Optional[bool]
             elif option.choices:
                 annotation = Optional[Literal[option.choices]]  # type: ignore[valid-type]
             else:
@@ -52,7 +115,7 @@ def kind_option_fields() -> dict[str, Any]:
 class SharedOptions(BaseModel):
     model_config = STRICT
 
-    engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
+    engine: Engine = Field("sat")  # described by the registry (EngineName)
     time_limit: float | None = Field(None, gt=0, le=1e9, description="seconds per puzzle")
     limit: int | None = Field(None, ge=1, le=10**15, description="count: stop at this many")
     certify: bool = Field(
@@ -66,9 +129,6 @@ class SharedOptions(BaseModel):
     params: dict[str, int] | None = Field(
         None, description=PARAMS_DOC, examples=[{"pairs": 3, "capacity": 2}]
     )
-    count_shortest: bool = Field(False, description="crossing: also count the shortest plans")
-    simple_paths: bool = Field(False, description="crossing: also count plans never repeating a state")
-    cross_check: bool = Field(True, description="crossing: cross-check with the explicit state graph")
 
 
 #: the request's options: the shared ones and every grid kind's own
@@ -105,7 +165,7 @@ class CompareRequest(SolveRequest):
             "examples": [
                 {
                     "puzzle": ".6.798.127941.5.682.14..957...21.5...563..241.1254.73963.874...1.56.28..4289.1.7.",
-                    "engines": ["sat", "cpsat", "backtrack"],
+                    "engines": list(engine_names()),
                     "question": "check",
                     "time_limit": 2,
                 },
@@ -114,9 +174,22 @@ class CompareRequest(SolveRequest):
     )
 
     engines: list[Engine] | None = Field(
-        None, min_length=1, max_length=3, description="the engines compared (default: all three)"
+        None, min_length=1, description="the engines compared, at most each once (default: every engine)"
     )
-    question: Literal["solve", "check", "count"] = Field("check", description="what each engine is asked")
+    question: Question = Field("check", description="what each engine is asked")
+
+    @field_validator("engines")
+    @classmethod
+    def at_most_every_engine(cls, engines: list[str] | None) -> list[str] | None:
+        """No longer than the registry (a plug-in's engine counts: it is asked now)."""
+        most = len(engine_names())
+        if engines is not None and len(engines) > most:
+            raise PydanticCustomError(
+                "too_long",
+                "List should have at most {max_length} items after validation, not {actual_length}",
+                {"field_type": "List", "max_length": most, "actual_length": len(engines)},
+            )
+        return engines
 
 
 class JobRequest(SolveRequest):
@@ -132,8 +205,8 @@ class JobRequest(SolveRequest):
     )
 
     kind: str = Field(..., description="sudoku, binairo or crossing")
-    action: Literal["solve", "check", "count", "count_grids"] = Field(
-        ..., description="count_grids: count every binairo grid of `size`"
+    action: JobAction = Field(
+        ..., description="count_grids: count every grid of `size` (kinds that can: GET /v1/kinds)"
     )
     size: int | str | None = Field(
         None, description='count_grids: N or RxC (e.g. 8 or "6x8"), checked when the job is submitted'
@@ -190,3 +263,69 @@ class Answer(BaseModel):
 
 class Batch(BaseModel):
     results: list[dict[str, Any]]
+
+
+def generate_option_fields() -> dict[str, Any]:
+    """Each generate option of the registry's grid kinds as a request field (Sudoku's ``box``,
+    ``diagonals``, ``regions``; binairo's ``size``, ``rules``; ...): a switch is a boolean, an
+    option with choices one of them, any other a string or a whole number the kind reads."""
+    from mindgames.models.registry import grid_kinds
+
+    fields: dict[str, Any] = {}
+    for kind in grid_kinds():
+        for option in kind.generate_options:
+            if option.name in fields:  # an option several kinds share is declared once
+                continue
+            if option.flag:
+                annotation: Any = Optional[bool]
+            elif option.choices:
+                annotation = Optional[Literal[option.choices]]  # type: ignore[valid-type]
+            else:
+                annotation = Optional[Union[str, int]]
+            fields[option.name] = (annotation, Field(None, description=f"{kind.name}: {option.help}"))
+    return fields
+
+
+class GenerateSettings(BaseModel):
+    model_config = STRICT
+
+    engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**63,
+        description="puzzle i is made from seed + i (the same seed, the same puzzles on the same "
+        "engine); default: a random seed, given back in each record",
+    )
+    count: int = Field(
+        1,
+        ge=1,
+        le=10**9,
+        description="how many puzzles; more than max_puzzles is a 413, more than a few "
+        "(GENERATED_AT_ONCE) a job (202 with its id)",
+    )
+    time_limit: float | None = Field(
+        None,
+        gt=0,
+        le=1e9,
+        description="seconds for them all (answered at once: at most max_seconds); the puzzles "
+        "not made by then are `unknown`",
+    )
+
+
+#: a generate request's settings: the shared ones and every grid kind's generate options
+GenerateOptions = create_model("GenerateOptions", __base__=GenerateSettings, **generate_option_fields())
+
+
+class GenerateRequest(GenerateOptions):
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"box": "3x3", "seed": 7},
+                {"size": 8, "rules": "takuzu", "count": 3, "seed": 1},
+                {"box": "2x3", "diagonals": True, "count": 50, "time_limit": 60},
+            ]
+        },
+    )

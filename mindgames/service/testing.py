@@ -4,6 +4,7 @@ port (:class:`Server`), and the solver pool's interface answering in the test's 
 
 from __future__ import annotations
 
+import json
 import signal
 import socket
 import subprocess
@@ -75,8 +76,10 @@ class Server:
                 raise RuntimeError(f"the server exited ({self.process.returncode}): {self.output()}")
             try:
                 with urllib.request.urlopen(self.url + "/healthz", timeout=2) as reply:
-                    if reply.status == 200:
+                    # Serving; "ok" once every solver process is ready ("degraded" before).
+                    if reply.status == 200 and json.load(reply).get("status") == "ok":
                         return self
+                    time.sleep(0.1)
             except urllib.error.HTTPError:
                 if not healthy:
                     return self
@@ -120,14 +123,14 @@ class InProcessPool:
     ``create_app``, for a FastAPI TestClient without worker processes."""
 
     def __init__(self, *args: Any) -> None:
-        self.waiting, self.broken = 0, None
+        self.waiting, self.queued, self.broken = 0, 0, None
 
     async def start(self) -> None: ...
 
     async def close(self) -> None: ...
 
     def status(self) -> dict:
-        return {"workers": 0}
+        return {"degraded": False, "workers": 0, "queued": 0}
 
     async def run(self, task: dict, seconds: float, cost: float | None = None) -> Any:
         from .kinds import Answerer

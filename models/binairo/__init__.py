@@ -35,7 +35,7 @@ from .formats import (
     to_json,
     write,
 )
-from .generate import Generator, generate
+from .generate import Generator, generate, generate_with
 from .kind import BINAIRO, RULES_OPTION, SIZE_OPTION, BinairoKind
 from .puzzle import (
     BLANK,
@@ -93,6 +93,7 @@ __all__ = [
     "explain_unsolvable",
     "families",
     "generate",
+    "generate_with",
     "givens",
     "grid_problems",
     "grid_rows",

@@ -14,9 +14,28 @@ is wrong with it (and where).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..errors import PuzzleError, shorten
+from ..formats import (
+    JSON_STARTS,
+    Header,
+    HeaderWords,
+    Recogniser,
+    TextFormat,
+    Unit,
+    claimed_at_sight,
+    error_at,
+    json_document,
+    json_puzzles,
+    line_units,
+    place,
+    recognise,
+)
+from ..formats import (
+    header_line as kind_header_line,
+)
 from ..kind import Parsed
 from .puzzle import MAX_SIDE, RULE_SETS, Puzzle, check_rules_set, make_puzzle
 
@@ -28,7 +47,7 @@ def _row(text: str, where: str) -> tuple[int | None, ...]:
     cells = []
     for i, ch in enumerate(text):
         if ch not in _CELL:
-            raise PuzzleError(f"{where}, character {i + 1}: {shorten(repr(ch))} is not 0, 1 or '.'")
+            raise error_at(place(where, character=i + 1), f"{shorten(repr(ch))} is not 0, 1 or '.'")
         cells.append(_CELL[ch])
     return tuple(cells)
 
@@ -39,30 +58,25 @@ def _side(length: int) -> int | None:
     return side if side * side == length and side % 2 == 0 and side >= 4 else None
 
 
-HEADER = "# mindgames binairo"  # then key=value words: rules=takuzu|unruly
+HEADER = kind_header_line(name)  # then key=value words: rules=takuzu|unruly
 HEADER_KEYS = ("rules",)
+#: any ``# mindgames WORD`` comment is a header, and one for another kind is an error
+HEADER_WORDS = HeaderWords(name, "{where}: a mindgames header for {kind}, not for binairo", any_name=True)
 
 
-def _read_header(line: str, number: int) -> dict[str, str] | None:
-    """The settings of a ``# mindgames KIND key=value ...`` header line, None for a plain comment."""
-    words = line.lstrip("#").split()
-    if words[:1] != ["mindgames"]:
-        return None
-    where = f"line {number}"
-    if len(words) < 2 or words[1] != name:
-        stated = words[1] if len(words) > 1 else "no kind"
-        raise PuzzleError(f"{where}: a mindgames header for {shorten(stated)}, not for binairo")
+def _header_rules(header: Header) -> str | None:
+    """The rule set a ``# mindgames binairo rules=...`` header states (None: it states none)."""
+    where = header.where
     settings: dict[str, str] = {}
-    for word in words[2:]:
-        key, sep, value = word.partition("=")
+    for key, value in header.settings:
         if key not in HEADER_KEYS:
             raise PuzzleError(
                 f"{where}: unknown header key {shorten(repr(key))} (known: {', '.join(HEADER_KEYS)})"
             )
-        if not sep or value not in RULE_SETS:
-            raise PuzzleError(f"{where}: rules={shorten(value)} is not {' or '.join(RULE_SETS)}")
+        if value is None or value not in RULE_SETS:
+            raise PuzzleError(f"{where}: rules={shorten(value or '')} is not {' or '.join(RULE_SETS)}")
         settings[key] = value
-    return settings
+    return settings.get("rules")
 
 
 def _agreed_rules(found: str | None, asked: str | None, where: str) -> str:
@@ -87,6 +101,28 @@ def _one_per_line(tokens: list[list[str]]) -> bool:
     )
 
 
+def _one_grid(block: Sequence[tuple[int, str]]) -> bool:
+    """A block is one grid, unless it is one puzzle per line: as :func:`_one_per_line`
+    says, or because some line is in a format of its own (not cells)."""
+    tokens = [line.split() for _, line in block]
+    return not (_one_per_line(tokens) or any(claimed_at_sight(LINE_READERS, t[0]) for t in tokens))
+
+
+#: What a part of a text states: (where its header is, the rules the header states; None: none).
+Stated = tuple[str, str | None]
+NO_HEADER: Stated = ("line 0", None)
+
+#: how a binairo text is cut (the convention is every kind's: :mod:`mindgames.models.formats`);
+#: a comment ends a block, as a blank line does
+TEXT_FORMAT: TextFormat[Stated, str | None] = TextFormat(
+    header=HEADER_WORDS,
+    header_settings=_header_rules,
+    within=lambda _, rules, header: (header.where, rules),
+    one_puzzle=_one_grid,
+    comments_end_blocks=True,
+)
+
+
 def _parse_text(text: str, rules: str | None) -> list[Parsed[Puzzle]]:
     """Grids (one row per line, blank line between puzzles) or one puzzle per line.
 
@@ -94,51 +130,43 @@ def _parse_text(text: str, rules: str | None) -> list[Parsed[Puzzle]]:
     solution (the format of the shared data sets), which is ignored here.
     A ``# mindgames binairo rules=...`` header sets the rules of the puzzles after it."""
     found: list[Parsed[Puzzle]] = []
-    block: list[tuple[int, str]] = []  # (line number, text) of the lines since a blank or comment
-    header_at, header_rules = 0, None  # the last header's line and rules
-    for number, line in enumerate([*text.splitlines(), ""], 1):  # "": the last block ends too
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            block.append((number, stripped))
-            continue
-        if block:
-            agreed = _agreed_rules(header_rules, rules, f"the header at line {header_at}")
-            found += _read_block(block, agreed)
-            block = []
-        settings = _read_header(stripped, number) if stripped else None
-        if settings is not None:
-            header_at, header_rules = number, settings.get("rules")
+    for unit in line_units(text.splitlines(), TEXT_FORMAT, NO_HEADER):
+        header_at, header_rules = unit.stated
+        found.append(_parse_unit(unit, _agreed_rules(header_rules, rules, f"the header at {header_at}")))
     return found
 
 
-def _read_block(block: list[tuple[int, str]], rules: str) -> list[Parsed[Puzzle]]:
-    """The puzzles of lines without a blank between them: one grid, or one puzzle per line."""
-    tokens = [line.split() for _, line in block]
-    if _one_per_line(tokens):
-        return [_read_line(cells[0], number, rules) for (number, _), cells in zip(block, tokens)]
+def _parse_unit(unit: Unit, rules: str) -> Parsed[Puzzle]:
+    """One puzzle of a text: a grid over a block of lines, or a puzzle on one line."""
+    if unit.form == "line":
+        return Parsed.attempt(recognise, LINE_READERS, unit.text.split()[0], place(line=unit.where), rules)
+    block = unit.where
     first = block[0][0]
     try:
-        rows = [_row("".join(line.split()), f"line {n}") for n, line in block]
+        rows = [_row("".join(line.split()), place(line=n)) for n, line in block]
         for (number, _), row in zip(block, rows):
             if len(row) != len(rows[0]):
                 raise PuzzleError(
                     f"line {number} has {len(row)} cells, line {first} (the first row) has {len(rows[0])}"
                 )
-        return [Parsed(puzzle=make_puzzle(rows, rules))]
+        return Parsed(puzzle=make_puzzle(rows, rules))
     except PuzzleError as error:
-        return [Parsed(error=PuzzleError(f"puzzle at line {first}: {error}"))]
+        return Parsed(error=error_at(f"puzzle at line {first}", str(error)))
 
 
-def _read_line(text: str, number: int, rules: str) -> Parsed[Puzzle]:
-    """A square puzzle written on one line."""
-    where = f"line {number}"
+def _cells_line(text: str, where: str, rules: str) -> Puzzle:
+    """A square puzzle written on one line: its n*n cells."""
     try:
         side = _side(len(text)) or 0
         flat = _row(text, where)
-        return Parsed(puzzle=make_puzzle([flat[i : i + side] for i in range(0, len(flat), side)], rules))
+        return make_puzzle([flat[i : i + side] for i in range(0, len(flat), side)], rules)
     except PuzzleError as error:
-        message = str(error) if str(error).startswith("line") else f"{where}: {error}"
-        return Parsed(error=PuzzleError(message))
+        raise error if str(error).startswith("line") else error_at(where, str(error)) from None
+
+
+#: the formats of a line that holds one puzzle (its first field: a known solution may follow),
+#: tried in order; the last, n*n cells, takes every line
+LINE_READERS: list[Recogniser] = [Recogniser(None, _cells_line)]
 
 
 def _json_cell(value: Any, where: str) -> int | None:
@@ -176,7 +204,6 @@ INPUT_KEYS = frozenset({"grid", "rules"})
 
 
 def _parse_json_item(item: Any, index: int, rules: str | None) -> Parsed[Puzzle]:
-    where = f"puzzle {index + 1}"
     try:
         if isinstance(item, dict):
             unknown = sorted(set(item) - INPUT_KEYS - OUTPUT_KEYS)
@@ -205,12 +232,12 @@ def _parse_json_item(item: Any, index: int, rules: str | None) -> Parsed[Puzzle]
         if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
             raise PuzzleError('"grid" must be a list of rows')
         cells = [
-            [_json_cell(v, f"row {r + 1}, column {c + 1}") for c, v in enumerate(row)]
+            [_json_cell(v, place(row=r + 1, column=c + 1)) for c, v in enumerate(row)]
             for r, row in enumerate(grid)
         ]
         return Parsed(puzzle=make_puzzle(cells, item_rules))
     except PuzzleError as error:
-        return Parsed(error=PuzzleError(f"{where}: {error}"))
+        return Parsed(error=error_at(place(puzzle=index + 1), str(error)))
 
 
 def _is_grid(data: list) -> bool:
@@ -218,22 +245,29 @@ def _is_grid(data: list) -> bool:
     return bool(data) and isinstance(data[0], list) and not any(isinstance(v, (list, dict)) for v in data[0])
 
 
-def _json_documents(text: str) -> list[Any]:
-    """One JSON document, or JSON lines (one record per line, as ``--json`` writes them)."""
-    try:
-        return [json.loads(text)]
-    except json.JSONDecodeError as error:
-        whole = error
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-    if len(lines) < 2:
-        raise PuzzleError(f"invalid JSON at line {whole.lineno}, column {whole.colno}: {whole.msg}")
-    documents = []
-    for number, line in lines:
+def _json_documents(text: str) -> Iterator[Any]:
+    """One JSON document, or JSON Lines (one record per line, as ``--json`` writes them):
+    every content line JSON, else PuzzleError naming the first that is not."""
+    lines = iter(text.splitlines(keepends=True))
+    held: list[str] = []
+    for line in lines:
+        held.append(line)
+        if line.strip():
+            break
+    document, held = json_document(held, lines)
+    if document is not None:
+        yield document
+        return
+    numbered = [(n, line) for n, line in enumerate([*held, *lines], 1) if line.strip()]
+    alone = len(numbered) < 2  # one line that is no JSON: its error as the whole text's
+    for number, line in numbered:
+        content = line.strip() if alone else line.splitlines()[0]
         try:
-            documents.append(json.loads(line))
+            yield json.loads(content)
         except json.JSONDecodeError as error:
             raise PuzzleError(f"invalid JSON at line {number}, column {error.colno}: {error.msg}") from None
-    return documents
+        except RecursionError:
+            raise PuzzleError(f"invalid JSON at line {number}: nested too deeply") from None
 
 
 def read(text: str, rules: str | None = None) -> list[Parsed[Puzzle]]:
@@ -244,13 +278,9 @@ def read(text: str, rules: str | None = None) -> list[Parsed[Puzzle]]:
     :class:`PuzzleError` only when the text as a whole is unusable."""
     if rules is not None:
         check_rules_set(rules)
-    stripped = text.strip()
-    if stripped[:1] in "{[":
-        items: list[Any] = []
-        for data in _json_documents(stripped):
-            if isinstance(data, dict) and "puzzles" in data:
-                data = data["puzzles"]
-            items += data if isinstance(data, list) and not _is_grid(data) else [data]
+    first = text.strip()[:1]
+    if first and first in JSON_STARTS:
+        items = [item for document in _json_documents(text) for _, item in json_puzzles(document, _is_grid)]
         if not items:
             raise PuzzleError("the JSON holds no puzzle")
         return [_parse_json_item(item, i, rules) for i, item in enumerate(items)]
@@ -261,11 +291,26 @@ def read(text: str, rules: str | None = None) -> list[Parsed[Puzzle]]:
 
 
 def parse_one(text: str, rules: str | None = None) -> Puzzle:
-    """The first puzzle of ``text``, or PuzzleError."""
-    first = read(text, rules)[0]
-    if not first.ok:
-        raise first.error
-    return first.puzzle
+    """The first puzzle of ``text``, or PuzzleError.
+
+    >>> from mindgames.models.binairo import parse_one, write
+    >>> puzzle = parse_one("1...\\n...0\\n1..1\\n.1..")
+    >>> puzzle.rows, puzzle.cols, puzzle.givens, puzzle.rules
+    (4, 4, 5, 'takuzu')
+    >>> print(write(puzzle), end="")
+    # mindgames binairo rules=takuzu
+    1...
+    ...0
+    1..1
+    .1..
+    >>> parse_one(write(puzzle)) == puzzle
+    True
+    >>> parse_one("1.2.\\n....")
+    Traceback (most recent call last):
+    ...
+    mindgames.models.errors.PuzzleError: puzzle at line 1: line 1, character 3: '2' is not 0, 1 or '.'
+    """
+    return read(text, rules)[0].require()
 
 
 def parse_value(value: Any, rules: str | None = None) -> Puzzle:
@@ -275,14 +320,12 @@ def parse_value(value: Any, rules: str | None = None) -> Puzzle:
     found = read(text, rules)
     if len(found) != 1:
         raise PuzzleError(f"expected one puzzle, found {len(found)}")
-    if not found[0].ok:
-        raise found[0].error
-    return found[0].puzzle
+    return found[0].require()
 
 
 def header_line(rules: str) -> str:
     """The header comment that makes a text file say its rule set (read back by :func:`read`)."""
-    return f"{HEADER} rules={rules}"
+    return kind_header_line(name, rules=rules)
 
 
 def write(puzzle: Puzzle) -> str:

@@ -13,7 +13,7 @@ from .. import generate as shared
 from ..errors import PuzzleError
 from .kind import BINAIRO
 from .puzzle import Puzzle
-from .rules import givens
+from .rules import Encoding, givens
 
 
 def _deadline(monotonic_end: float | None) -> Deadline:
@@ -37,7 +37,9 @@ class Generator:
         self.rows, self.cols, self.rules = rows, cols, rules
         self.empty = BINAIRO.empty((rows, cols), rules)
         self.generator = shared.Generator(BINAIRO)
-        self.encoding, _ = self.generator.solver.session(self.empty)
+        encoding, _ = self.generator.solver.session(self.empty)
+        assert isinstance(encoding, Encoding), "BINAIRO compiles every shape to a binairo Encoding"
+        self.encoding = encoding
 
     @property
     def checks(self) -> int:
@@ -93,8 +95,8 @@ class Generator:
             },
         )
 
-    def to_grid(self, solution: Sequence[int]) -> list[list[int]]:
-        """The grid that a complete set of literals describes."""
+    def to_grid(self, solution: Sequence[int]) -> list[list[int | None]]:
+        """The grid that a complete set of literals describes (None where a cell has no literal)."""
         return [list(row) for row in self.to_puzzle(solution).cells]
 
     def literals(self, puzzle: Puzzle) -> list[int]:
@@ -105,12 +107,35 @@ class Generator:
 def generate(
     rows: int, cols: int, rules: str = "takuzu", seed: int | None = None, count: int = 1
 ) -> Iterator[tuple[Puzzle, list[list[int]]]]:
-    """``count`` minimal puzzles with exactly one solution, reproducible from ``seed``."""
+    """``count`` minimal puzzles with exactly one solution, reproducible from ``seed``.
+
+    >>> from mindgames.models.binairo import generate
+    >>> [(puzzle, solution)] = generate(4, 4, seed=1)
+    >>> print(puzzle.text())
+    1...
+    ...0
+    1..1
+    .1..
+    >>> solution
+    [[1, 0, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1]]
+    """
     rng = random.Random(seed)
     empty = BINAIRO.empty((rows, cols), rules)
     generator = shared.Generator(BINAIRO)
     for _ in range(count):
-        try:
-            yield generator.generate(empty, rng)
-        except shared.Unsolvable:
-            raise PuzzleError(f"no {rows}x{cols} grid exists under the {rules} rules") from None
+        yield generate_with(generator, empty, rng)
+
+
+def generate_with(
+    generator: shared.Generator,
+    empty: Puzzle,
+    rng: random.Random,
+    deadline: Deadline = Deadline(None),
+    on_progress: shared.Progress | None = None,
+) -> tuple[Puzzle, list[list[int]]]:
+    """One puzzle of ``empty``'s size and rules from the shared loop, saying in binairo's
+    words when that size has no grid at all (the ``make`` of ``generate_puzzles``)."""
+    try:
+        return generator.generate(empty, rng, deadline, on_progress)
+    except shared.Unsolvable:
+        raise PuzzleError(f"no {empty.rows}x{empty.cols} grid exists under the {empty.rules} rules") from None

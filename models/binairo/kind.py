@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from mindgames.solver.deadline import Deadline
 
 from ..draw import marked_rows
+from ..errors import CrossCheckFailed, PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from . import formats, rules
-from .puzzle import RULE_SETS, Puzzle, grid_rows, make_puzzle, parse_size
+from .puzzle import RULE_SETS, Puzzle, check_rules_set, grid_rows, make_puzzle, parse_size
+
+if TYPE_CHECKING:
+    from .count import CountResult
 
 RULES_OPTION = Option(
     "rules",
@@ -16,10 +24,14 @@ RULES_OPTION = Option(
     "default: what the file says (header or JSON), else takuzu",
     choices=RULE_SETS,
 )
-SIZE_OPTION = Option("size", "grid size: N or ROWSxCOLS (both even), e.g. 10 or 6x8", parse=parse_size)
+SIZE_OPTION = Option(
+    "size", "grid size: N or ROWSxCOLS (both even), e.g. 10 or 6x8", parse=parse_size, required=True
+)
+
+COUNT_SIZE_OPTION = Option("size", "N or RxC, count every grid of that size", parse=parse_size, required=True)
 
 
-class BinairoKind(GridKind[Puzzle]):
+class BinairoKind(GridKind[Puzzle, rules.Encoding]):
     """Binairo (takuzu, unruly)."""
 
     name = "binairo"
@@ -32,6 +44,9 @@ class BinairoKind(GridKind[Puzzle]):
     )
     options = (RULES_OPTION,)
     generate_options = (SIZE_OPTION, RULES_OPTION)
+    counts_all_grids = True
+    count_all_options = (COUNT_SIZE_OPTION, RULES_OPTION)
+    count_all_methods = ("mitm", "dfs")  # (mindgames.models.binairo.count.METHODS)
 
     # -- reading and writing ------------------------------------------------------------
     def read(self, text: str, rules: str | None = None) -> list[Parsed[Puzzle]]:
@@ -93,6 +108,51 @@ class BinairoKind(GridKind[Puzzle]):
     def with_givens(self, puzzle: Puzzle, givens: dict[Cell, int]) -> Puzzle:
         cells = tuple(tuple(givens.get((r, c)) for c in range(puzzle.cols)) for r in range(puzzle.rows))
         return replace(puzzle, cells=cells)
+
+    # -- counting every grid ----------------------------------------------------------------
+    def count_all(
+        self,
+        options: dict[str, Any],
+        method: str | None = None,
+        *,
+        jobs: int | None = None,
+        checkpoint: str | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+        deadline: Deadline | None = None,
+        cross_check: int = 0,
+        **backend: Any,
+    ) -> CountResult:
+        """:func:`mindgames.models.binairo.count.count_grids` of ``size`` under ``rules``
+        (default takuzu); ``backend``: its ``ray_address``, ``isolate``, ``orientation``.  The
+        cross-check recounts mitm cubes by the second method (:func:`check_cubes`)."""
+        from .count import check_cubes, count_grids  # numba: imported only to count
+
+        size = options.get("size")
+        if size is None:
+            raise PuzzleError(f"size: needed to count every grid ({COUNT_SIZE_OPTION.help})")
+        rows, cols = parse_size(size) if isinstance(size, str) else size
+        rules = check_rules_set(options.get("rules") or "takuzu")
+        method = method or self.count_all_methods[0]
+        left = None if deadline is None else deadline.remaining()
+        result = count_grids(
+            rows,
+            cols,
+            rules,
+            method,
+            jobs=jobs,
+            checkpoint=checkpoint,
+            on_progress=on_progress,
+            deadline=None if left is None else time.monotonic() + left,
+            **backend,
+        )
+        if cross_check and result.complete and method == "mitm":
+            r, c = (int(v) for v in result.orientation.split("x"))
+            recounts = check_cubes(r, c, rules, cross_check, recorded=result.counts)
+            result.checked += [x.note() for x in recounts]
+            wrong = [x.note() for x in recounts if not x.agrees]
+            if wrong:
+                raise CrossCheckFailed("; ".join(wrong))
+        return result
 
 
 BINAIRO = BinairoKind()

@@ -22,6 +22,7 @@ from mindgames.solver import Assignment, Choice, Model, is_true
 
 from .. import grid
 from ..grid import Unit
+from ..kind import Encoding as KindEncoding
 from .puzzle import Puzzle, Shape, check_size
 
 RULES = {
@@ -45,7 +46,7 @@ def families(rows: int, cols: int) -> list[list[Unit]]:
 
 # -- the model ------------------------------------------------------------------------------
 @dataclass
-class Encoding:
+class Encoding(KindEncoding):
     """The model, and each cell's choice of 0 or 1 (``cells[r][c]``)."""
 
     model: Model
@@ -169,7 +170,15 @@ def grid_problems(cells: Sequence[Sequence[int | None]], rules: str, complete: b
 
 
 def verify(puzzle: Puzzle, solution: Sequence[Sequence[int]]) -> list[str]:
-    """The problems of ``solution`` as an answer to ``puzzle`` (empty: it is right)."""
+    """The problems of ``solution`` as an answer to ``puzzle`` (empty: it is right).
+
+    >>> from mindgames.models.binairo import parse_one, verify
+    >>> puzzle = parse_one("1...\\n...0\\n1..1\\n.1..")
+    >>> verify(puzzle, [[1, 0, 1, 0], [0, 1, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1]])
+    []
+    >>> verify(puzzle, [[1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 1, 0], [0, 1, 0, 1]])
+    ['given: r2c4 was given as 0 but the solution has 1', ...]
+    """
     if len(solution) != puzzle.rows or any(len(row) != puzzle.cols for row in solution):
         return [f"the solution is not a {puzzle.rows}x{puzzle.cols} grid"]
     problems = [

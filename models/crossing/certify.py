@@ -22,13 +22,14 @@ checker (:mod:`mindgames.solver.proof`), never by the solver that made it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mindgames.solver.proof import Certificate, CertificationError, certify_unsat
 from mindgames.solver.statespace import OutOfTime
 
 from .compile import PlanModel, estimated_size
-from .solve import crossings
+from .words import crossings
 
 if TYPE_CHECKING:
     from .solve import Run
@@ -50,6 +51,7 @@ def certify_outcome(run: Run) -> dict[str, Any]:
     outcome = run.outcome
     if outcome.status == "solved":
         length = outcome.crossings
+        assert length is not None, "a solved outcome has its plan"
         if length == 0:
             return _without_proof("the start is already the goal: no plan is shorter than none")
         claim = f"no plan of at most {crossings(length - 1)}"
@@ -64,6 +66,7 @@ def certify_outcome(run: Run) -> dict[str, Any]:
         if outcome.methods[:1] == ["rules"]:  # the start itself breaks a rule
             return _without_proof(f"{outcome.proof} (read by the rules checker; no model needed)")
         longest = run.longest
+        assert longest is not None, "a search that proved no plan bounded the plans first"
         claim = f"no plan of at most {crossings(longest.steps)}"
         return _prove(
             run,
@@ -76,7 +79,9 @@ def certify_outcome(run: Run) -> dict[str, Any]:
     return _not_certified("nothing was decided, so there is nothing to prove", claim="-")
 
 
-def _prove(run: Run, horizon: int, units, claim: str, why: str) -> dict[str, Any]:
+def _prove(
+    run: Run, horizon: int, units: Callable[[PlanModel], list[int]], claim: str, why: str
+) -> dict[str, Any]:
     options, layout = run.options, run.layout
     size = estimated_size(layout, horizon, unary=True)
     if size > options.model_limit:

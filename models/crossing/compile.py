@@ -265,6 +265,7 @@ class PlanModel:
         m.add_linear(rowing + [act], [1] * len(rowing) + [-1], ">=", 0)  # someone rows
         big = spec.total_copies()
         out, back = spec.capacity_towards(True), spec.capacity_towards(False)
+        assert out is not None and back is not None, "a boat has a capacity (boat.capacity is required)"
         if out == back:
             m.add_linear(load_lits, load_weights, "<=", out)
         else:  # the capacity that applies depends on the direction

@@ -11,20 +11,21 @@ move the positions ``s`` (a non-empty bit set) across.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 from math import comb, factorial
 
 from mindgames.solver.deadline import Deadline
 
-from .problem import CrossingProblem, Move
-from .spec import Spec
+from .problem import CrossingProblem, Move, State
+from .spec import Actor, Spec
 from .symmetry import BlockType, block_types
 
 Pattern = tuple[int, int]  # (configuration, moving positions)
 MEMO_LIMIT = 200_000  # most remembered rule checks per kind (then forgotten and started over)
-CountedState = tuple[tuple[tuple[int, ...], ...], int]  # (blocks per configuration per type, boat)
+Counts = tuple[tuple[int, ...], ...]  # blocks per configuration, per block type
+CountedState = tuple[Counts, int]  # (counts, boat)
 CountedMove = dict[int, dict[Pattern, int]]  # type -> (configuration, moving positions) -> blocks
 
 
@@ -88,7 +89,7 @@ class Layout:
     def weight(self, ty: int, mask: int) -> int:
         return sum(self.spec.actor(n).weight for p, n in enumerate(self.types[ty].blocks[0]) if mask >> p & 1)
 
-    def has(self, ty: int, mask: int, predicate) -> bool:
+    def has(self, ty: int, mask: int, predicate: Callable[[Actor], bool]) -> bool:
         return any(
             predicate(self.spec.actor(n)) for p, n in enumerate(self.types[ty].blocks[0]) if mask >> p & 1
         )
@@ -99,7 +100,7 @@ class Layout:
             tuple(bt.size if c == 0 else 0 for c in self.configs(ty)) for ty, bt in enumerate(self.types)
         )
 
-    def concrete_sides(self, counts: tuple[tuple[int, ...], ...]) -> tuple[dict, dict]:
+    def concrete_sides(self, counts: Counts) -> tuple[dict[str, int], dict[str, int]]:
         """One concrete state of a counted state: the near and far bank contents."""
         near: dict[str, int] = {}
         far: dict[str, int] = {}
@@ -265,7 +266,7 @@ class Layout:
             if checked is not None:
                 yield move, checked
 
-    def _check_move(self, counts, boat: int, move: dict[int, dict[Pattern, int]]):
+    def _check_move(self, counts: Counts, boat: int, move: CountedMove) -> CountedState | None:
         """The counted state after ``move``, or None when a rule forbids it."""
         spec = self.spec
         going: dict[str, int] = {}
@@ -328,7 +329,7 @@ class Layout:
             memo[key] = self.problem.broken_rule(content, place) is None
         return memo[key]
 
-    def _banks_safe(self, counts) -> bool:
+    def _banks_safe(self, counts: Counts) -> bool:
         memo = self._memo.setdefault("states", {})
         if counts not in memo:
             if len(memo) >= MEMO_LIMIT:
@@ -342,7 +343,7 @@ class Layout:
         return [bt.label() for bt in self.types]
 
 
-def _product(values) -> int:
+def _product(values: Iterable[int]) -> int:
     out = 1
     for v in values:
         out *= v
@@ -358,7 +359,7 @@ def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
             yield (first, *rest)
 
 
-def counted_key(layout: Layout, state) -> tuple:
+def counted_key(layout: Layout, state: State) -> CountedState:
     """The counted state of a concrete state ``(far, boat)`` (see :mod:`.problem`)."""
     far, boat = state
     index = {a.name: i for i, a in enumerate(layout.spec.actors)}
@@ -375,7 +376,7 @@ def counted_key(layout: Layout, state) -> tuple:
     return tuple(key), boat
 
 
-def representative(layout: Layout, key: tuple):
+def representative(layout: Layout, key: CountedState) -> State:
     """A concrete state ``(far, boat)`` of a counted state."""
     counts, boat = key
     _, far = layout.concrete_sides(counts)

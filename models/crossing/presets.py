@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mindgames.models.errors import PuzzleError, shorten
+from mindgames.models.words import plural
 
 # Each parameter's allowed values.  Chosen so that every puzzle in range stays
 # bounded in memory and, on a typical machine, is answered (solved, proved
@@ -47,10 +48,13 @@ def check_value(preset: str, key: str, value: Any) -> int:
     return value
 
 
-def _bounded(preset: str):
+Preset = Callable[..., dict[str, Any]]  # keyword parameters -> a puzzle document
+
+
+def _bounded(preset: str) -> Callable[[Preset], Preset]:
     """Check every parameter of a preset function against ``BOUNDS[preset]``."""
 
-    def wrap(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    def wrap(function: Preset) -> Preset:
         @functools.wraps(function)
         def checked(**values: Any) -> dict[str, Any]:
             for key, value in values.items():
@@ -96,9 +100,9 @@ def wolf_goat_cabbage(capacity: int = 2) -> dict[str, Any]:
 def missionaries_cannibals(pairs: int = 3, capacity: int = 2) -> dict[str, Any]:
     """Missionaries may never be outnumbered by cannibals, on a bank or in the boat."""
     return {
-        "name": f"Missionaries and cannibals ({_plural(pairs, 'pair')}, {_boat(capacity)})",
-        "description": f"{_plural(pairs, 'missionary', 'missionaries')} and "
-        f"{_plural(pairs, 'cannibal')} cross in a {_boat(capacity)}; missionaries "
+        "name": f"Missionaries and cannibals ({plural(pairs, 'pair')}, {_boat(capacity)})",
+        "description": f"{plural(pairs, 'missionary', 'missionaries')} and "
+        f"{plural(pairs, 'cannibal')} cross in a {_boat(capacity)}; missionaries "
         f"may never be outnumbered by cannibals, on a bank or in the boat.",
         "boat": {"capacity": capacity},
         "actors": [
@@ -130,8 +134,8 @@ def jealous_husbands(couples: int = 3, capacity: int = 2, return_capacity: int =
     ]
     boat_text = _boat(capacity, return_capacity)
     return {
-        "name": f"Jealous husbands ({_plural(couples, 'couple')}, {boat_text})",
-        "description": f"{_plural(couples, 'couple')} cross in a {boat_text}; no wife may be "
+        "name": f"Jealous husbands ({plural(couples, 'couple')}, {boat_text})",
+        "description": f"{plural(couples, 'couple')} cross in a {boat_text}; no wife may be "
         f"with another man unless her husband is there, on a bank or in the boat.",
         "boat": boat,
         "actors": [{"name": n, "groups": ["men"]} for n in husbands]
@@ -205,10 +209,6 @@ PRESETS: dict[str, Callable[..., dict[str, Any]]] = {
 }
 
 
-def _plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
-
-
 def parameters(name: str) -> dict[str, Any]:
     """A preset's parameters and their defaults."""
     signature = inspect.signature(PRESETS[name])
@@ -216,7 +216,19 @@ def parameters(name: str) -> dict[str, Any]:
 
 
 def build(name: str, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The document of preset ``name`` with ``settings`` (parameter -> value) applied."""
+    """The document of preset ``name`` with ``settings`` (parameter -> value) applied.
+
+    >>> from mindgames.models.crossing import presets
+    >>> presets.parameters("missionaries-cannibals")
+    {'pairs': 3, 'capacity': 2}
+    >>> document = presets.build("missionaries-cannibals", {"pairs": 2})
+    >>> document["name"], document["boat"]
+    ('Missionaries and cannibals (2 pairs, boat of 2)', {'capacity': 2})
+    >>> presets.build("missionaries-cannibals", {"pairs": 0})
+    Traceback (most recent call last):
+    ...
+    mindgames.models.errors.PuzzleError: missionaries-cannibals: pairs = 0 is too small (allowed: 1..1000)
+    """
     if name not in PRESETS:
         raise PuzzleError(f"no built-in puzzle {shorten(repr(name))}; see `mindgames crossing list`")
     known = parameters(name)

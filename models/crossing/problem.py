@@ -12,8 +12,9 @@ has one of them empty.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .rules import Content, describe_rule, present_names
 from .spec import Spec
@@ -38,7 +39,17 @@ class Move:
 
 
 class CrossingProblem:
-    """The puzzle's states and legal moves, with what every move needs worked out once."""
+    """The puzzle's states and legal moves, with what every move needs worked out once.
+
+    >>> from mindgames.models.crossing import CrossingProblem, parse_document, presets
+    >>> problem = CrossingProblem(parse_document(presets.build("wolf-goat-cabbage")))
+    >>> [actor.name for actor in problem.actors], problem.initial
+    (['farmer', 'wolf', 'goat', 'cabbage'], ((0, 0, 0, 0), 0))
+    >>> list(problem.successors(problem.initial))  # only the goat may go first
+    [(Move(to_far=('farmer', 'goat'), to_near=()), ((1, 0, 1, 0), 1))]
+    >>> problem.goal_test(((1, 1, 1, 1), 1))
+    True
+    """
 
     def __init__(self, spec: Spec):
         self.spec = spec
@@ -205,7 +216,10 @@ class CrossingProblem:
         return {a.name: n for a, n in zip(self.actors, load) if n}
 
 
-def _remembered(memo: dict, key, check) -> bool:
+Key = TypeVar("Key", bound=Hashable)
+
+
+def _remembered(memo: dict[Key, bool], key: Key, check: Callable[[], bool]) -> bool:
     """``check()``, remembered in ``memo`` under ``key`` (at most MEMO_LIMIT answers kept)."""
     if key not in memo:
         if len(memo) >= MEMO_LIMIT:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mindgames.models.errors import VerificationError
-from mindgames.solver import Session, SolveResult, get_engine
+from mindgames.models.words import plural
+from mindgames.solver import Capability, Session, SolveResult, engine_info, get_engine
 from mindgames.solver.deadline import Deadline
 from mindgames.solver.model import Assignment
 from mindgames.solver.statespace import (
@@ -28,9 +30,10 @@ from mindgames.solver.statespace import (
 
 from .checker import replay
 from .compile import PlanModel, estimated_size
-from .layout import Layout
+from .layout import CountedState, Layout
 from .problem import CrossingProblem, Move, State
 from .spec import Spec
+from .words import crossings
 
 FIRST_HORIZON = 16
 COUNTED_LIMIT = 1_000_000  # most counted states the breadth-first search may see (~750 MB)
@@ -109,7 +112,7 @@ class Outcome:
     abstraction: dict = field(default_factory=dict)
     engine: str = ""
     seconds: float = 0.0
-    spec: Spec | None = None
+    spec: Spec = field(kw_only=True)
     methods: list[str] = field(default_factory=list)  # the methods whose answers agree
     confirmation: str = ""  # what the time-expanded model said about the search's answer
     certificate: dict | None = None  # with Options.certify: see models.crossing.certify
@@ -148,16 +151,6 @@ class Outcome:
         return record
 
 
-def plural(n: int | None, thing: str) -> str:
-    """ "1 crossing", "3 crossings", "1,234 states"."""
-    shown = f"{n:,}" if isinstance(n, int) else str(n)
-    return f"{shown} {thing}" if n == 1 else f"{shown} {thing}s"
-
-
-def crossings(n: int | None) -> str:
-    return plural(n, "crossing")
-
-
 @dataclass
 class Verdict:
     """What a method proved about the puzzle: the status in words, and the plan it replayed."""
@@ -177,6 +170,12 @@ class Horizon:
 
     steps: int
     why: str
+
+
+def _assignment(answer: SolveResult) -> Assignment:
+    """The assignment of a "sat" answer: every engine gives one with it."""
+    assert answer.assignment is not None, f"a {answer.status} answer without an assignment"
+    return answer.assignment
 
 
 def solve(spec: Spec, options: Options | None = None, report: Report | None = None) -> Outcome:
@@ -202,10 +201,21 @@ class Run:
         self.deadline = Deadline(options.time_limit)
         self.started = time.perf_counter()
         self.outcome = Outcome(spec.name, engine=options.engine, spec=spec)
-        self.layout: Layout | None = None
+        self._layout: Layout | None = None
         self.longest: Horizon | None = None  # set once a search bounds the plans
         self._next_states: dict = {}  # counted state -> the states one move away (see the search)
         self._next_states_kept = 0
+
+    @property
+    def layout(self) -> Layout:
+        """The counted layout: :meth:`solve` makes it before anything asks for it."""
+        assert self._layout is not None, "solve() makes the layout first"
+        return self._layout
+
+    def _longest(self) -> Horizon:
+        """The bound on every plan, which a search that decided without a plan has set."""
+        assert self.longest is not None, "a search that found no plan bounds the plans"
+        return self.longest
 
     # -- the clock ------------------------------------------------------------------------
     def seconds_left(self) -> float:
@@ -217,12 +227,18 @@ class Run:
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
 
+    @property
+    def unary(self) -> bool:
+        """Whether the model's counts are order-encoded in unary: for engines without native
+        linear constraints, which would otherwise encode them in clauses of their own."""
+        return not engine_info(self.options.engine).supports(Capability.NATIVE_LINEAR)
+
     # -- the whole run -----------------------------------------------------------------------
     def solve(self) -> Outcome:
         outcome = self.outcome
         self.report("finding interchangeable actors")
         try:
-            self.layout = layout = Layout.of(self.problem, self.options.use_symmetry, self.deadline)
+            self._layout = layout = Layout.of(self.problem, self.options.use_symmetry, self.deadline)
         except OutOfTime as error:
             outcome.proof = f"time limit: {error}; nothing decided"
             return self._finish()
@@ -299,7 +315,7 @@ class Run:
         def on_layer(depth: int, states: int) -> None:
             self.report(f"breadth-first search: depth {depth}, {states:,} counted states")
 
-        def successors(key):
+        def successors(key: CountedState) -> Iterator[tuple[Any, CountedState]]:
             # moves kept as tuples: a parent link per state is most of the search's memory
             following = []
             for move, nxt in layout.counted_successors(key):
@@ -330,7 +346,7 @@ class Run:
             )
         return search
 
-    def _remember_next_states(self, key, following: list) -> None:
+    def _remember_next_states(self, key: CountedState, following: list[CountedState]) -> None:
         """The successors the search listed for ``key``, for the counted graph's
         cross-check (the same successor function: asked once, not twice), while
         at most NEXT_STATES_KEPT of them are kept."""
@@ -342,6 +358,7 @@ class Run:
         """A goal met is a shortest plan (replayed by the checker); a complete
         search without one proves there is none."""
         if search.length is not None:
+            assert search.labels is not None, "a goal met comes with the moves to it"
             plan = self.layout.concretise(search.labels)
             banks = replay(self.spec, plan)  # raises VerificationError
             proof = (
@@ -370,7 +387,7 @@ class Run:
     def _affordable(self, horizon: int) -> str:
         """Why a model of ``horizon`` steps should not be built, or "" when it may."""
         options = self.options
-        size = estimated_size(self.layout, horizon, unary=options.engine != "cpsat")
+        size = estimated_size(self.layout, horizon, unary=self.unary)
         if size > options.model_limit:
             return (
                 f"the model of {crossings(horizon)} would have about {size:,} constraints "
@@ -385,7 +402,7 @@ class Run:
         return ""
 
     def _build(self, horizon: int) -> PlanModel:
-        return PlanModel(self.layout, horizon, unary=self.options.engine != "cpsat", deadline=self.deadline)
+        return PlanModel(self.layout, horizon, unary=self.unary, deadline=self.deadline)
 
     def _confirm_on_model(self, search: Search) -> None:
         """The time-expanded model's word on the search's answer: no plan one
@@ -393,8 +410,10 @@ class Run:
         unsolvable puzzle, no plan as long as a loop-free plan can be (UNSAT)."""
         outcome, engine_name = self.outcome, self.options.engine
         solved = outcome.status == "solved"
-        length = search.length if solved else self.longest.steps
+        length = search.length if solved else self._longest().steps
+        assert length is not None, "a solved search has the plan's length"
         layers, search.layers = search.layers, None  # read here only: not kept any longer
+        assert layers is not None, "the counted search keeps its layers"
         if solved and length == 0:
             return
 
@@ -403,8 +422,7 @@ class Run:
             if solved and self.options.count_shortest:
                 outcome.confirmation += " (the shortest plans are counted on that model: not counted)"
 
-        unary = self.options.engine != "cpsat"
-        size = estimated_size(self.layout, length, unary)
+        size = estimated_size(self.layout, length, self.unary)
         if not self.options.count_shortest and size > LAYERED_FROM:
             return self._confirm_layered(search, layers, length)
         warm, key = self._warm_models(), (self.spec, self.options.use_symmetry, engine_name, length)
@@ -428,7 +446,7 @@ class Run:
     def _warm_models(self) -> WarmModels | None:
         """The options' kept models, when this run's engine can use them."""
         warm = self.options.warm_models
-        if warm is None or not getattr(get_engine(self.options.engine), "shares_models", False):
+        if warm is None or not engine_info(self.options.engine).supports(Capability.SHARES_MODELS):
             return None
         return warm
 
@@ -441,20 +459,20 @@ class Run:
             self.report(f"confirming on {engine_name}: any plan of at most {crossings(length)}?")
             answer = self._ask(session, ())
             if answer.status == "sat":
-                self._found(plans, answer.assignment)
+                self._found(plans, _assignment(answer))
                 raise VerificationError("the model has a plan, the breadth-first search proved there is none")
             if answer.status == "unknown":
                 return unconfirmed("the time limit ran out")
             outcome.confirmation = (
                 f"confirmed on {engine_name}: no plan of at most {crossings(length)} "
-                f"(unsatisfiable); {self.longest.why}, so no plan is longer"
+                f"(unsatisfiable); {self._longest().why}, so no plan is longer"
             )
             outcome.methods.append(f"{engine_name}-model")
             return
         self.report(f"confirming on {engine_name}: no plan of {crossings(length - 1)}?")
         shorter = self._ask(session, [-plans.act[length - 1]])
         if shorter.status == "sat":
-            self._found(plans, shorter.assignment)
+            self._found(plans, _assignment(shorter))
             raise VerificationError(
                 f"the model has a plan shorter than the breadth-first search's {crossings(length)}"
             )
@@ -466,7 +484,7 @@ class Run:
             )
         if same.status == "unknown":
             return unconfirmed("the time limit ran out")
-        found, _ = self._found(plans, same.assignment)
+        found, _ = self._found(plans, _assignment(same))
         if len(found) != length:
             raise VerificationError(
                 f"the model's plan has {crossings(len(found))}, the breadth-first search's {length}"
@@ -510,9 +528,7 @@ class Run:
             return unconfirmed(skip)
         self.report(f"confirming on {engine_name}: building the one-step model")
         try:
-            plans = PlanModel(
-                self.layout, 1, unary=engine_name != "cpsat", deadline=self.deadline, anchored=False
-            )
+            plans = PlanModel(self.layout, 1, unary=self.unary, deadline=self.deadline, anchored=False)
             before = [plans.is_state(0, key) for key in states]
             after = [plans.is_state(1, key) for key in states]
         except OutOfTime as error:
@@ -556,6 +572,7 @@ class Run:
         questions.append(("the goal", [plans.goal_guard, in_reach], "unsat"))
         if solved:
             path = search.path
+            assert path is not None, "a solved search has the plan's states"
             questions += [
                 (
                     f"crossing {t + 1} of the plan",
@@ -632,7 +649,7 @@ class Run:
                     )
                 horizon = min(2 * horizon, longest.steps)
                 continue
-            return self._narrow_down(plans, session, answer.assignment, proven)
+            return self._narrow_down(plans, session, _assignment(answer), proven)
 
     def _narrow_down(self, plans: PlanModel, session: Session, best: Assignment, proven: int) -> Verdict:
         """From a plan the model found, the shortest: each horizon just above ``proven``
@@ -659,7 +676,7 @@ class Run:
             if status == "unsat":
                 proven = shorter
             else:
-                best = answer.assignment
+                best = _assignment(answer)
         plan, banks = self._found(plans, best)
         length = len(plan)
         proof = (
@@ -789,7 +806,7 @@ class Run:
             return None
         self.report("cross-checking with the counted state graph (networkx)")
 
-        def neighbours(key):
+        def neighbours(key: CountedState) -> list[CountedState]:
             known = self._next_states.get(key)
             return known if known is not None else [nxt for _, nxt in layout.counted_successors(key)]
 

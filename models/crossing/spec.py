@@ -8,6 +8,7 @@ value.  Nothing in a puzzle file is ever evaluated: names, numbers and flags onl
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,10 +16,10 @@ from mindgames.models.errors import PuzzleError, shorten
 
 from .rules import PLACES, RULE_CLASSES, RULE_KINDS, CrossingRule, Groups
 
-try:  # Python 3.11+
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 TOP_KEYS = {"name", "description", "boat", "pulley", "actors", "rules"}
 BOAT_KEYS = {"capacity", "return_capacity", "min_load"}
@@ -161,9 +162,9 @@ def parse_document(document: dict[str, Any]) -> Spec:
     if "max_difference" not in pulley:
         raise PuzzleError("pulley.max_difference is missing")
     difference = _integer(pulley["max_difference"], "pulley.max_difference", 0, MAX_WEIGHT)
-    capacity = pulley.get("capacity")
-    capacity = None if capacity is None else _integer(capacity, "pulley.capacity", 1, MAX_CAPACITY)
-    return Spec(name, "pulley", actors, rules, capacity, None, 1, difference, description, document)
+    basket = pulley.get("capacity")
+    basket_capacity = None if basket is None else _integer(basket, "pulley.capacity", 1, MAX_CAPACITY)
+    return Spec(name, "pulley", actors, rules, basket_capacity, None, 1, difference, description, document)
 
 
 def _actors(raw: Any, pulley: bool) -> tuple[Actor, ...]:

@@ -18,6 +18,7 @@ actors are tracked one by one).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from mindgames.solver.deadline import Deadline
@@ -81,9 +82,13 @@ def block_types(spec: Spec, use_symmetry: bool = True, deadline: Deadline | None
     return _split_unliftable(spec, types)
 
 
-def _initial_colours(spec: Spec) -> dict:
+Node = tuple[str, str | int]  # ("actor", name) or ("rule", its index)
+Colours = dict[Node, int]  # a refined colouring: node -> colour number
+
+
+def _initial_colours(spec: Spec) -> dict[Node, Hashable]:
     rowers = spec.rowers()
-    colours = {}
+    colours: dict[Node, Hashable] = {}
     for a in spec.actors:
         key = (a.count, tuple(sorted(a.groups)), a.name in rowers, a.weight, a.cargo, a.must_cross)
         colours[("actor", a.name)] = key if a.count == 1 else key + (a.name,)
@@ -110,7 +115,8 @@ class Incidence:
     (Cardon and Crochemore's algorithm, the one nauty's refinement follows)."""
 
     def __init__(self, spec: Spec):
-        self.nodes = [("actor", a.name) for a in spec.actors] + [("rule", i) for i in range(len(spec.rules))]
+        self.nodes: list[Node] = [("actor", a.name) for a in spec.actors]
+        self.nodes += [("rule", i) for i in range(len(spec.rules))]
         self.index = {node: i for i, node in enumerate(self.nodes)}
         # adjacent[u]: (v, the label of the edge as v sees it), once per edge
         self.adjacent: list[list[tuple[int, tuple[str, str]]]] = [[] for _ in self.nodes]
@@ -128,11 +134,11 @@ class Incidence:
             for rule in spec.rules
         ]
 
-    def refine(self, colours: dict) -> dict:
+    def refine(self, colours: dict[Node, Hashable]) -> Colours:
         """The coarsest equitable partition finer than ``colours`` (node -> any
         hashable value), as node -> colour number (equal numbers: equal roles)."""
         cells: dict[int, set[int]] = {}
-        first: dict = {}
+        first: dict[Hashable, int] = {}
         cell_of = [0] * len(self.nodes)
         for i, node in enumerate(self.nodes):
             c = first.setdefault(colours[node], len(first))
@@ -140,7 +146,7 @@ class Incidence:
             cells.setdefault(c, set()).add(i)
         return self._equitable(cell_of, cells, list(cells))
 
-    def individualised(self, colours: dict, name: str) -> dict:
+    def individualised(self, colours: Colours, name: str) -> Colours:
         """The refinement of an equitable ``colours`` (from :meth:`refine`) with the
         actor ``name`` given a colour of its own."""
         cell_of = [colours[node] for node in self.nodes]
@@ -157,7 +163,7 @@ class Incidence:
         # the old cell was a stable splitter: the new singleton is the only one needed
         return self._equitable(cell_of, cells, [alone])
 
-    def _equitable(self, cell_of: list[int], cells: dict[int, set[int]], pending: list[int]) -> dict:
+    def _equitable(self, cell_of: list[int], cells: dict[int, set[int]], pending: list[int]) -> Colours:
         waiting = set(pending)
         fresh = max(cells) + 1
         while pending:
@@ -190,14 +196,22 @@ class Incidence:
         return {node: cell_of[i] for i, node in enumerate(self.nodes)}
 
 
-def _classes(colours: dict, names: list[str]) -> list[list[str]]:
+def _classes(colours: Colours, names: list[str]) -> list[list[str]]:
     by_colour: dict[int, list[str]] = {}
     for name in names:
         by_colour.setdefault(colours[("actor", name)], []).append(name)
     return list(by_colour.values())
 
 
-def _blocks_for(spec, graph, colours, cls, singles, assigned, deadline) -> list[tuple[str, ...]] | None:
+def _blocks_for(
+    spec: Spec,
+    graph: Incidence,
+    colours: Colours,
+    cls: list[str],
+    singles: list[str],
+    assigned: set[str],
+    deadline: Deadline | None,
+) -> list[tuple[str, ...]] | None:
     """Blocks led by the members of ``cls``: each member with the actors of other
     classes (of the same size) that individualising it singles out.  None if the
     block swaps do not verify, even with single-actor blocks."""
@@ -205,9 +219,9 @@ def _blocks_for(spec, graph, colours, cls, singles, assigned, deadline) -> list[
         d for d in _classes(colours, singles) if len(d) == len(cls) and d != cls and d[0] not in assigned
     ]
     partners: list[list[str]] = [[] for _ in cls]
-    refined: dict[str, dict] = {}  # leader -> colours with the leader individualised
+    refined: dict[str, Colours] = {}  # leader -> colours with the leader individualised
 
-    def individualised(leader: str) -> dict:
+    def individualised(leader: str) -> Colours:
         if leader not in refined:
             if deadline is not None and deadline.passed():
                 raise OutOfTime("the time limit ran out while finding interchangeable actors")
@@ -228,7 +242,8 @@ def _blocks_for(spec, graph, colours, cls, singles, assigned, deadline) -> list[
         else:
             for i, x in enumerate(chosen):
                 partners[i].append(x)
-    for blocks in ([(c, *p) for c, p in zip(cls, partners)], [(c,) for c in cls]):
+    candidates: list[list[tuple[str, ...]]] = [[(c, *p) for c, p in zip(cls, partners)], [(c,) for c in cls]]
+    for blocks in candidates:
         if all(_swap_is_symmetry(spec, graph, blocks[0], other) for other in blocks[1:]):
             return blocks
     return None

@@ -21,7 +21,7 @@ def _value(value: Any) -> str:
 def to_toml(document: dict[str, Any]) -> str:
     """Plain keys first, then tables, then arrays of tables (in document order)."""
     lines: list[str] = []
-    tables = []
+    tables: list[tuple[str, dict[str, Any] | list[dict[str, Any]]]] = []
     for key, value in document.items():
         if isinstance(value, dict):
             tables.append((key, value))

@@ -9,18 +9,33 @@ may state it too (a :class:`Variant`), and the two must agree.
 
 Reading follows the library's one convention: :func:`read` gives a
 :class:`~mindgames.models.kind.Parsed` per puzzle, the puzzle or the error naming what
-is wrong with it.
+is wrong with it.  How a file is cut (headers, comments, blocks, JSON documents and
+JSON Lines) is every kind's (:mod:`mindgames.models.formats`); this module says how a
+Sudoku is read from a line (:data:`LINE_READERS`), a block of lines or a JSON value.
 """
 
 from __future__ import annotations
 
-import itertools
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..errors import PuzzleError, shorten
+from ..formats import (
+    Header,
+    HeaderWords,
+    Recogniser,
+    TextFormat,
+    Unit,
+    error_at,
+    header_line,
+    json_line,
+    place,
+    read_header,
+    recognise,
+    rows_of_cells,
+)
+from ..formats import units as cut_units
 from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
@@ -43,19 +58,15 @@ class Variant:
 
 
 HEADER_KIND = "sudoku"
-OTHER_KINDS = ("binairo", "crossing")
+HEADER_WORDS = HeaderWords(HEADER_KIND, "{where}: the header is for {kind} puzzles, not Sudoku")
 
 
 def header(puzzle: Sudoku) -> str:
     """The header comment that makes the reader take the puzzles after it as ``puzzle``'s variant.
 
     Jigsaw regions are not in it: they travel with each puzzle's line."""
-    words = ["#", "mindgames", HEADER_KIND]
-    if puzzle.regions is None:
-        words.append(f"box={puzzle.box[0]}x{puzzle.box[1]}")
-    if puzzle.diagonals:
-        words.append("diagonals")
-    return " ".join(words)
+    box = None if puzzle.box is None or puzzle.regions is not None else f"{puzzle.box[0]}x{puzzle.box[1]}"
+    return header_line(HEADER_KIND, box=box, diagonals=puzzle.diagonals)
 
 
 def parse_box(text: str) -> tuple[int, int] | None:
@@ -80,26 +91,25 @@ def checked_box(text: str) -> tuple[int, int]:
 
 
 def parse_header(comment: str, where: str) -> Variant | None:
-    """The variant a ``# mindgames sudoku box=RxC [diagonals]`` comment states; None for other comments.
+    """The variant a ``# mindgames sudoku box=RxC [diagonals]`` comment states; None for other comments."""
+    stated = read_header(comment, where, HEADER_WORDS)
+    return None if stated is None else header_variant(stated)
+
+
+def header_variant(stated: Header) -> Variant:
+    """The variant a Sudoku header states; PuzzleError naming a key or value it does not know.
 
     A header states the whole variant: without ``diagonals`` it says "no diagonals"."""
-    words = comment.lstrip("#").split()
-    if len(words) < 2 or words[0] != "mindgames":
-        return None
-    if words[1] in OTHER_KINDS:
-        raise PuzzleError(f"{where}: the header is for {words[1]} puzzles, not Sudoku")
-    if words[1] != HEADER_KIND:
-        return None  # prose that happens to start with the program's name
+    where = stated.where
     box, diagonals = None, False
-    for word in words[2:]:
-        key, equals, value = word.partition("=")
-        if key == "box" and equals:
+    for key, value in stated.settings:
+        if key == "box" and value is not None:
             box = parse_box(value)
             if box is None:
                 raise PuzzleError(
                     f"{where}: header box={shorten(value)!r} is not a box shape like 3x3 or 3x2"
                 )
-        elif key == "diagonals" and not equals:
+        elif key == "diagonals" and value is None:
             diagonals = True
         else:
             raise PuzzleError(
@@ -171,8 +181,8 @@ def _cells_of_text(text: str, where: str) -> list[int]:
     values = [SYMBOL_VALUES.get(char) for char in text]  # one dict look-up a cell: the hot path
     if None in values:
         i = values.index(None)
-        raise PuzzleError(f"{where}, character {i + 1}: unknown symbol {text[i]!r}")
-    return values
+        raise error_at(place(where, character=i + 1), f"unknown symbol {text[i]!r}")
+    return values  # type: ignore[return-value]  # no None left: checked just above
 
 
 def _square(values: list[int], where: str) -> list[list[int]]:
@@ -270,7 +280,7 @@ def _row_cells(line: str, where: str) -> list[int]:
             elif token.isdigit():
                 values.append(int(token))
             else:
-                raise PuzzleError(f"{where}, column {i + 1}: {shorten(token)!r} is not a number")
+                raise error_at(place(where, column=i + 1), f"{shorten(token)!r} is not a number")
         return values
     return _cells_of_text("".join(tokens), where)
 
@@ -278,8 +288,8 @@ def _row_cells(line: str, where: str) -> list[int]:
 def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant | None = None) -> Sudoku:
     """A puzzle drawn as a grid, one row per line, separators (| - +) allowed."""
     first = numbered_lines[0][0]
-    grid = [_row_cells(text, f"line {n}") for n, text in numbered_lines if not _is_separator(text)]
-    where = f"lines {first}-{numbered_lines[-1][0]}"
+    grid = [_row_cells(text, place(line=n)) for n, text in numbered_lines if not _is_separator(text)]
+    where = place(lines=(first, numbered_lines[-1][0]))
     for i, row in enumerate(grid):
         if len(row) != len(grid):
             raise PuzzleError(f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows")
@@ -374,164 +384,41 @@ def parse(text: str, variant: Variant | None = None) -> Sudoku:
         raise PuzzleError("no puzzle found")
     if len(items) > 1:
         raise PuzzleError(f"expected one puzzle, found {len(items)}")
-    if not items[0].ok:
-        raise items[0].error
-    return items[0].puzzle
+    return items[0].require()
 
 
 def read(text: str, variant: Variant | None = None) -> Iterator[Parsed[Sudoku]]:
     """Every puzzle in a text, in order; a puzzle that does not parse is its error.
 
-    Accepts a whole-text JSON value (one puzzle, or a list of puzzles), JSON
-    Lines, one puzzle per line, or grids drawn over several lines (separated by
-    blank lines).  Lines starting with ``#`` are comments, except a header
+    Accepts a whole-text JSON value (one puzzle, a list of puzzles or ``{"puzzles":
+    [...]}``), JSON Lines, one puzzle per line, or grids drawn over several lines
+    (separated by blank lines).  Lines starting with ``#`` are comments, except a header
     ``# mindgames sudoku box=RxC [diagonals]``, which states the variant of the
     puzzles after it (an unusable or contradicting header raises PuzzleError).
-    ``variant`` is what the command line states; it holds until a header."""
+    ``variant`` is what the command line states; it holds until a header.
+
+    >>> from mindgames.models.sudoku import read
+    >>> found = list(read("1...\\n..3.\\n.4..\\n...2\\n\\n1.....3..4.....29"))
+    >>> [item.ok for item in found], found[0].puzzle.size
+    ([True, False], 4)
+    >>> print(found[1].error)
+    line 6: 17 cells do not make a square grid (81 for 9x9, 16 for 4x4, 256 for 16x16)
+    """
     return map(parse_unit, units(text.splitlines(keepends=True), variant))
 
 
 # ---------------------------------------------------------------------------
 # Reading a stream: cut into units (one puzzle's text each), then parse each
 # ---------------------------------------------------------------------------
-class Unit(NamedTuple):
-    """One puzzle's part of the input, cut out as the lines come and not yet parsed:
-    what ``--jobs`` sends a worker, read by :func:`parse_unit`."""
-
-    form: str  # "line": one line; "grid": a grid drawn over lines; "json": a value of a JSON document
-    where: Any  # the line number (line); the grid's numbered lines (grid); the value's name (json)
-    text: Any  # the line's content (line); None (grid); the JSON value (json)
-    variant: Variant | None  # the command line's and the last header's statement
-
-
 #: a block of more lines than this draws no grid (35 rows and the separator lines around
 #: them at most): its lines are puzzles one per line, read as they come, never held together
 GRID_LINES_AT_MOST = 2 * MAX_SIZE + 1
-#: a JSON document written over several lines is read whole: up to this size
-MAX_DOCUMENT_CHARS = 256 * 2**20
 
 
-def units(lines: Iterable[str], variant: Variant | None = None) -> Iterator[Unit]:
-    """The puzzles of ``lines`` (with or without their line ends), cut apart without
-    parsing them, as the lines come: a long input is never held whole.
-
-    The forms are those of :func:`read`; a JSON document over several lines is read
-    whole (up to :data:`MAX_DOCUMENT_CHARS`), to tell it from JSON Lines.  An unusable
-    or contradicting header raises PuzzleError when it is reached."""
-    lines = iter(lines)
-    held: list[str] = []  # the lines read to find the first content line, it included
-    for line in lines:
-        held.append(line)
-        if line.strip():
-            break
-    else:
-        return  # nothing but whitespace
-    if held[-1].lstrip()[:1] in "[{":
-        value, held = _json_document(held, lines)
-        if value is not None:
-            if isinstance(value, list) and value and not _looks_like_rows(value):
-                for i, item in enumerate(value):
-                    yield Unit("json", f"puzzle {i + 1}", item, variant)
-            else:
-                yield Unit("json", "JSON", value, variant)
-            return
-    yield from _line_units(itertools.chain(held, lines), variant)
-
-
-def _json_document(held: list[str], lines: Iterator[str]) -> tuple[Any, list[str]]:
-    """(the value, the lines read) when the whole input is one JSON value, else (None,
-    the lines read: JSON Lines, or lines to read one by one).  ``held`` ends with the
-    first content line, which starts like JSON."""
-    try:
-        value = json.loads(held[-1].strip())
-    except (json.JSONDecodeError, RecursionError):
-        # Perhaps a document over several lines: only the whole text tells.
-        size = sum(map(len, held))
-        for line in lines:
-            held.append(line)
-            size += len(line)
-            if size > MAX_DOCUMENT_CHARS:
-                raise PuzzleError(
-                    f"a JSON document over several lines larger than "
-                    f"{MAX_DOCUMENT_CHARS // 2**20} MiB is not read (write one puzzle per line)"
-                ) from None
-        try:
-            return json.loads("".join(held).strip()), held
-        except (json.JSONDecodeError, RecursionError):
-            return None, held  # perhaps JSON Lines, one of them broken: read line by line
-    # One value on the first line: it is the whole input when only whitespace follows.
-    for line in lines:
-        held.append(line)
-        if line.strip():
-            return None, held  # JSON Lines
-    return value, held
-
-
-def _line_units(lines: Iterable[str], variant: Variant | None) -> Iterator[Unit]:
-    """Blocks of lines (between blank lines and headers) cut into puzzles: a block that
-    draws a grid is one puzzle, any other holds one puzzle per line."""
-    block: list[tuple[int, str]] = []
-    current = variant
-    long_block = False  # more lines than a grid has: the rest of the block goes one by one
-    for number, line in enumerate(lines, start=1):
-        content = line.strip()
-        if content.startswith("#"):
-            stated = parse_header(content, f"line {number}")
-            if stated is not None:
-                yield from _block_units(block, current)
-                block, long_block = [], False
-                current = combine(variant, stated)
-            continue
-        if not content:
-            yield from _block_units(block, current)
-            block, long_block = [], False
-        elif long_block:
-            yield Unit("line", number, content, current)
-        else:
-            block.append((number, content))
-            if len(block) > GRID_LINES_AT_MOST:
-                for held_number, held_content in block:
-                    yield Unit("line", held_number, held_content, current)
-                block, long_block = [], True
-    yield from _block_units(block, current)
-
-
-def _looks_like_rows(value: list) -> bool:
-    return all(isinstance(row, list) and all(not isinstance(v, (list, dict)) for v in row) for row in value)
-
-
-def _block_units(block: list[tuple[int, str]], variant: Variant | None) -> Iterator[Unit]:
-    if not block:
-        return
-    if len(block) > 1 and _is_grid_block(block):
-        yield Unit("grid", block, None, variant)
-        return
-    for number, content in block:
-        yield Unit("line", number, content, variant)
-
-
-def parse_unit(unit: Unit) -> Parsed[Sudoku]:
-    """The puzzle of one unit of the input, or the error naming what is wrong with it."""
-    form, where, text, variant = unit
-    if form == "grid":
-        return Parsed.attempt(parse_grid_lines, where, variant)
-    if form == "json":
-        return Parsed.attempt(parse_json_value, text, where, variant)
-    puzzle = _plain_line(text, variant)  # the usual line, read at once
-    if puzzle is not None:
-        return Parsed(puzzle)
-    where = f"line {where}"
-    if text[:1] in "[{":
-        try:
-            value = json.loads(text)
-        except (json.JSONDecodeError, RecursionError) as error:
-            return Parsed(error=PuzzleError(f"{where}: invalid JSON ({error.msg}, column {error.colno})"))
-        return Parsed.attempt(parse_json_value, value, where, variant)
-    return Parsed.attempt(parse_line, text, where, variant)
-
-
-def _is_grid_block(block: list[tuple[int, str]]) -> bool:
+def _is_grid_block(block: Sequence[tuple[int, str]]) -> bool:
     """Several lines that draw one square grid (as many cells per row as rows)?"""
+    if len(block) < 2:
+        return False
     content = [text for _, text in block if not _is_separator(text)]
     if len(content) < MIN_SIZE or any(text[:1] in "[{" for text in content):
         return False
@@ -539,6 +426,63 @@ def _is_grid_block(block: list[tuple[int, str]]) -> bool:
         return all(len(_row_cells(text, "")) == len(content) for text in content)
     except PuzzleError:
         return any(_is_separator(text) for _, text in block) or len(content[0]) < 16
+
+
+def _one_grid(value: list) -> bool:
+    """Is a JSON list one puzzle (rows of cells; an empty list is read as one, and named)?"""
+    return not value or rows_of_cells(value)
+
+
+#: how a Sudoku file is cut (the convention is every kind's: :mod:`mindgames.models.formats`)
+TEXT_FORMAT: TextFormat[Variant | None, Variant] = TextFormat(
+    header=HEADER_WORDS,
+    header_settings=header_variant,
+    within=lambda stated, variant, _: combine(stated, variant),
+    one_puzzle=_is_grid_block,
+    json_one_puzzle=_one_grid,
+    block_lines_at_most=GRID_LINES_AT_MOST,
+)
+
+
+def units(lines: Iterable[str], variant: Variant | None = None) -> Iterator[Unit]:
+    """The puzzles of ``lines`` (with or without their line ends), cut apart without
+    parsing them, as the lines come: a long input is never held whole.
+
+    The forms are those of :func:`read`; a JSON document over several lines is read
+    whole (up to :data:`~mindgames.models.formats.MAX_DOCUMENT_CHARS`), to tell it
+    from JSON Lines.  An unusable or contradicting header raises PuzzleError when it
+    is reached.  Each unit's ``stated`` is the variant the command line and the last
+    header state."""
+    return cut_units(lines, TEXT_FORMAT, variant)
+
+
+def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
+    """A line of JSON Lines: its value read as :data:`JSON_READERS` read a JSON value."""
+    return recognise(JSON_READERS, json_line(text, where), where, variant)
+
+
+#: the formats of a line that holds one puzzle, tried in order after the usual line
+#: (read at once); the last, the symbols of :func:`parse_line`, takes every line
+LINE_READERS: list[Recogniser] = [
+    Recogniser(lambda text: text[:1] in "[{", _read_json_line),
+    Recogniser(None, parse_line),
+]
+#: the forms of a JSON value that is one puzzle (a value of a JSON document or of JSON Lines),
+#: tried in order; the last, :func:`parse_json_value`, takes every value
+JSON_READERS: list[Recogniser] = [Recogniser(None, parse_json_value)]
+
+
+def parse_unit(unit: Unit) -> Parsed[Sudoku]:
+    """The puzzle of one unit of the input, or the error naming what is wrong with it."""
+    form, where, text, variant = unit
+    if form == "line":
+        puzzle = _plain_line(text, variant)  # the usual line, read at once
+        if puzzle is not None:
+            return Parsed(puzzle)
+        return Parsed.attempt(recognise, LINE_READERS, text, place(line=where), variant)
+    if form == "block":
+        return Parsed.attempt(parse_grid_lines, where, variant)
+    return Parsed.attempt(recognise, JSON_READERS, text, where, variant)
 
 
 # ---------------------------------------------------------------------------
@@ -563,7 +507,16 @@ def to_text(puzzle: Sudoku) -> str:
 
 
 def write(puzzle: Sudoku) -> str:
-    """The puzzle as text that :func:`read` reads back, variant included (by the header)."""
+    """The puzzle as text that :func:`read` reads back, variant included (by the header).
+
+    >>> from mindgames.models.sudoku import make_puzzle, parse, write
+    >>> puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]], box=(2, 2))
+    >>> print(write(puzzle), end="")
+    # mindgames sudoku box=2x2
+    1.....3..4.....2
+    >>> parse(write(puzzle)) == puzzle
+    True
+    """
     return f"{header(puzzle)}\n{to_text(puzzle)}\n"
 
 

@@ -32,11 +32,25 @@ def generate(
     done, total)`` hears what it is doing; TimeLimitReached when ``deadline``
     passes before the puzzle is done."""
     generator = Generator(SUDOKU, using, engine)
-    deadline = deadline or Deadline(None)
+    return generate_with(
+        generator, empty, random.Random(seed), deadline or Deadline(None), on_progress, grade
+    )
+
+
+def generate_with(
+    generator: Generator,
+    empty: Sudoku,
+    rng: random.Random,
+    deadline: Deadline,
+    on_progress: Progress | None = None,
+    grade: str | None = None,
+) -> tuple[Sudoku, list[list[int]]]:
+    """:func:`generate` on a generator and a random generator of the caller's (the ``make``
+    of :func:`mindgames.models.generate.generate_puzzles`)."""
     try:
         if grade is not None:
-            return _graded(generator, empty, grade, random.Random(seed), deadline, on_progress)
-        return generator.generate(empty, random.Random(seed), deadline, on_progress)
+            return _graded(generator, empty, grade, rng, deadline, on_progress)
+        return generator.generate(empty, rng, deadline, on_progress)
     except Unsolvable:
         raise PuzzleError(f"a {empty.variant} Sudoku has no solution at all: nothing to generate") from None
 

@@ -13,17 +13,19 @@ from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
 from . import formats, rules
-from .formats import Variant, checked_box
+from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 
 BOX = Option(
     "box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square", parse=checked_box
 )
+#: the box of a grid to generate: there is no file to say it
+GENERATE_BOX = Option("box", "box shape RxC, e.g. 2x3 (default 3x3)", parse=checked_box)
 DIAGONALS = Option("diagonals", "X-Sudoku: both diagonals too", flag=True)
 REGIONS = Option("regions", "jigsaw: N*N region labels, one per cell, row by row")
 
 
-class SudokuKind(GridKind[Sudoku]):
+class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     """Sudoku of any box shape, X-Sudoku and jigsaw Sudoku."""
 
     name = "sudoku"
@@ -35,7 +37,7 @@ class SudokuKind(GridKind[Sudoku]):
         'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
     )
     options = (BOX, DIAGONALS)
-    generate_options = (BOX, DIAGONALS, REGIONS)
+    generate_options = (GENERATE_BOX, DIAGONALS, REGIONS)
 
     @staticmethod
     def _stated(box: tuple[int, int] | None = None, diagonals: bool | None = None) -> Variant | None:
@@ -50,10 +52,10 @@ class SudokuKind(GridKind[Sudoku]):
     def read(self, text: str, **options: Any) -> list[Parsed[Sudoku]]:
         return list(formats.read(text, self._stated(**options)))
 
-    def units(self, lines: Iterable[str], **options: Any) -> Iterator[formats.Unit]:
+    def units(self, lines: Iterable[str], **options: Any) -> Iterator[Unit]:
         return formats.units(lines, self._stated(**options))  # streams: see formats.units
 
-    def parse_unit(self, unit: formats.Unit) -> Parsed[Sudoku]:
+    def parse_unit(self, unit: Unit) -> Parsed[Sudoku]:
         return formats.parse_unit(unit)
 
     def parse_value(self, value: Any, **options: Any) -> Sudoku:
@@ -140,6 +142,15 @@ def solve(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) 
 
 
 def check(puzzle: Sudoku, engine: str = "sat", time_limit: float | None = None) -> Result:
+    """Solved and unique, solved with several solutions, or unsolvable (proved by ``engine``).
+
+    >>> from mindgames.models.sudoku import check, make_puzzle
+    >>> result = check(make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]]))
+    >>> result.status, result.uniqueness, result.solution
+    ('solved', 'unique', [[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]])
+    >>> check(make_puzzle([[1, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])).status
+    'unsolvable'
+    """
     return solver(engine).check(puzzle, time_limit)
 
 

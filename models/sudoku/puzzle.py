@@ -36,7 +36,11 @@ class Sudoku:
 
     @property
     def variant(self) -> str:
-        kind = "jigsaw" if self.regions is not None else f"{self.box[0]}x{self.box[1]} boxes"
+        if self.regions is not None:
+            kind = "jigsaw"
+        else:
+            assert self.box is not None, "make_puzzle gives every puzzle without regions a box"
+            kind = f"{self.box[0]}x{self.box[1]} boxes"
         return f"{self.size}x{self.size}, {kind}" + (", diagonals" if self.diagonals else "")
 
 
@@ -60,7 +64,19 @@ def make_puzzle(
     with_diagonals: bool = False,
     where: str = "",
 ) -> Sudoku:
-    """A checked :class:`Sudoku` from a grid of ints (0 blank); errors name the cell."""
+    """A checked :class:`Sudoku` from a grid of ints (0 blank); errors name the cell.
+
+    Without ``box`` the box is the most square shape for the size.
+
+    >>> from mindgames.models.sudoku import make_puzzle
+    >>> puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    >>> puzzle.box, puzzle.variant
+    ((2, 2), '4x4, 2x2 boxes')
+    >>> make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 5, 0, 0], [0, 0, 0, 2]])
+    Traceback (most recent call last):
+    ...
+    mindgames.models.errors.PuzzleError: r3c2: value 5 is out of range (1..4, or 0 for a blank)
+    """
     at = f"{where}: " if where else ""
     size = len(grid)
     if not MIN_SIZE <= size <= MAX_SIZE:
@@ -88,7 +104,7 @@ def make_puzzle(
             or min(box) < 1
         ):
             raise PuzzleError(
-                f"{at}box {shorten(list(box))} does not tile a {size}x{size} grid (rows x cols must be {size})"
+                f"{at}box {shorten(str(list(box)))} does not tile a {size}x{size} grid (rows x cols must be {size})"
             )
         box_tuple = (box[0], box[1])
     else:

@@ -26,6 +26,7 @@ from mindgames.solver import Assignment, Choice, Model
 from mindgames.solver.model import Cardinality
 
 from ..grid import Unit, boxes, cell_name, columns, diagonals, regions, rows, symbol_char
+from ..kind import Encoding as KindEncoding
 from .puzzle import Grid, Shape, Sudoku, shape
 
 
@@ -36,7 +37,11 @@ def units(shape: Shape) -> tuple[Unit, ...]:
     (A jigsaw shape whose ``regions`` are ``()`` stands for every layout of its size:
     its units are the rows, columns and diagonals only.)"""
     found = rows(shape.size, shape.size) + columns(shape.size, shape.size)
-    found += boxes(shape.size, *shape.box) if shape.regions is None else regions(shape.regions)
+    if shape.regions is not None:
+        found += regions(shape.regions)
+    else:
+        assert shape.box is not None, "a shape without regions has boxes (make_puzzle sees to it)"
+        found += boxes(shape.size, *shape.box)
     if shape.diagonals:
         found += diagonals(shape.size)
     return tuple(found)
@@ -46,7 +51,7 @@ def units(shape: Shape) -> tuple[Unit, ...]:
 # Compile, givens, decode
 # ---------------------------------------------------------------------------
 @dataclass
-class Encoding:
+class Encoding(KindEncoding):
     """The model, and each cell's choice of symbol (``cells[r][c]``)."""
 
     model: Model
@@ -166,7 +171,7 @@ def _any_layout(size: int, diagonals: bool) -> Layouts:
 # A jigsaw's own model: its givens, and what they force, built in
 # ---------------------------------------------------------------------------
 @dataclass
-class PuzzleEncoding:
+class PuzzleEncoding(KindEncoding):
     """The model of one puzzle: its givens and what they force are built in, a choice of
     candidate symbol is left for each cell still open.  It takes no assumptions."""
 
@@ -308,6 +313,7 @@ def _lines(
 def _layout(shape: Shape) -> _Layout:
     size = shape.size
     lines, lines_of, on_lines = _lines(size, shape.diagonals)
+    assert shape.regions is not None, "only a jigsaw has a layout of regions"
     numbers = [region for row in shape.regions for region in row]
     regions = [0] * size
     for cell, region in enumerate(numbers):
@@ -347,7 +353,7 @@ def _deduce(layout: _Layout, givens: Sequence[int]) -> tuple[list[int], int] | N
                 return None
             place(cell, value - 1)
     while True:
-        naked = True
+        naked = every_cell  # the cells that may be naked singles: all, until looked at
         while naked:  # naked singles, until none is left: each costs a few operations
             for value in range(size):
                 where[value] = where[value] & ~decided | holds[value]
@@ -472,7 +478,15 @@ def verify(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
     """The rules ``solution`` breaks (empty when it is a correct solution of ``puzzle``).
 
     The rules are read off the puzzle (its units, its givens), never off a
-    compiled model, so a wrong encoding or a wrong engine cannot hide here."""
+    compiled model, so a wrong encoding or a wrong engine cannot hide here.
+
+    >>> from mindgames.models.sudoku import make_puzzle, verify
+    >>> puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
+    >>> verify(puzzle, [[1, 3, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [3, 1, 4, 2]])
+    []
+    >>> verify(puzzle, [[3, 1, 2, 4], [4, 2, 3, 1], [2, 4, 1, 3], [1, 3, 4, 2]])
+    ['r1c1 holds 3, but the given is 1']
+    """
     size = puzzle.size
     if len(solution) != size or any(len(row) != size for row in solution):
         return [f"the solution is not a {size}x{size} grid"]

@@ -521,6 +521,7 @@ def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | Non
     step, before = hint(puzzle, deadline)
     if step is None:
         return None
+    assert step.place is not None, "hint returns only a step that places a value"
     (r, c), value = step.place
     text = step.text
     if before:

@@ -1,6 +1,6 @@
 """Checkable proofs: certified "unsolvable" and "unique" answers.
 
->>> from solver.proof import CNF, check_proof, parse_proof
+>>> from mindgames.solver.proof import CNF, check_proof, parse_proof
 >>> cnf = CNF(1, [(1,), (-1,)])
 >>> check_proof(cnf, parse_proof(b"0\\n")).ok
 True

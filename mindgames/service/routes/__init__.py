@@ -1,8 +1,9 @@
 """The API's routes, one module per concern, each a router made for one server:
 
 * :mod:`.health`: ``/healthz`` and ``GET /v1/kinds``;
-* :mod:`.crossing`: the built-in crossing puzzles (``presets``, ``export``);
+* :mod:`.plans`: the built-in puzzles of every plan kind (``/v1/KIND/presets``, ``/v1/KIND/export``);
 * :mod:`.puzzles`: answering at once (``/v1/{kind}/solve|check|count|compare|explain|hint``);
+* :mod:`.generate`: making puzzles (``/v1/{kind}/generate``; many: a job);
 * :mod:`.jobs`: long work (``/v1/jobs``);
 * :mod:`.pages`: the web page and ``/docs``.
 

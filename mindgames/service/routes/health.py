@@ -7,6 +7,8 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from mindgames.solver import engine_names
+
 from ... import __version__
 from .. import kinds
 from ..examples import example
@@ -31,7 +33,15 @@ def router(service: Service) -> APIRouter:
                         "example": {
                             "status": "ok",
                             "version": __version__,
-                            "solvers": {"workers": 4, "idle": 4, "waiting": 0, "respawns": 0, "broken": None},
+                            "solvers": {
+                                "degraded": False,
+                                "workers": 4,
+                                "idle": 4,
+                                "waiting": 0,
+                                "queued": 0,
+                                "respawns": 0,
+                                "broken": None,
+                            },
                         }
                     }
                 }
@@ -40,7 +50,8 @@ def router(service: Service) -> APIRouter:
         },
     )
     async def healthz() -> Any:
-        """`ok` while the solver processes work; 503 `broken`, saying why, when they cannot start."""
+        """`ok` while the solver processes work; `degraded` (still 200) while a dead one is being
+        replaced; 503 `broken`, saying why, when they cannot start."""
         pool = service.pool
         solvers = pool.status()
         if pool.broken:
@@ -48,7 +59,8 @@ def router(service: Service) -> APIRouter:
                 {"status": "broken", "error": pool.broken, "version": __version__, "solvers": solvers},
                 status_code=503,
             )
-        return {"status": "ok", "version": __version__, "solvers": solvers}
+        status = "degraded" if solvers["degraded"] else "ok"
+        return {"status": status, "version": __version__, "solvers": solvers}
 
     @routes.get(
         "/v1/kinds",
@@ -59,15 +71,21 @@ def router(service: Service) -> APIRouter:
                     {
                         "kind": "sudoku",
                         "actions": ["solve", "check", "count"],
-                        "engines": ["sat", "cpsat", "backtrack"],
+                        "engines": list(engine_names()),
                     }
                 ],
+                "engines": kinds.describe_engines(),
                 "limits": service.settings.limits(),
             },
-            "every kind with its actions, formats and options; the limits",
+            "every kind with its actions, formats, options and engines; every engine with what "
+            "it can do; the limits",
         ),
     )
     async def list_kinds() -> dict:
-        return {"kinds": kinds.describe(), "limits": service.settings.limits()}
+        return {
+            "kinds": kinds.describe(),
+            "engines": kinds.describe_engines(),
+            "limits": service.settings.limits(),
+        }
 
     return routes

@@ -7,8 +7,11 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ..errors import error
+from mindgames.models.errors import PuzzleError
+
+from ..errors import busy, error
 from ..examples import ERRORS, JOB, example
+from ..kinds import COUNT_GRIDS, count_grids_kinds, grid_kind
 from ..schemas import ErrorBody, JobRequest
 from . import Service
 from .puzzles import task_of
@@ -34,25 +37,10 @@ def router(service: Service) -> APIRouter:
     async def create_job(body: JobRequest) -> Any:
         """Start long work; answers at once with the job's id."""
         store = service.store
-        if body.action == "count_grids":
-            if body.kind != "binairo":
-                return error(422, "count_grids counts every binairo grid of a size: kind binairo")
-            if body.size is None:
-                return error(422, "size: count_grids needs a size (N or RxC)")
-            from mindgames.models.binairo import parse_size
-            from mindgames.models.errors import PuzzleError
-
-            try:
-                parse_size(str(body.size))
-            except PuzzleError as exc:
-                return error(422, f"size: {exc}")
-            request = {
-                "kind": body.kind,
-                "action": body.action,
-                "size": str(body.size),
-                "rules": body.rules or "takuzu",
-                "method": body.method or "mitm",
-            }
+        if body.action == COUNT_GRIDS:
+            request = count_grids_request(body)
+            if isinstance(request, JSONResponse):
+                return request
         else:
             task = task_of(service, body.kind, body.action, body)
             if isinstance(task, JSONResponse):
@@ -60,7 +48,7 @@ def router(service: Service) -> APIRouter:
             task["single"] = False
             request = task
         if store.active_count() >= settings.max_jobs:
-            return error(
+            return busy(
                 429,
                 f"max_jobs ({settings.max_jobs}) jobs are queued or running; "
                 "wait for one to finish or cancel one",
@@ -129,3 +117,30 @@ def router(service: Service) -> APIRouter:
         return {"id": job_id, "status": "deleted"}
 
     return routes
+
+
+def count_grids_request(body: JobRequest) -> dict[str, Any] | JSONResponse:
+    """The request of a job counting every grid of a variant, its options checked by the kind
+    before it is queued; or the 422 saying what is wrong."""
+    kind = grid_kind(body.kind)
+    if kind is None or not kind.counts_all_grids:
+        able = " or ".join(count_grids_kinds()) or "none"
+        return error(422, f"{COUNT_GRIDS} counts every grid of a size: kind {able}")
+    fields = body.model_dump()
+    request: dict[str, Any] = {"kind": body.kind, "action": body.action}
+    for option in kind.count_all_options:
+        value = fields.get(option.name)
+        if value is None:
+            if option.required:
+                return error(422, f"{option.name}: {COUNT_GRIDS} needs a {option.name} ({option.help})")
+            continue
+        try:
+            option.value(str(value))
+        except PuzzleError as exc:
+            return error(422, f"{option.name}: {exc}")
+        request[option.name] = str(value)
+    method = body.method or kind.count_all_methods[0]
+    if method not in kind.count_all_methods:
+        return error(422, f"method: {kind.name} counts by {' or '.join(kind.count_all_methods)}")
+    request["method"] = method
+    return request

@@ -13,11 +13,14 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from mindgames.models.actions import get_action
+from mindgames.models.kind import PlanKind
+
 from .. import kinds
 from ..errors import busy, error
 from ..examples import ANSWERS, BUSY, COMPARED, ERRORS, example
 from ..pool import SolverPool
-from ..replies import Broken, Busy, Crashed, Refused, Reply, TimedOut, answered
+from ..replies import Broken, Busy, Crashed, Died, Refused, Reply, TimedOut, answered
 from ..schemas import CompareRequest, JobRequest, SolveRequest
 from . import Service
 
@@ -53,18 +56,16 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     names = kinds.kind_names()
     if kind not in names:
         return error(404, f"unknown kind {kind!r}; kinds: {', '.join(names)}")
-    grid = kinds.grid_kind(kind)
-    if grid is None and action not in ("solve", "explain"):
-        return error(
-            422,
-            "crossing puzzles are solved or explained "
-            '("count_shortest": true also counts the shortest plans)',
-        )
-    if grid is not None and action not in kinds.ACTIONS + kinds.EXPLAIN_ACTIONS:
+    grid, plan = kinds.grid_kind(kind), kinds.plan_kind(kind)
+    if plan is not None and action not in plan_routes(plan):
+        return error(422, f"{kind} puzzles are {' or '.join(PLAN_ROUTES[a] for a in plan_routes(plan))}")
+    if grid is not None and action not in kinds.puzzle_actions(grid):
         return error(422, f"unknown action {action!r} for {kind}")
-    if grid is None and body.engine == "backtrack":
-        return error(422, "engine: crossing puzzles are solved with sat or cpsat")
-    if body.certify and action not in kinds.CERTIFIABLE:
+    engines = plan.engines() if plan is not None else ()
+    chosen = "engine" in body.model_fields_set  # (else a plan kind's own default engine)
+    if plan is not None and chosen and body.engine not in engines:
+        return error(422, f"engine: {kind} puzzles are solved with {' or '.join(engines) or 'no engine'}")
+    if body.certify and not get_action(action).certifiable:
         return error(422, "certify: only solve and check answers are certified (a count is not)")
     if (body.puzzle is None) == (body.puzzles is None):
         return error(422, 'give either "puzzle" (one) or "puzzles" (a list)')
@@ -85,15 +86,27 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     problem = kinds.options_error(kind, fields)
     if problem:
         return error(422, problem)
-    if grid is not None and body.params is not None:
-        return error(422, "params: only crossing puzzles have parameters")
-    if grid is None:
-        problem = kinds.preset_params_error(puzzles, body.params)
+    if plan is None and body.params is not None:
+        having = " and ".join(k.name for k in kinds.plan_kinds())
+        return error(422, f"params: only {having} puzzles have parameters")
+    if plan is not None:
+        problem = kinds.preset_params_error(plan, puzzles, body.params)
         if problem:
             return error(422, problem)
     task = {name: value for name, value in fields.items() if name != "puzzle"}
     task.update(kind=kind, action=action, puzzles=puzzles, single=body.puzzles is None)
+    if plan is not None and not chosen:
+        task["engine"] = None  # the kind's default (kinds.Answerer)
     return task
+
+
+#: the routes of :func:`answer` a plan kind may have, and what they do to a puzzle
+PLAN_ROUTES = {"solve": "solved", "explain": "explained"}
+
+
+def plan_routes(kind: PlanKind) -> list[str]:
+    """What :func:`answer` answers for plan kind ``kind``: its actions among :data:`PLAN_ROUTES`."""
+    return [action for action in PLAN_ROUTES if action in kind.actions]
 
 
 async def dispatch(service: Service, task: dict, seconds: float, request: Request) -> Reply | JSONResponse:
@@ -101,14 +114,14 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
     queue or a broken pool.  A client that hangs up meanwhile stops the work."""
     settings = service.settings
     pool: SolverPool = service.pool
-    if pool.waiting >= settings.max_waiting:
+    if pool.queued >= settings.max_waiting:
         return busy(
             429,
             f"max_waiting ({settings.max_waiting}) requests are already waiting "
             "for a solver; try again shortly",
             "max_waiting",
         )
-    cost = min(seconds, (task.get("time_limit") or seconds) * len(task["puzzles"]))
+    cost = min(seconds, (task.get("time_limit") or seconds) * len(task.get("puzzles") or [None]))
     work = asyncio.ensure_future(pool.run(task, seconds, cost))
     gone = asyncio.ensure_future(disconnected(request))
     try:
@@ -128,6 +141,12 @@ async def dispatch(service: Service, task: dict, seconds: float, request: Reques
         )
     if isinstance(reply, Broken):
         return busy(503, f"no solver can run: {reply.why}", "solver_pool")
+    if isinstance(reply, Died):  # the server's trouble, not the puzzle's: try again later
+        return busy(
+            503,
+            "the solver processes died while answering (the server is short of memory?); try again",
+            "solver_pool",
+        )
     if isinstance(reply, Refused):
         return error(reply.status, reply.message, reply.limit)
     if task["action"] == "export":
@@ -214,8 +233,8 @@ def router(service: Service) -> APIRouter:
         engine (the answer, `seconds`, `stats`), a summary per engine and whether they agree.
         Bounded: at most MAX_COMPARE_PUZZLES puzzles, within the same hard time cap, the
         time shared out evenly among the engines."""
-        if kind in kinds.kind_names() and kinds.grid_kind(kind) is None:
-            return error(422, "compare: grid kinds only here (crossings: mindgames compare crossing)")
+        if kinds.plan_kind(kind) is not None:
+            return error(422, f"compare: grid kinds only here ({kind} puzzles: mindgames compare {kind})")
         if body.certify:
             return error(422, "certify: not with compare")
         if len(body.puzzles or ()) > MAX_COMPARE_PUZZLES:
@@ -237,7 +256,7 @@ def router(service: Service) -> APIRouter:
         from mindgames.models import compare
 
         rows = [compare.Row.from_json(row) for record in answered(reply) for row in record.get("rows", ())]
-        engines = list(dict.fromkeys(body.engines or compare.ENGINES))
+        engines = list(dict.fromkeys(body.engines or compare.default_engines()))
         return JSONResponse(compare.compare_json(rows, engines, stopped=isinstance(reply, TimedOut)))
 
     @routes.post(

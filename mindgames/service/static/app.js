@@ -36,6 +36,11 @@ function ms(seconds) {
 }
 
 // -- tabs: one per kind the server lists (GET /v1/kinds), then Jobs -------------------------------------
+// The engines come from GET /v1/kinds (each kind lists those that answer it); until they
+// have come, a request names none and the server's default answers it.
+function engineOf(select) {
+  return select.value || undefined;
+}
 function fillEngines(select, engines) {
   const chosen = select.value;
   select.replaceChildren();
@@ -77,7 +82,6 @@ $("token").addEventListener("change", () => {
   if (!kindsListed) loadKinds();
   if (!Object.keys(presets).length) loadPresets();
 });
-document.querySelectorAll("select.engine").forEach((select) => fillEngines(select, ["sat", "cpsat", "backtrack"]));
 
 // What a certificate says, after the answer it proves ("certify" checked).
 function certified(result) {
@@ -297,7 +301,7 @@ function showResult(board, messageId, action, reply, cols) {
 
 async function sudokuAsk(action) {
   say("sudoku-message", "Working...", "info");
-  const body = { puzzle: sudokuPuzzle(), engine: $("sudoku-engine").value };
+  const body = { puzzle: sudokuPuzzle(), engine: engineOf($("sudoku-engine")) };
   if (action === "count") { body.limit = 100000; body.time_limit = 5; }
   if (action === "check" && $("sudoku-certify").checked) body.certify = true;
   const reply = await api("POST", `/v1/sudoku/${action}?explain=true`, body);
@@ -384,7 +388,7 @@ async function binairoAsk(action) {
   say("binairo-message", "Working...", "info");
   const grid = [];
   for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
-  const body = { puzzle: grid, rules: $("binairo-rules").value, engine: $("binairo-engine").value };
+  const body = { puzzle: grid, rules: $("binairo-rules").value, engine: engineOf($("binairo-engine")) };
   if (action === "count") { body.limit = 100000; body.time_limit = 5; }
   if (action === "check" && $("binairo-certify").checked) body.certify = true;
   const reply = await api("POST", `/v1/binairo/${action}?explain=true`, body);
@@ -488,7 +492,7 @@ $("crossing-file").addEventListener("input", () => {
 $("crossing-solve").addEventListener("click", async () => {
   stopPlay();
   const source = document.querySelector('input[name="crossing-source"]:checked').value;
-  const body = { engine: $("crossing-engine").value, count_shortest: $("crossing-count").checked };
+  const body = { engine: engineOf($("crossing-engine")), count_shortest: $("crossing-count").checked };
   if (source === "preset") {
     body.puzzle = $("crossing-preset").value;
     body.params = {};
@@ -658,7 +662,7 @@ async function startJob(body, what) {
 }
 $("job-sudoku-count").addEventListener("click", () => {
   const limit = Number($("job-limit").value) || undefined;
-  startJob({ kind: "sudoku", action: "count", puzzles: [sudokuPuzzle()], limit, engine: $("sudoku-engine").value },
+  startJob({ kind: "sudoku", action: "count", puzzles: [sudokuPuzzle()], limit, engine: engineOf($("sudoku-engine")) },
            `count the ${sudoku.size}x${sudoku.size} Sudoku's solutions${limit ? " up to " + limit : ""}`);
 });
 $("job-binairo-grids").addEventListener("click", () => {
@@ -803,10 +807,10 @@ function showExplanation(board, messageId, reply, cols) {
 }
 
 function gridBody(kind) {
-  if (kind === "sudoku") return { puzzle: sudokuPuzzle(), engine: $("sudoku-engine").value };
+  if (kind === "sudoku") return { puzzle: sudokuPuzzle(), engine: engineOf($("sudoku-engine")) };
   const grid = [];
   for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
-  return { puzzle: grid, rules: $("binairo-rules").value, engine: $("binairo-engine").value };
+  return { puzzle: grid, rules: $("binairo-rules").value, engine: engineOf($("binairo-engine")) };
 }
 
 for (const kind of ["sudoku", "binairo"]) {

@@ -36,13 +36,16 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import PuzzleError
 from . import small as small_grids
 from .sampling import continuations, read_auxiliary, strata, stratified_estimate, stratified_sample
+
+if TYPE_CHECKING:
+    from .join import JoinTables  # imports numba: only where a count needs it
 
 METHODS = ("mitm", "dfs")
 MAX_WIDTH = 16  # column pairs fit in two 64-bit words
@@ -81,8 +84,8 @@ class Tables:
     eqpairs: np.ndarray  # int64[n, 2]
     field: int  # bits per column in a packed count
     words: int  # 64-bit words in a set of rows
-    counting: Any = None  # join.JoinTables: what the counting joins need (made when first needed)
-    small: Any = None  # small.SmallTables: the numpy methods' successor lists (small shapes)
+    counting: JoinTables | None = None  # what the counting joins need (made when first needed)
+    small: small_grids.SmallTables | None = None  # the numpy methods' successor lists (small shapes)
 
 
 def field_bits(rows: int) -> int:
@@ -134,6 +137,10 @@ def tables(rows: int, cols: int, rules: str) -> Tables:
 
 
 # -- cubes ---------------------------------------------------------------------------------
+#: cubes still to count, each (its index among the job's cubes, its fixed rows, its weight)
+Pending = list[tuple[int, tuple[int, ...], int]]
+#: told (index, count, seconds) of each cube counted; True stops the run
+Finished = Callable[[int, int, float], bool]
 
 
 @dataclass(frozen=True)
@@ -483,8 +490,8 @@ def threads_for(t: Tables, method: str, jobs: int | None) -> int:
 
 def _run_threads(
     t: Tables,
-    pending: list,
-    finished: Callable[[int, int, float], bool],
+    pending: Pending,
+    finished: Finished,
     threads: int,
     deadline: float | None,
 ) -> None:
@@ -495,7 +502,9 @@ def _run_threads(
         from .join import JoinTables
 
         t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
-    counting = t.counting.lookup_threads([fixed for _, fixed, _ in pending], t.eqpairs, threads)
+    # bucketed pair tests join mitm cubes, whose fixed rows are the middle pair
+    middles = [(a, b) for _, (a, b), _ in pending]
+    counting = t.counting.lookup_threads(middles, t.eqpairs, threads)
     try:
         for x, count, seconds in counting:
             if finished(pending[x][0], count, seconds):
@@ -521,8 +530,8 @@ def run_cubes(
     t: Tables,
     rules: str,
     method: str,
-    pending: list,
-    finished: Callable[[int, int, float], bool],
+    pending: Pending,
+    finished: Finished,
     jobs: int,
     in_process: bool,
     deadline: float | None,
@@ -547,12 +556,25 @@ def _worker_loop(
     tasks: Any, results: Any, rows: int, cols: int, rules: str, method: str, join: str | None = None
 ) -> None:
     """A counting worker: cubes from ``tasks`` until None, (index, count, seconds) to ``results``."""
+    from mindgames.models.processes import exit_with_parent
+
+    exit_with_parent()  # a count killed by SIGKILL takes its workers with it
     _worker_init(rows, cols, rules, method, join)
     while (item := tasks.get()) is not None:
         results.put(_worker_run(item))
 
 
-def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None, join=None) -> None:
+def _run_processes(
+    jobs: int,
+    r: int,
+    c: int,
+    rules: str,
+    method: str,
+    pending: Pending,
+    finished: Finished,
+    deadline: float | None = None,
+    join: str | None = None,
+) -> None:
     """The cubes on ``jobs`` worker processes, fed a few at a time (so no pipe ever fills and
     nothing waits on a killed worker); stopping kills the workers, cubes under way with them."""
     import itertools
@@ -563,7 +585,7 @@ def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None, 
     if fork:  # compile (or load) the kernels once here; forked workers inherit them
         small = tables(4, 4, rules)
         count_cube(small, method, cubes(small, method)[0], join)
-    context = multiprocessing.get_context("fork" if fork else "spawn")
+    context = multiprocessing.get_context("fork") if fork else multiprocessing.get_context("spawn")
     tasks, results = context.SimpleQueue(), context.Queue()
     workers = [
         context.Process(target=_worker_loop, args=(tasks, results, r, c, rules, method, join), daemon=True)
@@ -619,11 +641,20 @@ def _run_processes(jobs, r, c, rules, method, pending, finished, deadline=None, 
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _ray_task(rows: int, cols: int, rules: str, method: str, fixed: tuple[int, ...], weight: int):
+def _ray_task(rows: int, cols: int, rules: str, method: str, fixed: tuple[int, ...], weight: int) -> int:
     return count_cube(tables(rows, cols, rules), method, Cube(fixed, weight))
 
 
-def _run_ray(address, r, c, rules, method, pending, finished, deadline=None) -> None:
+def _run_ray(
+    address: str,
+    r: int,
+    c: int,
+    rules: str,
+    method: str,
+    pending: Pending,
+    finished: Finished,
+    deadline: float | None = None,
+) -> None:
     try:
         import ray
     except ImportError:

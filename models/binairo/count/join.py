@@ -38,7 +38,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Sequence
 from itertools import combinations
 
 import numpy as np
@@ -2014,8 +2014,8 @@ class JoinTables:
         )
 
     def lookup_threads(
-        self, middle: list[tuple[int, int]], eqpairs: np.ndarray, threads: int, most: int = MOST_HALVES
-    ) -> Iterator[tuple[int, int, float]]:
+        self, middle: Sequence[tuple[int, int]], eqpairs: np.ndarray, threads: int, most: int = MOST_HALVES
+    ) -> Generator[tuple[int, int, float], None, None]:
         """``lookup`` for many cubes (their middle rows) on ``threads`` threads, each with its own
         buffers; yields (position in ``middle``, count, the thread's CPU seconds on it) as cubes
         finish.  A thread takes the next cube when it is done with one, the largest cost

@@ -30,9 +30,12 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...errors import PuzzleError
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 # At least this many cubes of every stratum (or all of them): a variance needs two.
 MINIMUM_PER_STRATUM = 2
@@ -45,8 +48,13 @@ CUBES_PER_CLASS = 10  # an orbit size of fewer than 2 x this many cubes is not s
 
 
 class Weighted(Protocol):
-    rows: tuple[int, ...]
-    weight: int
+    """A cube as sampling sees it (read only): its fixed rows and how many cubes it stands for."""
+
+    @property
+    def rows(self) -> tuple[int, ...]: ...
+
+    @property
+    def weight(self) -> int: ...
 
 
 def strata(
@@ -63,7 +71,7 @@ def strata(
     found: dict[tuple[int, int], list[int]] = {}
     for weight, members in sorted(by_weight.items()):
         split = 1 if auxiliary is None else max(1, min(classes, len(members) // CUBES_PER_CLASS))
-        if split == 1:
+        if auxiliary is None or split == 1:
             found[(weight, 0)] = members
             continue
         members = sorted(members, key=lambda i: auxiliary[i])
@@ -266,7 +274,7 @@ def student_t_quantile(p: float, df: float) -> float:
 # -- auxiliaries: a size every cube has, known before counting ----------------------------------
 
 
-def continuations(bits: Sequence[int], cols: int, middle: Sequence[tuple[int, int]]) -> list[int]:
+def continuations(bits: ArrayLike, cols: int, middle: Sequence[tuple[int, ...]]) -> list[int]:
     """A cheap size for each mitm cube (middle rows a above b): the ways to place the first two
     rows of its top half (above a) times those of its bottom half (below b), without three equal
     cells in a column; neither distinctness rule is looked at.  Its correlation with a cube's
@@ -338,7 +346,7 @@ def read_sample_log(
 ) -> dict[tuple[int, ...], tuple[int, float | None]]:
     """The cubes an earlier ``--estimate ... --checkpoint LOG`` run counted: middle rows ->
     (count, CPU seconds or None).  A line naming another shape or rule set is an error; lines
-    naming neither (earlier sessions' per-cube logs in benchmarks/) are taken as this count's.
+    naming neither (earlier sessions' per-cube logs in data/records/) are taken as this count's.
     A missing or empty file holds none; a last line cut short by an interruption is skipped."""
     path = Path(path)
     if not path.exists():

@@ -13,7 +13,12 @@ compiled kernels.  Same cubes, same answers; whole arrays instead of loops:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from . import Tables
 
 # Shapes counted here: few cells (a cube is small), and rows of at most 8 cells (at most 34
 # valid rows, so a set of rows is one 64-bit word).
@@ -51,7 +56,9 @@ def _grow(seqs: np.ndarray, start: np.ndarray, flat: np.ndarray, n: int, takuzu:
     return grown
 
 
-def _halves(t, first: int, before: int, start, flat) -> tuple[np.ndarray, ...]:
+def _halves(
+    t: Tables, first: int, before: int, start: np.ndarray, flat: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A cube's halves: keys (packed column counts), equal column pairs, used-row sets."""
     seqs = np.array([[before, first]], dtype=np.int64)
     for _ in range(t.rows // 2 - 1):
@@ -70,7 +77,7 @@ def _halves(t, first: int, before: int, start, flat) -> tuple[np.ndarray, ...]:
 class SmallTables:
     """What the numpy methods need beside the row tables."""
 
-    def __init__(self, t):
+    def __init__(self, t: Tables) -> None:
         self.t = t
         self.start, self.flat = successors(t.bits, (1 << t.cols) - 1)
 
