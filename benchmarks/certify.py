@@ -13,7 +13,7 @@ measures, per puzzle,
   the shape's :class:`~mindgames.solver.proof.ProofBase` (its CNF and our checker loaded
   with it) built before the clock starts, like the session: the givens and the
   clause excluding the solution are added to a copy of the loaded checker;
-  when unit propagation refutes that, the proof is the empty clause alone and
+  when unit propagation refutes that, the proof is empty (no lemma) and
   no solver runs (counted in "by propagation"); otherwise a fresh CaDiCaL
   1.5.3 solves the CNF with the givens as units, emitting DRAT (``solve``),
   the proof is taken from the solver (``proof``) and checked by our checker

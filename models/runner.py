@@ -62,6 +62,7 @@ from .kind import Encoding, GridKind
 
 if TYPE_CHECKING:  # proofs are imported when one is asked for (--certify): ~3 ms otherwise
     from mindgames.solver.proof import ProofBase
+    from mindgames.solver.proof.certify import ProofFormat
 
 
 TIME_LIMIT_BEFORE = "time limit reached before the proof was made"
@@ -261,6 +262,7 @@ class PuzzleSolver:
         deadline: Deadline,
         proof_dir: str | Path | None,
         name: str,
+        proof_format: ProofFormat = "drat",
     ) -> None:
         """Set ``result.extra["certificate"]`` for the engine's ``answer`` (see the module's doc)."""
         from mindgames.solver.proof import Certificate, CertificationError, certify_answer
@@ -280,6 +282,7 @@ class PuzzleSolver:
             name=name,
             time_limit=deadline.remaining(),
             base=self._proof_base(encoding.model),
+            proof_format=proof_format,
         )
         assert certificate is not None  # unique and unsat always call for a proof
         if certificate.status == "sat":
@@ -302,13 +305,15 @@ class PuzzleSolver:
         certify: bool = False,
         proof_dir: str | Path | None = None,
         name: str = "puzzle",
+        proof_format: ProofFormat = "drat",
     ) -> Result:
         """One verified solution, or unsolvable, or unknown once ``time_limit`` seconds passed.
 
         The time limit covers the whole question, preparing the shape's session
         (and certifying) included.  ``certify``: an unsolvable answer gets a
         checked proof, kept as ``proof_dir/NAME.cnf`` and ``NAME.drat`` when
-        ``proof_dir`` is given (see the module's doc)."""
+        ``proof_dir`` is given (see the module's doc); ``proof_format="lrat"``:
+        the proof is LRAT (``NAME.lrat``), made from the checked DRAT proof."""
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         encoding, session = self._question(puzzle, certify)
@@ -324,7 +329,9 @@ class PuzzleSolver:
         else:
             result.message = "time limit reached"
         if certify and answer.status == "unsat":
-            self._certify(result, encoding, givens, Uniqueness("unsat"), deadline, proof_dir, name)
+            self._certify(
+                result, encoding, givens, Uniqueness("unsat"), deadline, proof_dir, name, proof_format
+            )
         elif certify:
             _no_certificate(result, "solved" if answer.status == "sat" else "unknown")
         result.seconds = time.perf_counter() - start
@@ -337,6 +344,7 @@ class PuzzleSolver:
         certify: bool = False,
         proof_dir: str | Path | None = None,
         name: str = "puzzle",
+        proof_format: ProofFormat = "drat",
     ) -> Result:
         """Unique, multiple (with two distinct verified witnesses), unsolvable or unknown.
 
@@ -361,7 +369,7 @@ class PuzzleSolver:
         else:
             result.message = "time limit reached before uniqueness was decided"
         if certify:
-            self._certify(result, encoding, givens, answer, deadline, proof_dir, name)
+            self._certify(result, encoding, givens, answer, deadline, proof_dir, name, proof_format)
         result.seconds = time.perf_counter() - start
         return result
 

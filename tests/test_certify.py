@@ -21,7 +21,9 @@ from mindgames.solver.proof import (
     certify_cnf,
     certify_unique,
     certify_unsat,
+    check_proof,
     drat_binary,
+    read_cnf,
     read_proof,
     write_dimacs,
 )
@@ -57,6 +59,25 @@ def test_a_unique_sudoku_gets_a_checked_uniqueness_certificate(line):
     assert data["kind"] == "drat" and data["checked"] is True
     assert set(data["seconds"]) == {"solve", "proof", "check"}
     assert "files" not in data  # nothing kept unless asked
+
+
+@pytest.mark.parametrize("line", [SEVENTEEN, HARD])
+def test_an_lrat_certificate_is_kept_and_checks_and_a_tampered_one_does_not(line, tmp_path):
+    puzzle, encoding, givens = sudoku_question(line)
+    solution = projection(encoding.model, first_solution(encoding, givens))
+    certificate = certify_unique(encoding.model, givens, solution, keep_dir=tmp_path, proof_format="lrat")
+    assert certificate.certified and certificate.kind == "lrat" and certificate.lemmas >= 1
+    cnf_path, lrat_path = map(Path, certificate.files)
+    assert lrat_path.name == "certificate.lrat"
+    cnf, proof = read_cnf(cnf_path), read_proof(lrat_path)
+    assert proof.kind == "lrat" and check_proof(cnf, proof).ok
+    # A hint dropped from the last step (the empty clause): rejected.
+    lines = lrat_path.read_text().splitlines()
+    *head, last = lines
+    tokens = last.split()
+    tampered = " ".join(tokens[:2] + tokens[3:])
+    lrat_path.write_text("\n".join([*head, tampered]) + "\n")
+    assert not check_proof(cnf, read_proof(lrat_path)).ok
 
 
 def test_a_sudoku_with_several_solutions_gets_no_uniqueness_certificate():
@@ -206,7 +227,7 @@ def test_the_command_verifies_a_good_proof(xor_cnf, tmp_path, capsys):
     "proof, why",
     [
         ("1 0\n1", "truncated"),
-        ("1 0\n", "never derives the empty clause"),
+        ("1 2 0\n", "never derives the empty clause"),
         ("0\n", "does not follow"),
         ("c only a comment\n", "never derives the empty clause"),
     ],

@@ -31,7 +31,13 @@ def test_the_json_answer_carries_the_certificate(capsys):
     code, out, _ = run(capsys, "sudoku", "check", str(SEED), "--certify", "--json")
     certificate = json.loads(out.splitlines()[0])["certificate"]
     assert certificate["kind"] == "drat" and certificate["checked"] is True
-    assert certificate["lemmas"] >= 1 and set(certificate["seconds"]) == {"solve", "proof", "check"}
+    assert set(certificate["seconds"]) == {"solve", "proof", "check"}
+    # an easy puzzle: unit propagation alone refutes a second solution, the proof has no lemma
+    assert (certificate["proof"], certificate["lemmas"], certificate["solver"]) == (
+        "unit propagation",
+        0,
+        "unit propagation",
+    )
 
 
 def test_without_certify_the_answer_has_no_certificate(capsys):
@@ -84,3 +90,30 @@ def test_count_has_no_certify_option(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["sudoku", "count", str(SEED), "--certify"])
     assert stop.value.code == 2
+
+
+def test_proof_format_lrat_keeps_lrat_proofs_that_check(tmp_path, capsys):
+    code, out, _ = run(
+        capsys, "sudoku", "check", str(SEED), "--proof-dir", str(tmp_path), "--proof-format", "lrat", "--json"
+    )
+    assert code == 0
+    for number, line in enumerate(out.splitlines(), 1):
+        certificate = json.loads(line)["certificate"]
+        assert certificate["kind"] == "lrat" and certificate["checked"] is True
+        assert [Path(f).name for f in certificate["files"]] == [
+            f"puzzle-{number}.cnf",
+            f"puzzle-{number}.lrat",
+        ]
+        # our LRAT checker, from the command that checks any proof
+        assert main(["certify", "--format", "lrat", *certificate["files"]]) == 0
+    assert "LRAT text" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kind", grid_kinds(), ids=lambda k: k.name)
+def test_every_grid_kind_certifies_with_lrat_too(kind, tmp_path, capsys):
+    empty = kind.empty(**({"size": "4"} if kind.name == "binairo" else {"box": (2, 2)}))
+    clashing = kind.with_givens(empty, {(0, 0): 1, (0, 1): 1, (0, 2): 1})
+    path = tmp_path / "clash.txt"
+    path.write_text(kind.write(clashing))
+    code, out, _ = run(capsys, kind.name, "solve", str(path), "--proof-format", "lrat")  # implies --certify
+    assert code == 0 and ": unsolvable (certified: LRAT, checked), " in out.splitlines()[0]

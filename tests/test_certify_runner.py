@@ -83,7 +83,10 @@ QUESTIONS = [
 
 def assert_checked_certificate(certificate: dict) -> None:
     assert certificate["kind"] == "drat" and certificate["checked"] is True
-    assert certificate["lemmas"] >= 1 and "reason" not in certificate
+    assert "reason" not in certificate
+    # no lemma only when unit propagation alone refutes the formula (an empty proof)
+    assert certificate["lemmas"] >= 1 or certificate["proof"] == "unit propagation"
+    assert certificate["proof"] in ("empty clause", "unit propagation")
     assert set(certificate["seconds"]) == {"solve", "proof", "check"}
     assert "files" not in certificate  # nothing kept unless a proof_dir is given
 

@@ -79,9 +79,10 @@ def ask(
     incomplete, before the interrupt stops the whole run."""
     if ACTIONS[args.action].certifiable:
         proof_dir = getattr(args, "proof_dir", None)
+        proof_format = getattr(args, "proof_format", None)
         certify = (
-            {"certify": True, "proof_dir": proof_dir, "name": name}
-            if getattr(args, "certify", False) or proof_dir
+            {"certify": True, "proof_dir": proof_dir, "name": name, "proof_format": proof_format or "drat"}
+            if getattr(args, "certify", False) or proof_dir or proof_format
             else {}
         )
         question = solver.solve if args.action == "solve" else solver.check

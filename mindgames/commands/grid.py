@@ -111,6 +111,13 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
                 metavar="DIR",
                 help="keep each proof there (puzzle-N.cnf, puzzle-N.drat); implies --certify",
             )
+            sub.add_argument(
+                "--proof-format",
+                choices=("drat", "lrat"),
+                help="drat (default) or lrat: the checked DRAT proof turned into LRAT (puzzle-N.lrat), "
+                "which our LRAT checker checks, and formally verified checkers such as cake_lpr can; "
+                "implies --certify",
+            )
         sub.set_defaults(func=run, action=action, started=started)
         parsers[action] = sub
     grid_generate.register(actions, parsers, kind, started)  # generate, for every grid kind

@@ -25,11 +25,12 @@ from .certify import (
     certify_unique,
     certify_unsat,
 )
-from .checker import CheckResult, LoadedFormula, check_proof
+from .checker import CheckResult, LoadedFormula, check_proof, lrat_text, normalised
 from .formats import (
     CNF,
     MAX_BYTES,
     MAX_CLAUSES,
+    ParseTimeLimit,
     Proof,
     ProofInputError,
     drat_binary,
@@ -51,6 +52,7 @@ __all__ = [
     "MAX_BYTES",
     "MAX_CLAUSES",
     "PROOF_SOLVERS",
+    "ParseTimeLimit",
     "Proof",
     "ProofBase",
     "ProofInputError",
@@ -59,6 +61,8 @@ __all__ = [
     "certify_unique",
     "certify_unsat",
     "check_proof",
+    "lrat_text",
+    "normalised",
     "drat_binary",
     "drat_text",
     "parse_dimacs",

@@ -1,4 +1,4 @@
-"""Certificates: "unsolvable" and "unique" answers backed by a checked DRAT proof.
+"""Certificates: "unsolvable" and "unique" answers backed by a checked DRAT (or LRAT) proof.
 
 The proof is about the *CNF encoding* of the model, exactly the clauses the
 ``sat`` engine solves (:func:`mindgames.solver.sat.to_cnf`: the model's clauses plus its
@@ -7,7 +7,9 @@ the givens as unit clauses and any extra clauses.  A proof made while the
 givens were solver assumptions would not check, so the formula is solved
 afresh with the givens as units, by a solver that emits DRAT, and the proof
 is then checked by our own checker (:mod:`mindgames.solver.proof.checker`), never by
-the solver that made it.
+the solver that made it.  With ``proof_format="lrat"`` the checked DRAT proof is
+turned into LRAT (its core lemmas, each with hints), which our LRAT checker
+checks in turn and which a formally verified checker (cake_lpr) can check too.
 """
 
 from __future__ import annotations
@@ -15,15 +17,15 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from ..engine import Deadline, Uniqueness
 from ..model import Assignment, Model, projection
-from .checker import CheckResult, LoadedFormula, check_proof
-from .formats import CNF, parse_text_drat, read_cnf, read_proof, write_dimacs
+from .checker import CheckResult, LoadedFormula, Refutation, check_proof, lrat_text
+from .formats import CNF, parse_lrat, parse_text_drat, read_cnf, read_proof, write_dimacs
 
 # python-sat solvers that emit DRAT proofs (Minisat, Kissat and CryptoMiniSat do not).
 PROOF_SOLVERS = ("cadical153", "cadical195", "glucose4", "glucose42", "lingeling")
@@ -33,6 +35,8 @@ CONFLICTS_PER_SLICE = 5_000
 BY_PROPAGATION = "unit propagation"  # the "solver" of a proof that is the empty clause alone
 
 CertificateStatus = Literal["unsat", "sat", "unknown"]
+ProofFormat = Literal["drat", "lrat"]
+PROOF_FORMATS = ("drat", "lrat")
 
 
 class CertificationError(RuntimeError):
@@ -58,6 +62,9 @@ class Certificate:
     seconds: dict[str, float] = field(default_factory=lambda: {"solve": 0.0, "proof": 0.0, "check": 0.0})
     files: list[str] | None = None  # the CNF and the proof, only when kept
     solver: str = DEFAULT_SOLVER  # what made the proof (BY_PROPAGATION: no solver was needed)
+    # how the checked proof refutes the formula: "empty clause" (its lemmas derive it) or
+    # "unit propagation" (the formula's own unit propagation refutes it: no lemma needed)
+    proof: Refutation | None = None
     reason: str | None = None
     assignment: Assignment | None = None
     about: str = "the CNF encoding of the model, with the givens as unit clauses"
@@ -82,6 +89,7 @@ class Certificate:
             "proof_bytes": self.proof_bytes,
             "core_size": self.core_size,
             "solver": self.solver,
+            "proof": self.proof,
             "about": self.about,
         }
         if self.files is not None:
@@ -145,22 +153,23 @@ def certify_unsat(
     name: str = "certificate",
     time_limit: float | None = None,
     base: ProofBase | None = None,
+    proof_format: ProofFormat = "drat",
 ) -> Certificate:
     """Prove that the CNF of ``model`` + ``units`` + ``extra_clauses`` is unsatisfiable.
 
     Solves it with ``solver`` (one of :data:`PROOF_SOLVERS`) emitting DRAT and
     checks the proof with our checker.  With ``keep_dir``, writes
-    ``NAME.cnf`` and ``NAME.drat`` there and checks what was written (read
-    back from the files); otherwise nothing touches the disk but the solver's
-    own temporary proof file.  ``time_limit`` covers solving and checking.
-    ``base``: the model's :class:`ProofBase`, shared across calls (made here if
-    not given)."""
+    ``NAME.cnf`` and ``NAME.drat`` (``NAME.lrat`` for ``proof_format="lrat"``)
+    there and checks what was written (read back from the files); otherwise
+    nothing touches the disk but the solver's own temporary proof file.
+    ``time_limit`` covers solving and checking.  ``base``: the model's
+    :class:`ProofBase`, shared across calls (made here if not given)."""
     if base is not None and base.model is not model:
         raise ValueError("the proof base belongs to another model")
     # A loaded checker pays off only when used again: a one-off call loads the CNF once anyway.
     loaded = None if base is None else base.loaded
     cnf = (base or ProofBase(model)).extended(units, extra_clauses)
-    return certify_cnf(cnf, solver, keep_dir, name, time_limit, loaded)
+    return certify_cnf(cnf, solver, keep_dir, name, time_limit, loaded, proof_format)
 
 
 def certify_unique(
@@ -172,6 +181,7 @@ def certify_unique(
     name: str = "certificate",
     time_limit: float | None = None,
     base: ProofBase | None = None,
+    proof_format: ProofFormat = "drat",
 ) -> Certificate:
     """Prove that ``solution`` is the only solution given ``units``.
 
@@ -185,7 +195,9 @@ def certify_unique(
     if sorted(abs(lit) for lit in solution) != sorted(model.primary) or 0 in solution:
         raise ValueError("the solution must give one literal for each primary variable of the model")
     exclude = [-lit for lit in solution]
-    certificate = certify_unsat(model, units, [exclude], solver, keep_dir, name, time_limit, base)
+    certificate = certify_unsat(
+        model, units, [exclude], solver, keep_dir, name, time_limit, base, proof_format
+    )
     certificate.about = (
         "the CNF encoding of the model, with the givens as unit clauses and the clause "
         "excluding the solution (on the primary variables)"
@@ -202,6 +214,7 @@ def certify_answer(
     name: str = "certificate",
     time_limit: float | None = None,
     base: ProofBase | None = None,
+    proof_format: ProofFormat = "drat",
 ) -> Certificate | None:
     """The certificate an engine's uniqueness answer calls for, or None if it needs none.
 
@@ -212,9 +225,9 @@ def certify_answer(
     engine's answer was wrong: callers must report that loudly."""
     if answer.status == "unique":
         solution = projection(model, answer.witnesses[0])
-        return certify_unique(model, units, solution, solver, keep_dir, name, time_limit, base)
+        return certify_unique(model, units, solution, solver, keep_dir, name, time_limit, base, proof_format)
     if answer.status == "unsat":
-        return certify_unsat(model, units, (), solver, keep_dir, name, time_limit, base)
+        return certify_unsat(model, units, (), solver, keep_dir, name, time_limit, base, proof_format)
     return None
 
 
@@ -225,6 +238,7 @@ def certify_cnf(
     name: str = "certificate",
     time_limit: float | None = None,
     loaded: LoadedFormula | None = None,
+    proof_format: ProofFormat = "drat",
 ) -> Certificate:
     """Solve ``cnf`` with a proof-emitting solver and check the proof (see :func:`certify_unsat`).
 
@@ -234,15 +248,20 @@ def certify_cnf(
         raise ValueError(f"solver {solver!r} emits no proofs here; choose one of {', '.join(PROOF_SOLVERS)}")
     if time_limit is not None and solver in UNLIMITED_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot stop at a time limit; choose another or no limit")
+    if proof_format not in PROOF_FORMATS:
+        raise ValueError(f"proof format {proof_format!r}: choose one of {', '.join(PROOF_FORMATS)}")
     deadline = Deadline(time_limit)
-    certificate = Certificate("unknown", solver=solver)
+    certificate = Certificate("unknown", solver=solver, kind=proof_format)
     seconds = certificate.seconds
 
     start = time.perf_counter()
     if loaded is not None and loaded.fits(cnf, cnf.num_vars) and loaded.refutes(cnf):
-        # The empty clause alone is the proof: our checker derives it by unit propagation
-        # (the givens of an easy puzzle and the clause excluding its solution).
-        answer, lines, assignment = False, ["0"], None
+        # No lemma is needed: our checker's unit propagation refutes the formula (the
+        # givens of an easy puzzle and the clause excluding its solution).  The DRAT
+        # proof is empty (drat-trim verifies it so too); the LRAT proof is one step.
+        answer: bool | None = False
+        lines: list[str] = []
+        assignment: Assignment | None = None
         certificate.solver = BY_PROPAGATION
     else:
         # With the checker's propagation at hand, the solver gets the simplified formula
@@ -250,7 +269,7 @@ def certify_cnf(
         solved = (
             cnf
             if loaded is None or not loaded.fits(cnf, cnf.num_vars)
-            else CNF(cnf.num_vars, loaded.simplified(cnf))
+            else CNF(cnf.num_vars, list(loaded.simplified(cnf)))
         )
         answer, lines, assignment = _solve_with_proof(solved, solver, deadline)
     seconds["solve"] = time.perf_counter() - start
@@ -263,24 +282,46 @@ def certify_cnf(
     certificate.status = "unsat"
 
     start = time.perf_counter()
-    proof_text = "\n".join(lines) + "\n"
+    drat = "".join(f"{line}\n" for line in lines)
+    if proof_format == "lrat":
+        # The DRAT proof is checked here, in memory, and turned into LRAT; what is
+        # certified is the check of the LRAT proof below.
+        drat_check = check_proof(
+            cnf, parse_text_drat(drat, "proof"), deadline.remaining(), loaded=loaded, lrat=True
+        )
+        if not drat_check.ok:
+            seconds["proof"] = time.perf_counter() - start
+            return _verdict(certificate, drat_check)
+        assert drat_check.lrat is not None
+        proof_text = lrat_text(drat_check.lrat)
+        certificate.proof = drat_check.refutation
+    else:
+        proof_text = drat
     certificate.proof_bytes = len(proof_text)
     if keep_dir is not None:
         directory = Path(keep_dir)
         directory.mkdir(parents=True, exist_ok=True)
-        cnf_path, proof_path = directory / f"{name}.cnf", directory / f"{name}.drat"
-        _write_atomically(cnf_path, lambda path: write_dimacs(cnf, path))
-        _write_atomically(proof_path, lambda path: Path(path).write_text(proof_text, encoding="ascii"))
+        cnf_path, proof_path = directory / f"{name}.cnf", directory / f"{name}.{proof_format}"
+        write_atomically(cnf_path, lambda path: write_dimacs(cnf, path))
+        write_atomically(proof_path, lambda path: Path(path).write_text(proof_text, encoding="ascii"))
         certificate.files = [str(cnf_path), str(proof_path)]
     seconds["proof"] = time.perf_counter() - start
 
     start = time.perf_counter()
     if keep_dir is not None:  # check what a user will check: the files
-        checked_cnf, proof = read_cnf(cnf_path), read_proof(proof_path, kind="drat")
+        checked_cnf, proof = read_cnf(cnf_path), read_proof(proof_path, kind=proof_format)
+    elif proof_format == "lrat":
+        checked_cnf, proof = cnf, parse_lrat(proof_text, "proof")
     else:
         checked_cnf, proof = cnf, parse_text_drat(proof_text, "proof")
-    result: CheckResult = check_proof(checked_cnf, proof, deadline.remaining(), loaded=loaded)
+    result = check_proof(checked_cnf, proof, deadline.remaining(), loaded=loaded)
     seconds["check"] = time.perf_counter() - start
+    if proof_format == "drat":
+        certificate.proof = result.refutation
+    return _verdict(certificate, result)
+
+
+def _verdict(certificate: Certificate, result: CheckResult) -> Certificate:
     certificate.lemmas = result.lemmas
     certificate.core_size = result.core_size
     certificate.checked = result.ok
@@ -288,6 +329,7 @@ def certify_cnf(
         certificate.status = "unknown"
     if not result.ok:
         certificate.reason = result.reason
+        certificate.proof = None
     return certificate
 
 
@@ -327,12 +369,16 @@ def _solve_with_proof(
         return False, lines, None
 
 
-def _write_atomically(path: Path, write) -> None:
-    """Write through a temporary file in the same directory, so no half file is left."""
+def write_atomically(path: Path, write: Callable[[str], object]) -> None:
+    """Write through a temporary file in the same directory, so no half file is left;
+    the file gets the mode a plain ``open`` would give it (mkstemp's is 0600)."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     os.close(handle)
     try:
         write(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

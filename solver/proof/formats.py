@@ -13,10 +13,14 @@ differently:
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+import numpy as np
 
 ProofKind = Literal["drat", "lrat"]
 
@@ -33,8 +37,31 @@ _TEXT_BYTES = frozenset(b"0123456789-dcp \t\r\n")
 _SNIFF_BYTES = 10
 
 
+# The longest number read: a literal names at most MAX_VARIABLES (7 digits), a clause
+# id at most a few times MAX_CLAUSES; longer tokens are refused before int() reads
+# them (Python's int() refuses more than 4,300 digits, and is quadratic below that).
+MAX_DIGITS = 18
+# Binary DRAT numbers (2*variable + sign) of more than 5 bytes (35 bits) are refused
+# as they are read: a literal needs 3 bytes, and reading on would be quadratic.
+MAX_VARINT_BYTES = 5
+CHECK_TIME_EVERY = 1 << 16  # lines or steps between time-limit checks while parsing
+
+# What a line of numbers may hold; anything else is diagnosed token by token.
+_NUMBERS_LINE = re.compile(r"[-0-9 \t\r\n\f\v]*")
+_NUMBER = re.compile(r"-?[0-9]+")
+
+
 class ProofInputError(ValueError):
     """A CNF or proof file that cannot be used at all (exit code 2)."""
+
+
+class ParseTimeLimit(Exception):
+    """The time limit came while a file was being read (the check did not start)."""
+
+
+def _check_time(end: float | None) -> None:
+    if end is not None and time.perf_counter() > end:
+        raise ParseTimeLimit("time limit reached while reading the files")
 
 
 @dataclass
@@ -91,9 +118,12 @@ def read_bytes(path: str | Path, max_bytes: int = MAX_BYTES, what: str = "file")
     return data
 
 
-def read_cnf(path: str | Path, max_bytes: int = MAX_BYTES, max_clauses: int = MAX_CLAUSES) -> CNF:
+def read_cnf(
+    path: str | Path, max_bytes: int = MAX_BYTES, max_clauses: int = MAX_CLAUSES, end: float | None = None
+) -> CNF:
+    """``end``: a ``time.perf_counter()`` time by which reading must be done (ParseTimeLimit)."""
     data = read_bytes(path, max_bytes, "DIMACS CNF file")
-    return parse_dimacs(data, str(path), max_clauses)
+    return parse_dimacs(data, str(path), max_clauses, end)
 
 
 def read_proof(
@@ -101,9 +131,10 @@ def read_proof(
     max_bytes: int = MAX_BYTES,
     max_clauses: int = MAX_CLAUSES,
     kind: Literal["auto", "drat", "lrat"] = "auto",
+    end: float | None = None,
 ) -> Proof:
     data = read_bytes(path, max_bytes, "proof file")
-    return parse_proof(data, str(path), max_clauses, kind)
+    return parse_proof(data, str(path), max_clauses, kind, end)
 
 
 # ---------------------------------------------------------------------------
@@ -121,21 +152,39 @@ def _text(data: bytes, name: str, what: str) -> str:
         ) from None
 
 
-def _ints(tokens: list[str], name: str, number: int) -> list[int]:
-    try:
-        return list(map(int, tokens))
-    except ValueError:
-        bad = next(t for t in tokens if not t.lstrip("-").isdigit())
-        raise ProofInputError(f"{name}: line {number}: {bad!r} is not a literal") from None
+def _ints(tokens: list[str], line: str, name: str, number: int, what: str = "literal") -> list[int]:
+    """The line's tokens as numbers: optional minus sign and ASCII digits, at most MAX_DIGITS."""
+    if _NUMBERS_LINE.fullmatch(line) and (not tokens or max(map(len, tokens)) <= MAX_DIGITS):
+        try:
+            return list(map(int, tokens))
+        except ValueError:  # '--1', '1-2'
+            pass
+    for token in tokens:
+        if not _NUMBER.fullmatch(token):
+            shown = token if len(token) <= 20 else token[:20] + "..."
+            raise ProofInputError(f"{name}: line {number}: {shown!r} is not a {what}")
+        if len(token.lstrip("-")) > MAX_DIGITS:
+            raise ProofInputError(
+                f"{name}: line {number}: the number {token[:12]}... ({len(token):,} characters) is too large"
+            )
+    raise ProofInputError(f"{name}: line {number}: unreadable numbers")  # not reached
 
 
-def parse_dimacs(data: bytes, name: str = "CNF", max_clauses: int = MAX_CLAUSES) -> CNF:
+def _header_number(token: str) -> int | None:
+    return int(token) if token.isascii() and token.isdigit() and len(token) <= MAX_DIGITS else None
+
+
+def parse_dimacs(
+    data: bytes, name: str = "CNF", max_clauses: int = MAX_CLAUSES, end: float | None = None
+) -> CNF:
     """A DIMACS CNF; the ``p cnf V C`` header must tell the truth about V and C."""
     text = _text(data, name, "DIMACS CNF file")
     num_vars = declared = -1
-    clauses: list[tuple[int, ...]] = []
+    clauses: list[Sequence[int]] = []
     pending: list[int] = []
     for number, line in enumerate(text.splitlines(), 1):
+        if number % CHECK_TIME_EVERY == 0:
+            _check_time(end)
         tokens = line.split()
         if not tokens or tokens[0].startswith("c"):
             continue
@@ -144,11 +193,13 @@ def parse_dimacs(data: bytes, name: str = "CNF", max_clauses: int = MAX_CLAUSES)
         if tokens[0] == "p":
             if num_vars >= 0:
                 raise ProofInputError(f"{name}: line {number}: a second 'p cnf' header")
-            if len(tokens) != 4 or tokens[1] != "cnf" or not (tokens[2].isdigit() and tokens[3].isdigit()):
+            counts = [_header_number(token) for token in tokens[2:]]
+            if len(tokens) != 4 or tokens[1] != "cnf" or None in counts:
                 raise ProofInputError(
                     f"{name}: line {number}: the header must read 'p cnf VARIABLES CLAUSES'"
+                    + (" (numbers of at most 18 digits)" if len(tokens) == 4 and tokens[1] == "cnf" else "")
                 )
-            num_vars, declared = int(tokens[2]), int(tokens[3])
+            num_vars, declared = counts[0] or 0, counts[1] or 0
             if num_vars > MAX_VARIABLES:
                 raise ProofInputError(f"{name}: {num_vars:,} variables, over the limit of {MAX_VARIABLES:,}")
             if declared > max_clauses:
@@ -158,7 +209,7 @@ def parse_dimacs(data: bytes, name: str = "CNF", max_clauses: int = MAX_CLAUSES)
             raise ProofInputError(
                 f"{name}: line {number}: a clause before the 'p cnf' header (not DIMACS CNF)"
             )
-        lits = _ints(tokens, name, number)
+        lits = _ints(tokens, line, name, number)
         if lits and lits[-1] == 0 and not pending and 0 not in lits[:-1]:  # the usual line
             lits.pop()
             if lits and (max(lits) > num_vars or -min(lits) > num_vars):
@@ -205,18 +256,20 @@ def parse_proof(
     name: str = "proof",
     max_clauses: int = MAX_CLAUSES,
     kind: Literal["auto", "drat", "lrat"] = "auto",
+    end: float | None = None,
 ) -> Proof:
-    """DRAT (text or binary, told apart as drat-trim does) or LRAT text."""
+    """DRAT (text or binary, told apart as drat-trim does) or LRAT text.  In time linear
+    in the file's size; ``end``: see :func:`read_cnf`."""
     if is_binary_drat(data):
         if kind == "lrat":
             raise ProofInputError(f"{name}: binary data, not an LRAT text proof")
-        return parse_binary_drat(data, name, max_clauses)
+        return parse_binary_drat(data, name, max_clauses, end)
     text = _text(data, name, "DRAT or LRAT proof")
     if kind == "auto":
         kind = "lrat" if _looks_like_lrat(text) else "drat"
     if kind == "lrat":
-        return parse_lrat(text, name, max_clauses)
-    return parse_text_drat(text, name, max_clauses)
+        return parse_lrat(text, name, max_clauses, end)
+    return parse_text_drat(text, name, max_clauses, end)
 
 
 def is_binary_drat(data: bytes) -> bool:
@@ -246,7 +299,9 @@ def _too_many(name: str, max_clauses: int) -> ProofInputError:
     return ProofInputError(f"{name}: more than {max_clauses:,} proof steps, over the limit")
 
 
-def parse_text_drat(text: str, name: str = "proof", max_clauses: int = MAX_CLAUSES) -> Proof:
+def parse_text_drat(
+    text: str, name: str = "proof", max_clauses: int = MAX_CLAUSES, end: float | None = None
+) -> Proof:
     steps: list[tuple[bool, tuple[int, ...]]] = []
     deleted = False
     pending: list[int] = []
@@ -256,6 +311,8 @@ def parse_text_drat(text: str, name: str = "proof", max_clauses: int = MAX_CLAUS
     if cut_at_sign:
         lines[-1] = lines[-1][:-1]
     for number, line in enumerate(lines, 1):
+        if number % CHECK_TIME_EVERY == 0:
+            _check_time(end)
         tokens = line.split()
         if not tokens or tokens[0].startswith("c"):
             continue
@@ -264,7 +321,8 @@ def parse_text_drat(text: str, name: str = "proof", max_clauses: int = MAX_CLAUS
                 raise ProofInputError(f"{name}: line {number}: 'd' inside an unterminated clause")
             deleted = True
             tokens = tokens[1:]
-        lits = _ints(tokens, name, number)
+            line = line.replace("d", " ", 1)
+        lits = _ints(tokens, line, name, number)
         if lits and lits[-1] == 0 and not pending and 0 not in lits[:-1]:  # the usual line
             lits.pop()
             steps.append((deleted, tuple(lits)))
@@ -284,41 +342,66 @@ def parse_text_drat(text: str, name: str = "proof", max_clauses: int = MAX_CLAUS
     return proof
 
 
-def parse_binary_drat(data: bytes, name: str = "proof", max_clauses: int = MAX_CLAUSES) -> Proof:
-    """Binary DRAT: 'a' or 'd', then literals as variable-length 2*var+sign numbers, then 0."""
+def parse_binary_drat(
+    data: bytes, name: str = "proof", max_clauses: int = MAX_CLAUSES, end: float | None = None
+) -> Proof:
+    """Binary DRAT: 'a' or 'd', then literals as variable-length 2*var+sign numbers, then 0.
+
+    Decoded with numpy, in time linear in the size: every byte below 0x80 ends a
+    number (the step marks 'a' and 'd' are one-byte numbers), the numbers are
+    assembled from their 7-bit groups at once, then cut into steps at the zeros."""
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    stops = np.flatnonzero(buffer < 0x80)  # the last byte of each number
+    tail = len(data) - (int(stops[-1]) + 1 if len(stops) else 0)  # a number cut off at the end
+    starts = np.empty_like(stops)
+    if len(stops):
+        starts[0] = 0
+        starts[1:] = stops[:-1] + 1
+    lengths = stops - starts + 1
+    too_long = np.flatnonzero(lengths > MAX_VARINT_BYTES)
+    if len(too_long) or tail > MAX_VARINT_BYTES:
+        offset = int(starts[too_long[0]]) if len(too_long) else len(data) - tail
+        raise ProofInputError(
+            f"{name}: offset {offset:,}: a number of more than {MAX_VARINT_BYTES} bytes, "
+            f"beyond any variable (the limit is {MAX_VARIABLES:,})"
+        )
+    values = np.zeros(len(stops), dtype=np.int64)
+    for k in range(int(lengths.max()) if len(lengths) else 0):
+        reach = np.flatnonzero(lengths > k)
+        values[reach] |= (buffer[starts[reach] + k].astype(np.int64) & 0x7F) << (7 * k)
+    _check_time(end)
+    # Marks: the first number, and each one after a zero that ends a step.  A mark is
+    # never 0, so every zero after the first valid mark ends a step, up to a bad mark.
+    zeros = np.flatnonzero(values == 0)
+    marks = np.concatenate(([0], zeros + 1))[: len(zeros) + 1]
+    marks = marks[marks < len(values)]
+    bad = np.flatnonzero((lengths[marks] != 1) | ((values[marks] != 0x61) & (values[marks] != 0x64)))
+    if len(bad):
+        offset = int(starts[marks[bad[0]]])
+        raise ProofInputError(
+            f"{name}: byte 0x{data[offset]:02x} at offset {offset:,} starts no step "
+            "(binary DRAT steps start with 'a' or 'd'): not a DRAT proof"
+        )
+    is_mark = np.zeros(len(values), dtype=bool)
+    is_mark[marks] = True
+    ones = np.flatnonzero((values == 1) & ~is_mark)
+    if len(ones):
+        raise ProofInputError(f"{name}: offset {int(starts[ones[0]]):,}: the number 1 encodes no literal")
+    complete = min(len(marks), len(zeros))  # steps that end in a zero
+    if complete > max_clauses:
+        raise _too_many(name, max_clauses)
+    literals = np.where(values & 1, -(values >> 1), values >> 1).tolist()
+    deleted = (values[marks[:complete]] == 0x64).tolist()
+    firsts, lasts = (marks[:complete] + 1).tolist(), zeros[:complete].tolist()
     steps: list[tuple[bool, tuple[int, ...]]] = []
-    position, end = 0, len(data)
-    while position < end:
-        mark = data[position]
-        if mark not in (0x61, 0x64):
-            raise ProofInputError(
-                f"{name}: byte 0x{mark:02x} at offset {position} starts no step "
-                "(binary DRAT steps start with 'a' or 'd'): not a DRAT proof"
-            )
-        position += 1
-        lits: list[int] = []
-        while True:
-            value = shift = 0
-            while True:
-                if position >= end:
-                    proof = Proof("drat", steps, binary=True)
-                    proof.defect = "the proof is truncated: its last clause is not terminated by 0"
-                    return proof
-                byte = data[position]
-                position += 1
-                value |= (byte & 0x7F) << shift
-                if byte < 0x80:
-                    break
-                shift += 7
-            if value == 0:
-                break
-            if value == 1:
-                raise ProofInputError(f"{name}: offset {position - 1}: the number 1 encodes no literal")
-            lits.append(-(value >> 1) if value & 1 else value >> 1)
-        steps.append((mark == 0x64, tuple(lits)))
-        if len(steps) > max_clauses:
-            raise _too_many(name, max_clauses)
-    return Proof("drat", steps, binary=True)
+    for index in range(complete):
+        if index % CHECK_TIME_EVERY == 0:
+            _check_time(end)
+        steps.append((deleted[index], tuple(literals[firsts[index] : lasts[index]])))
+    proof = Proof("drat", steps, binary=True)
+    if len(marks) > complete or tail:
+        proof.defect = "the proof is truncated: its last clause is not terminated by 0"
+    return proof
 
 
 def drat_text(steps: Sequence[tuple[bool, Sequence[int]]]) -> str:
@@ -344,23 +427,27 @@ def drat_binary(steps: Sequence[tuple[bool, Sequence[int]]]) -> bytes:
 # ---------------------------------------------------------------------------
 # LRAT
 # ---------------------------------------------------------------------------
-def parse_lrat(text: str, name: str = "proof", max_clauses: int = MAX_CLAUSES) -> Proof:
+def parse_lrat(
+    text: str, name: str = "proof", max_clauses: int = MAX_CLAUSES, end: float | None = None
+) -> Proof:
     """``id lits 0 hints 0`` adds a clause; ``id d ids 0`` deletes clauses."""
     steps: list = []
     proof = Proof("lrat", steps)
     lines = text.rstrip().splitlines()
     for number, line in enumerate(lines, 1):
+        if number % CHECK_TIME_EVERY == 0:
+            _check_time(end)
         tokens = line.split()
         if not tokens or tokens[0].startswith("c"):
             continue
         if len(tokens) >= 2 and tokens[1] == "d":
-            numbers = _ints(tokens[2:], name, number)
+            numbers = _ints(tokens[2:], " ".join(tokens[2:]), name, number, "clause id")
             if not numbers or numbers[-1] != 0:
                 proof.defect = f"the proof is truncated: line {number} is not terminated by 0"
                 return proof
             steps.append((0, (), tuple(numbers[:-1])))
         else:
-            numbers = _ints(tokens, name, number)
+            numbers = _ints(tokens, line, name, number, "number")
             zeros = [i for i, n in enumerate(numbers) if n == 0]
             if len(zeros) < 2 or zeros[1] != len(numbers) - 1 or zeros[0] == 0:
                 if number == len(lines):
