@@ -203,6 +203,9 @@ class Run:
         self.outcome = Outcome(spec.name, engine=options.engine, spec=spec)
         self._layout: Layout | None = None
         self.longest: Horizon | None = None  # set once a search bounds the plans
+        # every reachable counted state, when a complete search found no plan and the run certifies
+        # (the certificate proves them an invariant of the model)
+        self.reachable: list[CountedState] | None = None
         self._next_states: dict = {}  # counted state -> the states one move away (see the search)
         self._next_states_kept = 0
 
@@ -256,6 +259,9 @@ class Run:
             search = self._counted_search()
             if search.length is not None or search.complete:
                 self._record(self._counted_verdict(search))
+                if self.options.certify and search.length is None:
+                    assert search.layers is not None, "the counted search keeps its layers"
+                    self.reachable = [key for layer in search.layers for key in layer]
                 self._confirm_on_model(search)
             elif not self.deadline.passed():  # too many counted states: the model alone decides
                 search.layers = None  # (the layers are kept for the confirmation only)
