@@ -1,6 +1,7 @@
 """Certified crossing answers (``--certify``): the plan replayed, plus a DRAT proof, checked
 by our own checker, that the time-expanded model has no shorter plan (unsolvable: no plan
-up to the horizon no loop-free plan can exceed)."""
+up to the horizon no loop-free plan can exceed, and the reachable counted states proved an
+inductive invariant that excludes the goal)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 from mindgames.cli import main
 from mindgames.models.crossing import Options, parse_document, presets, solve
 from mindgames.models.crossing import certify as crossing_certify
+from mindgames.models.crossing.certify import INVARIANT_PARTS, prove_invariant
 from mindgames.models.crossing.checker import replay
+from mindgames.models.crossing.solve import Run
 from mindgames.solver.proof import Certificate, check_proof, read_cnf, read_proof
 
 
@@ -39,6 +42,8 @@ def test_every_preset_is_certified_shortest(name):
     assert certificate["lemmas"] > 0 and set(certificate["seconds"]) == {"solve", "proof", "check"}
     assert certificate["claim"] == f"no plan of at most {outcome.crossings - 1} crossings"
     assert certificate["horizon"] == outcome.crossings
+    assert certificate["no_plan_within"] == outcome.crossings - 1  # the horizon the proof proves
+    assert "invariant" not in certificate  # the replayed plan and the horizon proof decide
     assert "idle steps only come last" in certificate["about"]
     assert "files" not in certificate  # nothing kept without a proof directory
 
@@ -58,7 +63,14 @@ def test_unsolvable_presets_are_certified_at_the_longest_loop_free_horizon(name,
     reachable = outcome.abstraction["reachable_counted_states"]
     assert outcome.status == "unsolvable"
     assert certificate["checked"] is True and certificate["horizon"] == reachable - 1
+    assert certificate["no_plan_within"] == reachable - 1
     assert "never repeats a state" in certificate["about"]
+    # the count behind the horizon is proved: the reachable states are an inductive invariant
+    invariant = certificate["invariant"]
+    assert invariant["checked"] is True and invariant["states"] == reachable
+    assert set(invariant["parts"]) == set(INVARIANT_PARTS)
+    assert all(part["checked"] for part in invariant["parts"].values())
+    assert "that count is proved by the invariant" in certificate["about"]
 
 
 def test_the_certificate_says_the_proof_is_about_the_counted_model():
@@ -137,3 +149,75 @@ def test_an_unknown_answer_is_not_certified_and_says_why():
     spec = parse_document(presets.build("jealous-husbands", {"couples": 100}))
     certificate = solve(spec, Options(certify=True, time_limit=0.001)).certificate
     assert certificate["checked"] is False and "nothing was decided" in certificate["reason"]
+
+
+def reachable_states(name: str, **settings) -> Run:
+    """A certifying run of an unsolvable preset, with its reachable counted states."""
+    run = Run(parse_document(presets.build(name, settings)), Options(certify=True, cross_check=False))
+    assert run.solve().status == "unsolvable" and run.reachable is not None
+    return run
+
+
+def test_the_reachable_states_prove_their_invariant_part_by_part():
+    run = reachable_states("jealous-husbands", return_capacity=1)
+    _, found = prove_invariant(run.layout, run.reachable)
+    assert {part: c.certified for part, c in found.items()} == dict.fromkeys(INVARIANT_PARTS, True)
+
+
+@pytest.mark.parametrize(
+    "name,settings", [("jealous-husbands", {"return_capacity": 1}), ("missionaries-cannibals", {"pairs": 4})]
+)
+def test_the_invariant_is_refuted_when_one_reachable_state_is_left_out(name, settings):
+    run = reachable_states(name, **settings)
+    states = run.reachable
+    assert states is not None and len(states) > 2
+    for left_out in (states[1], states[-1]):  # a state next to the start, and the farthest
+        fewer = [key for key in states if key != left_out]
+        invariant, found = prove_invariant(run.layout, fewer)
+        closed = found["closed"]
+        assert closed.status == "sat" and not closed.certified  # a counterexample, not a proof
+        assert closed.assignment is not None
+        assert f"to {left_out} outside it" in invariant.counterexample("closed", closed.assignment)
+        assert found["start"].certified and found["goal"].certified
+    # the start left out: the first part fails too
+    _, found = prove_invariant(run.layout, states[1:])
+    assert found["start"].status == "sat"
+
+
+def test_the_invariant_is_refuted_when_the_set_holds_a_goal():
+    run = reachable_states("jealous-husbands", return_capacity=1)
+    counts, _ = run.layout.counted_start()
+    everyone_across = (tuple(tuple(row[::-1]) for row in counts), 1)
+    assert run.layout.is_counted_goal(everyone_across)
+    invariant, found = prove_invariant(run.layout, [*run.reachable, everyone_across])
+    goal = found["goal"]
+    assert goal.status == "sat" and goal.assignment is not None
+    assert "meets the goal" in invariant.counterexample("goal", goal.assignment)
+
+
+def test_the_invariant_is_skipped_with_a_reason_past_its_limit(monkeypatch):
+    monkeypatch.setattr(crossing_certify, "INVARIANT_STATES", 3)
+    outcome = certified("jealous-husbands", return_capacity=1)
+    invariant = outcome.certificate["invariant"]
+    assert invariant["checked"] is False and invariant["states"] == 8
+    assert invariant["reason"] == "not proved: 8 reachable counted states (limit 3)"
+    assert outcome.certificate["checked"] is True  # the horizon proof stands on its own
+    assert "that count is the search's, outside the proof" in outcome.certificate["about"]
+
+
+def test_an_unsolvable_answer_without_the_search_has_no_invariant_and_says_why():
+    spec = parse_document(presets.build("jealous-husbands", {"return_capacity": 1}))
+    outcome = solve(spec, Options(certify=True, cross_check=False, counted_limit=2))
+    assert outcome.status == "unsolvable"
+    invariant = outcome.certificate["invariant"]
+    assert invariant["checked"] is False and invariant["states"] is None
+    assert "did not list the reachable counted states" in invariant["reason"]
+
+
+def test_cli_prints_the_invariant(capsys):
+    argv = ["crossing", "solve", "jealous-husbands", "--set", "return_capacity=1", "--certify"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert (
+        "DRAT proofs that the 8 reachable counted states are closed under moves and exclude the goal" in out
+    )

@@ -3,6 +3,8 @@ its proof, the cross-checks and the certificate (what ``mindgames crossing solve
 
 from __future__ import annotations
 
+from mindgames.models.words import plural
+
 from .solve import Outcome, crossings
 
 SHOWN_BLOCKS = 3  # a longer list of interchangeable blocks shows its first and last ones
@@ -65,6 +67,24 @@ def certificate_lines(certificate: dict) -> list[str]:
     else:
         lines.append(f"certificate: {certificate['reason']}")
     lines.extend(f"certificate: kept {path}" for path in certificate.get("files", []))
+    invariant = certificate.get("invariant")
+    if invariant is not None:
+        lines.extend(_invariant_lines(invariant))
+    return lines
+
+
+def _invariant_lines(invariant: dict) -> list[str]:
+    """The invariant behind an "unsolvable": proved and checked, or why not."""
+    if not invariant["checked"]:
+        return [f"certificate: invariant {invariant['reason']}"]
+    seconds = sum(invariant["seconds"].values())
+    lines = [
+        f"certificate: DRAT proofs that the {plural(invariant['states'], 'reachable counted state')} "
+        f"are closed under moves and exclude the goal (an inductive invariant: no plan at all), "
+        f"{invariant['lemmas']:,} lemmas, checked by mindgames' checker ({seconds:.2f} s)"
+    ]
+    for part in invariant["parts"].values():
+        lines.extend(f"certificate: kept {path}" for path in part.get("files", []))
     return lines
 
 
