@@ -5,6 +5,7 @@ inductive invariant that excludes the goal)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -17,6 +18,9 @@ from mindgames.models.crossing.certify import INVARIANT_PARTS, prove_invariant
 from mindgames.models.crossing.checker import replay
 from mindgames.models.crossing.solve import Run
 from mindgames.solver.proof import Certificate, check_proof, read_cnf, read_proof
+
+# the module, not the function ``solve`` the package exports under its name
+crossing_solve = importlib.import_module("mindgames.models.crossing.solve")
 
 
 def certified(name: str, engine: str = "sat", proof_dir: Path | None = None, **settings):
@@ -196,6 +200,7 @@ def test_the_invariant_is_refuted_when_the_set_holds_a_goal():
 
 
 def test_the_invariant_is_skipped_with_a_reason_past_its_limit(monkeypatch):
+    monkeypatch.setattr(crossing_solve, "INVARIANT_STATES", 3)  # the run keeps no more
     monkeypatch.setattr(crossing_certify, "INVARIANT_STATES", 3)
     outcome = certified("jealous-husbands", return_capacity=1)
     invariant = outcome.certificate["invariant"]

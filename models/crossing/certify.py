@@ -42,6 +42,7 @@ from mindgames.solver.statespace import OutOfTime
 
 from .compile import PlanModel, estimated_size
 from .layout import CountedState, Layout
+from .solve import INVARIANT_STATES
 from .words import crossings
 
 if TYPE_CHECKING:
@@ -53,8 +54,6 @@ HORIZON_SEMANTICS = (
     "come last, so its plans are exactly the plans of at most H crossings, and the unit clause "
     "-act[T] (step T idle) leaves the plans of at most T crossings"
 )
-
-INVARIANT_STATES = 20_000  # most reachable counted states whose invariant is proved
 
 INVARIANT_PARTS = {
     "start": "the start is in R",
@@ -250,14 +249,15 @@ def _invariant(run: Run) -> dict[str, Any]:
     """The ``invariant`` object of an unsolvable answer's certificate."""
     states = run.reachable
     if states is None:
+        reachable = run.outcome.abstraction.get("reachable_counted_states")
+        if reachable is not None:  # the search listed them all, but too many to keep
+            return _no_invariant(
+                reachable, f"{reachable:,} reachable counted states (limit {INVARIANT_STATES:,})"
+            )
         return _no_invariant(
             None,
             "the breadth-first search did not list the reachable counted states (too many for it: "
             "the model alone decided)",
-        )
-    if len(states) > INVARIANT_STATES:
-        return _no_invariant(
-            len(states), f"{len(states):,} reachable counted states (limit {INVARIANT_STATES:,})"
         )
     run.report(f"certifying: the {len(states):,} reachable counted states are an invariant")
     options = run.options

@@ -44,6 +44,7 @@ SAFE_COUNT_LIMIT = 5_000  # counted states enumerated for `safe_counted_states`
 # by layer on a one-step model instead (many small questions, not one big one)
 LAYERED_FROM = 20_000
 LAYERED_STATES = 20_000  # most counted states the layer-by-layer confirmation takes
+INVARIANT_STATES = 20_000  # most reachable counted states a certificate proves an invariant
 NEXT_STATES_KEPT = 200_000  # most successor states the search keeps for the counted graph's cross-check
 Report = Callable[[str], None]
 
@@ -203,8 +204,8 @@ class Run:
         self.outcome = Outcome(spec.name, engine=options.engine, spec=spec)
         self._layout: Layout | None = None
         self.longest: Horizon | None = None  # set once a search bounds the plans
-        # every reachable counted state, when a complete search found no plan and the run certifies
-        # (the certificate proves them an invariant of the model)
+        # every reachable counted state, when a complete search found no plan, the run certifies
+        # and they are at most INVARIANT_STATES (the certificate proves them an invariant)
         self.reachable: list[CountedState] | None = None
         self._next_states: dict = {}  # counted state -> the states one move away (see the search)
         self._next_states_kept = 0
@@ -259,7 +260,7 @@ class Run:
             search = self._counted_search()
             if search.length is not None or search.complete:
                 self._record(self._counted_verdict(search))
-                if self.options.certify and search.length is None:
+                if self.options.certify and search.length is None and search.states <= INVARIANT_STATES:
                     assert search.layers is not None, "the counted search keeps its layers"
                     self.reachable = [key for layer in search.layers for key in layer]
                 self._confirm_on_model(search)
