@@ -226,3 +226,16 @@ def test_cli_prints_the_invariant(capsys):
     assert (
         "DRAT proofs that the 8 reachable counted states are closed under moves and exclude the goal" in out
     )
+
+
+def test_a_set_that_is_not_an_invariant_is_a_loud_error_exit_1(capsys, monkeypatch):
+    proved = crossing_certify.prove_invariant
+
+    def one_state_short(layout, states, *args):
+        return proved(layout, states[:-1], *args)
+
+    monkeypatch.setattr(crossing_certify, "prove_invariant", one_state_short)
+    argv = ["crossing", "solve", "jealous-husbands", "--set", "return_capacity=1", "--certify"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "not an invariant of the model: a move leads from" in err and err.count("\n") == 1
