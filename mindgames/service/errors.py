@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from .jobs import StoreUnavailable
 
@@ -46,10 +47,13 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # The exception's headers go out too: a 405's Allow names the methods the path takes.
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(methods_of(app, request.scope))
         if isinstance(exc.detail, dict):
-            return JSONResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+            return JSONResponse(exc.detail, status_code=exc.status_code, headers=headers)
         reply = error(exc.status_code, str(exc.detail))
-        reply.headers.update(exc.headers or {})
+        reply.headers.update(headers)
         return reply
 
     @app.exception_handler(StoreUnavailable)
@@ -62,3 +66,14 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
         return error(500, f"internal error: {type(exc).__name__}")
+
+
+def methods_of(app: FastAPI, scope: dict) -> list[str]:
+    """Every method some route takes on this request's path, sorted: a 405's ``Allow``.
+    Starlette's names only the first route's methods, and a path can have several routes
+    (``/healthz``: GET, and HEAD declared apart to stay out of the OpenAPI document)."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, Route) and route.methods and route.matches(scope)[0] != Match.NONE:
+            methods |= route.methods
+    return sorted(methods)

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from mindgames.models.errors import PuzzleError
 
 from ..errors import busy, error
-from ..examples import ERRORS, JOB, example
+from ..examples import ERRORS, JOB, JOB_LINKS, JOB_STORE, POSTED, example
 from ..kinds import COUNT_GRIDS, count_grids_kinds, grid_kind
 from ..schemas import ErrorBody, JobRequest
 from . import Service, in_thread
@@ -27,10 +27,13 @@ def router(service: Service) -> APIRouter:
         status_code=202,
         responses={
             **ERRORS,
+            **POSTED,
+            **JOB_STORE,
             429: {"model": ErrorBody, "description": "max_jobs reached"},
             202: {
                 "description": "queued",
                 "content": {"application/json": {"example": {"id": "3f2a9c0d1e4b5a67", "status": "queued"}}},
+                "links": JOB_LINKS,
             },
         },
     )
@@ -61,14 +64,22 @@ def router(service: Service) -> APIRouter:
     @routes.get(
         "/v1/jobs",
         tags=["jobs"],
-        responses=example(
-            {"jobs": [{**JOB, "results": None}]}, "the latest jobs, newest first (without results)"
-        ),
+        responses={
+            **example({"jobs": [{**JOB, "results": None}]}, "the latest jobs, newest first (without results)"),
+            401: ERRORS[401],
+            422: {"model": ErrorBody, "description": "limit is not a whole number from 1 to 500"},
+            **JOB_STORE,
+        },
     )
     async def list_jobs(limit: int = Query(50, ge=1, le=500)) -> dict:
         return {"jobs": await in_thread(service.store.list, limit)}
 
-    @routes.get("/v1/jobs/{job_id}", tags=["jobs"], responses={**ERRORS, **example(JOB, "the job")})
+    @routes.get(
+        "/v1/jobs/{job_id}",
+        tags=["jobs"],
+        operation_id="get_job",
+        responses={**ERRORS, **JOB_STORE, **example(JOB, "the job")},
+    )
     async def get_job(job_id: str) -> Any:
         """Status, progress and the results so far (all of them when done)."""
         job = await in_thread(service.store.get, job_id)
@@ -79,8 +90,10 @@ def router(service: Service) -> APIRouter:
     @routes.delete(
         "/v1/jobs/{job_id}",
         tags=["jobs"],
+        operation_id="cancel_or_delete_job",
         responses={
             **ERRORS,
+            **JOB_STORE,
             200: {
                 "content": {
                     "application/json": {
