@@ -5,9 +5,9 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from starlette.routing import Match, Router
+from starlette.routing import Router
 
-from .errors import error
+from .errors import error, route_takes
 from .settings import Settings
 
 
@@ -59,7 +59,7 @@ class Gate:
                 return await reply(scope, receive, send)
         if api and scope["method"] in ("POST", "PUT", "PATCH"):
             kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-            if kind != b"application/json" and self.taken(scope):
+            if kind != b"application/json" and route_takes(self.router, scope):
                 shown = kind.decode("latin-1")[:60] or "none"
                 return await error(
                     415,
@@ -96,11 +96,6 @@ class Gate:
             return await receive()
 
         await self.app(scope, replay, send)
-
-    def taken(self, scope: dict) -> bool:
-        """Whether some route takes this request, method and path (asked only of a request
-        about to be refused: the answer goes by the routes, not a list kept beside them)."""
-        return any(route.matches(scope)[0] == Match.FULL for route in self.router.routes)
 
     def too_big(self) -> Any:
         return error(

@@ -65,7 +65,9 @@ def router(service: Service) -> APIRouter:
         "/v1/jobs",
         tags=["jobs"],
         responses={
-            **example({"jobs": [{**JOB, "results": None}]}, "the latest jobs, newest first (without results)"),
+            **example(
+                {"jobs": [{**JOB, "results": None}]}, "the latest jobs, newest first (without results)"
+            ),
             401: ERRORS[401],
             422: {"model": ErrorBody, "description": "limit is not a whole number from 1 to 500"},
             **JOB_STORE,

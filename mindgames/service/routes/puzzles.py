@@ -253,7 +253,9 @@ def router(service: Service) -> APIRouter:
         return await answer(service, kind, "count", body, explain, request)
 
     @routes.post("/v1/{kind}/compare", tags=["puzzles"], responses={**COMPARED, **ERRORS, **POSTED, **BUSY})
-    async def compare_engines(body: CompareRequest, request: Request, kind: str = kind_path("compare")) -> Any:
+    async def compare_engines(
+        body: CompareRequest, request: Request, kind: str = kind_path("compare")
+    ) -> Any:
         """Each puzzle on each engine (`engines`, asked `question`): one row per puzzle and
         engine (the answer, `seconds`, `stats`), a summary per engine and whether they agree.
         Bounded: at most MAX_COMPARE_PUZZLES puzzles, within the same hard time cap, the
