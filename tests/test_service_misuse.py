@@ -344,7 +344,7 @@ def test_every_error_the_document_lists_has_the_shape_the_server_answers(client)
     assert "HTTPValidationError" not in schema["components"]["schemas"]
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
-            if "requestBody" in operation:
+            if method == "post":
                 assert "415" in operation["responses"], f"{method.upper()} {path}"
     answer = client.get("/v1/jobs", params={"limit": 0})
     assert answer.status_code == 422
@@ -382,7 +382,7 @@ def test_a_cancelled_count_grids_job_leaves_no_checkpoint_file(tmp_path):
         while not glob.glob(f"{db}.*.checkpoint.jsonl"):
             assert time.monotonic() < deadline, client.get(f"/v1/jobs/{created['id']}").json()
             time.sleep(0.1)
-        assert client.delete(f"/v1/jobs/{created['id']}").json()["status"] == "cancelled"
+        assert client.post(f"/v1/jobs/{created['id']}/cancel", json={}).json()["status"] == "cancelled"
         assert glob.glob(f"{db}.*.checkpoint.jsonl") == []
         assert client.delete(f"/v1/jobs/{created['id']}").json()["status"] == "deleted"
         assert client.get(f"/v1/jobs/{created['id']}").status_code == 404

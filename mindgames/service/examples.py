@@ -152,9 +152,14 @@ JOB_LINKS = {
         "parameters": {"job_id": "$response.body#/id"},
         "description": "the job's status, progress and results",
     },
-    "CancelOrDeleteJob": {
-        "operationId": "cancel_or_delete_job",
+    "CancelJob": {
+        "operationId": "cancel_job",
         "parameters": {"job_id": "$response.body#/id"},
-        "description": "cancel the job, or delete it once finished",
+        "description": "stop the job, keeping its results so far",
+    },
+    "DeleteJob": {
+        "operationId": "delete_job",
+        "parameters": {"job_id": "$response.body#/id"},
+        "description": "delete the job (stopped first if it runs)",
     },
 }

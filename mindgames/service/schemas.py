@@ -243,6 +243,13 @@ class JobRequest(SolveRequest):
     method: Literal["mitm", "dfs"] | None = Field(None, description="count_grids method")
 
 
+class CancelRequest(BaseModel):
+    """A cancel's body: ``{}``.  It has one so that the request, like every POST to the API, is
+    JSON (the gate refuses any other: what a page on another site can send without asking)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{}]})
+
+
 class ExportRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",

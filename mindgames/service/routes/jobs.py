@@ -1,4 +1,4 @@
-"""Long work: ``/v1/jobs`` (create, list, get, cancel or delete), run by :mod:`..jobs`."""
+"""Long work: ``/v1/jobs`` (create, list, get, cancel, delete), run by :mod:`..jobs`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from mindgames.models.errors import PuzzleError
 from ..errors import busy, error
 from ..examples import ERRORS, JOB, JOB_LINKS, JOB_STORE, POSTED, example
 from ..kinds import COUNT_GRIDS, count_grids_kinds, grid_kind
-from ..schemas import ErrorBody, JobRequest
+from ..schemas import CancelRequest, ErrorBody, JobRequest
 from . import Service, in_thread
 from .puzzles import task_of
 
@@ -89,45 +89,50 @@ def router(service: Service) -> APIRouter:
             return error(404, f"no job {job_id!r}")
         return job
 
-    @routes.delete(
-        "/v1/jobs/{job_id}",
+    @routes.post(
+        "/v1/jobs/{job_id}/cancel",
         tags=["jobs"],
-        operation_id="cancel_or_delete_job",
+        operation_id="cancel_job",
         responses={
             **ERRORS,
+            **POSTED,
             **JOB_STORE,
-            200: {
-                "content": {
-                    "application/json": {
-                        "examples": {
-                            "cancelled": {
-                                "summary": "a queued or running job is cancelled",
-                                "value": {
-                                    "id": "3f2a9c0d1e4b5a67",
-                                    "status": "cancelled",
-                                    "message": "cancelled",
-                                },
-                            },
-                            "deleted": {
-                                "summary": "a finished job is deleted",
-                                "value": {"id": "3f2a9c0d1e4b5a67", "status": "deleted"},
-                            },
-                        }
-                    }
-                }
-            },
+            **example(
+                {**JOB, "status": "cancelled", "message": "cancelled", "results": []},
+                "the job: cancelled if it was queued or running, else as it was",
+            ),
         },
     )
-    async def cancel_or_delete_job(job_id: str) -> Any:
-        """Cancel a queued or running job (it stays, with its results so far, until deleted or
-        past retention_days); delete a finished one (it is then 404)."""
+    async def cancel_job(job_id: str, body: CancelRequest) -> Any:
+        """Stop a queued or running job: it stays, `cancelled` with its results so far, until
+        deleted or past retention_days.  A finished job is answered as it is.  The body is `{}`."""
         store = service.store
         job = await in_thread(store.get, job_id, False)
         if job is None:
             return error(404, f"no job {job_id!r}")
         if job["status"] in ("queued", "running"):
             await service.runner.call(service.runner.cancel, job_id)
-            return await in_thread(store.get, job_id)
+        return await in_thread(store.get, job_id)
+
+    @routes.delete(
+        "/v1/jobs/{job_id}",
+        tags=["jobs"],
+        operation_id="delete_job",
+        responses={
+            **ERRORS,
+            **JOB_STORE,
+            **example({"id": "3f2a9c0d1e4b5a67", "status": "deleted"}, "the job is gone (then 404)"),
+        },
+    )
+    async def delete_job(job_id: str) -> Any:
+        """Delete a job, stopping it first if it is queued or running (its results go with it:
+        `POST /v1/jobs/{job_id}/cancel` stops it and keeps them)."""
+        store = service.store
+        job = await in_thread(store.get, job_id, False)
+        if job is None:
+            return error(404, f"no job {job_id!r}")
+        if job["status"] in ("queued", "running"):
+            await service.runner.call(service.runner.cancel, job_id)
         await in_thread(store.delete, job_id)
         return {"id": job_id, "status": "deleted"}
 
