@@ -559,7 +559,7 @@ def test_more_jobs_than_max_jobs_is_a_429_naming_the_limit(client):
         assert refused.json()["limit"] == "max_jobs"
     finally:
         for job_id in ids:
-            client.delete(f"/v1/jobs/{job_id}")
+            client.post(f"/v1/jobs/{job_id}/cancel", json={})
     assert {client.get(f"/v1/jobs/{i}").json()["status"] for i in ids} == {"cancelled"}
 
 
