@@ -501,10 +501,21 @@ def test_a_running_job_can_be_cancelled_and_keeps_its_progress(client):
     created = client.post("/v1/jobs", json={"kind": "sudoku", "action": "count", "puzzles": [EMPTY9]}).json()
     running = wait_for(client, created["id"], ("running",))
     assert running["progress"]["total"] == 1
-    cancelled = client.delete(f"/v1/jobs/{created['id']}").json()
+    cancelled = client.post(f"/v1/jobs/{created['id']}/cancel", json={}).json()
     assert cancelled["status"] == "cancelled"
     time.sleep(0.5)  # the job's process is gone: nothing changes the row any more
     assert client.get(f"/v1/jobs/{created['id']}").json()["status"] == "cancelled"
+    assert (
+        client.post(f"/v1/jobs/{created['id']}/cancel", json={}).json()["status"] == "cancelled"
+    )  # as it is
+
+
+def test_deleting_a_running_job_stops_it_and_removes_it(client):
+    created = client.post("/v1/jobs", json={"kind": "sudoku", "action": "count", "puzzles": [EMPTY9]}).json()
+    wait_for(client, created["id"], ("running",))
+    assert client.delete(f"/v1/jobs/{created['id']}").json() == {"id": created["id"], "status": "deleted"}
+    assert client.get(f"/v1/jobs/{created['id']}").status_code == 404
+    assert client.post(f"/v1/jobs/{created['id']}/cancel", json={}).status_code == 404
 
 
 def test_a_job_running_past_max_job_seconds_is_stopped_saying_why(tmp_path):
@@ -548,7 +559,7 @@ def test_more_jobs_than_max_jobs_is_a_429_naming_the_limit(client):
         assert refused.json()["limit"] == "max_jobs"
     finally:
         for job_id in ids:
-            client.delete(f"/v1/jobs/{job_id}")
+            client.post(f"/v1/jobs/{job_id}/cancel", json={})
     assert {client.get(f"/v1/jobs/{i}").json()["status"] for i in ids} == {"cancelled"}
 
 

@@ -315,7 +315,8 @@ def test_head_healthz_is_200(client):
     "body, field",
     [
         ({"puzzle": "missionaries-cannibals", "params": {"pairs": "3"}}, "params.pairs"),
-        ({"puzzle": "missionaries-cannibals", "params": {"pairs": 3.0}}, "params.pairs"),
+        ({"puzzle": "missionaries-cannibals", "params": {"pairs": 3.5}}, "params.pairs"),
+        ({"puzzle": "missionaries-cannibals", "params": {"pairs": True}}, "params.pairs"),
         ({"puzzle": "missionaries-cannibals", "count_shortest": 1}, "count_shortest"),
         ({"puzzle": "missionaries-cannibals", "limit": "5"}, "limit"),
     ],
@@ -324,6 +325,35 @@ def test_numbers_and_flags_must_have_their_json_type(client, body, field):
     answer = client.post("/v1/crossing/solve", json=body)
     assert answer.status_code == 422
     assert answer.json()["error"].startswith(field)
+
+
+def test_a_whole_number_written_with_a_point_is_that_number_as_the_schema_says(client):
+    # The OpenAPI document says "integer", which JSON Schema reads as any number without a
+    # fraction: 2.0 is one.
+    answer = client.post("/v1/binairo/count", json={"puzzle": "." * 16, "limit": 2.0})
+    assert answer.status_code == 200
+    assert answer.json()["count"] == 2
+    crossing = client.post(
+        "/v1/crossing/solve", json={"puzzle": "missionaries-cannibals", "params": {"pairs": 3.0}}
+    )
+    assert crossing.status_code == 200
+
+
+def test_every_error_the_document_lists_has_the_shape_the_server_answers(client):
+    schema = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in schema["components"]["schemas"]
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if method == "post":
+                assert "415" in operation["responses"], f"{method.upper()} {path}"
+    answer = client.get("/v1/jobs", params={"limit": 0})
+    assert answer.status_code == 422
+    body = answer.json()
+    assert body["error"] == "query.limit: Input should be greater than or equal to 1"
+    assert body["detail"] == [
+        {"loc": ["query", "limit"], "msg": "Input should be greater than or equal to 1"}
+    ]
+    assert set(body) <= set(schema["components"]["schemas"]["ErrorBody"]["properties"])
 
 
 # -- 17: jobs do not pile up -----------------------------------------------------------------------------------
@@ -352,7 +382,7 @@ def test_a_cancelled_count_grids_job_leaves_no_checkpoint_file(tmp_path):
         while not glob.glob(f"{db}.*.checkpoint.jsonl"):
             assert time.monotonic() < deadline, client.get(f"/v1/jobs/{created['id']}").json()
             time.sleep(0.1)
-        assert client.delete(f"/v1/jobs/{created['id']}").json()["status"] == "cancelled"
+        assert client.post(f"/v1/jobs/{created['id']}/cancel", json={}).json()["status"] == "cancelled"
         assert glob.glob(f"{db}.*.checkpoint.jsonl") == []
         assert client.delete(f"/v1/jobs/{created['id']}").json()["status"] == "deleted"
         assert client.get(f"/v1/jobs/{created['id']}").status_code == 404

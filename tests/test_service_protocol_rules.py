@@ -25,6 +25,27 @@ def test_a_wrong_method_gets_405_with_allow(server):
     assert "error" in reply.json()
 
 
+@pytest.mark.parametrize(
+    "method, path, allow",
+    [
+        ("PUT", "/v1/kinds", "GET"),  # a body method the route does not take: not held to JSON first
+        ("PATCH", "/v1/jobs/3f2a9c0d1e4b5a67", "DELETE, GET"),
+        ("POST", "/v1/kinds", "GET"),  # no Content-Type either: the method is what is wrong
+        ("OPTIONS", "/healthz", "GET, HEAD"),  # every method of the path, not the first route's
+    ],
+)
+def test_a_method_the_path_does_not_take_is_a_405_naming_every_method_it_does(server, method, path, allow):
+    reply = httpx.request(method, server.url + path, timeout=10)
+    assert reply.status_code == 405
+    assert reply.headers["allow"] == allow
+    assert reply.json()["error"]
+
+
+def test_a_post_the_route_takes_without_json_is_still_a_415(server):
+    reply = httpx.post(server.url + "/v1/sudoku/solve", content=b"puzzle=1", timeout=10)
+    assert reply.status_code == 415
+
+
 def raw(server: Server, request: bytes) -> bytes:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
         conn.sendall(request)

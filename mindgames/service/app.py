@@ -84,7 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(concern.router(service))
     pages.install(app)
     app.add_middleware(puzzles.Express, service=service)  # inside the gate: checked requests only
-    app.add_middleware(Gate, settings=settings)
+    app.add_middleware(Gate, settings=settings, router=app.router)
     if settings.cors_origins:  # outermost, so it answers the browser's preflight itself
         app.add_middleware(
             CORSMiddleware,

@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Router
 
 from .jobs import StoreUnavailable
 
@@ -46,10 +47,13 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # The exception's headers go out too: a 405's Allow names the methods the path takes.
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(methods_of(app.router, request.scope))
         if isinstance(exc.detail, dict):
-            return JSONResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+            return JSONResponse(exc.detail, status_code=exc.status_code, headers=headers)
         reply = error(exc.status_code, str(exc.detail))
-        reply.headers.update(exc.headers or {})
+        reply.headers.update(headers)
         return reply
 
     @app.exception_handler(StoreUnavailable)
@@ -62,3 +66,20 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:  # pragma: no cover
         return error(500, f"internal error: {type(exc).__name__}")
+
+
+#: the methods a 405's ``Allow`` may name
+HTTP_METHODS = ("DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT")
+
+
+def route_takes(router: Router, scope: dict) -> bool:
+    """Whether some route of ``router`` takes this request: its method on its path."""
+    return any(route.matches(scope)[0] == Match.FULL for route in router.routes)
+
+
+def methods_of(router: Router, scope: dict) -> list[str]:
+    """Every method some route takes on this request's path: a 405's ``Allow``.  Starlette's
+    names only the first route's methods, and a path can have several routes (``/healthz``:
+    GET, and HEAD declared apart to stay out of the OpenAPI document).  Each method is asked
+    of the routes as a request would be (only on a 405: a few route matches)."""
+    return [method for method in HTTP_METHODS if route_takes(router, {**scope, "method": method})]

@@ -131,3 +131,35 @@ ERRORS = {
     413: {"model": ErrorBody, "description": "body or puzzle count over its limit"},
     422: {"model": ErrorBody, "description": "invalid request or puzzle"},
 }
+#: what every route with a JSON body may answer besides: the gate's content-type check
+POSTED = {
+    415: {
+        "model": ErrorBody,
+        "description": "the request does not say Content-Type: application/json",
+    }
+}
+#: what every route of the jobs database may answer besides
+JOB_STORE = {
+    503: {
+        "model": ErrorBody,
+        "description": "the jobs database is held by another process (with Retry-After) or gone",
+    }
+}
+#: where a job made by a 202 answer is followed (OpenAPI links: clients and stateful tests)
+JOB_LINKS = {
+    "GetJob": {
+        "operationId": "get_job",
+        "parameters": {"job_id": "$response.body#/id"},
+        "description": "the job's status, progress and results",
+    },
+    "CancelJob": {
+        "operationId": "cancel_job",
+        "parameters": {"job_id": "$response.body#/id"},
+        "description": "stop the job, keeping its results so far",
+    },
+    "DeleteJob": {
+        "operationId": "delete_job",
+        "parameters": {"job_id": "$response.body#/id"},
+        "description": "delete the job (stopped first if it runs)",
+    },
+}

@@ -5,7 +5,9 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from .errors import error
+from starlette.routing import Router
+
+from .errors import error, route_takes
 from .settings import Settings
 
 
@@ -18,11 +20,13 @@ class Gate:
     * The bearer token (when one is set) for ``/v1/``.
     * A POST to the API must say ``Content-Type: application/json`` (415): a cross-site
       form or ``text/plain`` POST, which a browser sends without asking, gets nowhere.
+      Only a request some route takes is held to it: any other (a method the path does
+      not take, a path that is none) goes on to its 405 with ``Allow``, or 404.
     * The body is read here, whole, before the app sees it: over ``limit`` bytes, with or
       without a Content-Length (chunked), is a 413 naming the limit."""
 
-    def __init__(self, app: Any, settings: Settings):
-        self.app, self.limit = app, settings.max_body_bytes
+    def __init__(self, app: Any, settings: Settings, router: Router):
+        self.app, self.limit, self.router = app, settings.max_body_bytes, router
         self.token = settings.token.encode() if settings.token else None
         self.hosts = allowed_hosts(settings)
 
@@ -55,7 +59,7 @@ class Gate:
                 return await reply(scope, receive, send)
         if api and scope["method"] in ("POST", "PUT", "PATCH"):
             kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-            if kind != b"application/json":
+            if kind != b"application/json" and route_takes(self.router, scope):
                 shown = kind.decode("latin-1")[:60] or "none"
                 return await error(
                     415,

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetCoreSchemaHandler,
@@ -60,6 +61,19 @@ Question = Literal[select(ACTIONS, comparable=True)]  # type: ignore[valid-type]
 #: what a job answers: the actions that answer each puzzle as a job may, and binairo's count_grids
 JobAction = Literal[(*select(ACTIONS, per_puzzle=True, job=True), "count_grids")]  # type: ignore[valid-type]
 PuzzleValue = Union[str, list, dict]
+
+
+def whole_float_as_int(value: Any) -> Any:
+    """``3.0`` -> ``3``: JSON Schema's ``integer`` (what the OpenAPI document says) is any
+    number with no fractional part, so a whole number written with a point is one; anything
+    else goes on to the strict ``int`` check (``3.5``, ``"3"``, ``true`` are still refused)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: a whole number as JSON Schema's ``integer`` means it: ``3`` or ``3.0``
+WholeNumber = Annotated[int, BeforeValidator(whole_float_as_int)]
 
 PUZZLE_DOC = (
     "one puzzle in any format the CLI reads for the kind: a string (a line, a grid "
@@ -117,7 +131,7 @@ class SharedOptions(BaseModel):
 
     engine: Engine = Field("sat")  # described by the registry (EngineName)
     time_limit: float | None = Field(None, gt=0, le=1e9, description="seconds per puzzle")
-    limit: int | None = Field(
+    limit: WholeNumber | None = Field(
         None,
         ge=0,
         le=10**15,
@@ -132,7 +146,7 @@ class SharedOptions(BaseModel):
         "within the same time limit; the answer gains `certificate` "
         "(kind, checked, lemmas, seconds)",
     )
-    params: dict[str, int] | None = Field(
+    params: dict[str, WholeNumber] | None = Field(
         None, description=PARAMS_DOC, examples=[{"pairs": 3, "capacity": 2}]
     )
 
@@ -198,6 +212,15 @@ class CompareRequest(SolveRequest):
         return engines
 
 
+def listed_kinds(schema: dict[str, Any]) -> None:
+    """The registry's kind names as the field's enum, asked when the OpenAPI document is made
+    (a kind registered after this module was imported is listed too); any other name is still
+    read, and answered as the routes answer an unknown kind."""
+    from mindgames.models.registry import KIND_NAMES
+
+    schema["enum"] = list(KIND_NAMES)
+
+
 class JobRequest(SolveRequest):
     model_config = ConfigDict(
         extra="forbid",
@@ -210,14 +233,21 @@ class JobRequest(SolveRequest):
         },
     )
 
-    kind: str = Field(..., description="sudoku, binairo or crossing")
+    kind: str = Field(..., description="the puzzle kind", json_schema_extra=listed_kinds)
     action: JobAction = Field(
         ..., description="count_grids: count every grid of `size` (kinds that can: GET /v1/kinds)"
     )
-    size: int | str | None = Field(
+    size: WholeNumber | str | None = Field(
         None, description='count_grids: N or RxC (e.g. 8 or "6x8"), checked when the job is submitted'
     )
     method: Literal["mitm", "dfs"] | None = Field(None, description="count_grids method")
+
+
+class CancelRequest(BaseModel):
+    """A cancel's body: ``{}``.  It has one so that the request, like every POST to the API, is
+    JSON (the gate refuses any other: what a page on another site can send without asking)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{}]})
 
 
 class ExportRequest(BaseModel):
@@ -233,13 +263,41 @@ class ExportRequest(BaseModel):
     )
 
     puzzle: str = Field(..., max_length=100, description="a built-in puzzle name (GET /v1/crossing/presets)")
-    params: dict[str, int] | None = Field(None, description=PARAMS_DOC)
+    params: dict[str, WholeNumber] | None = Field(None, description=PARAMS_DOC)
+
+
+def export_request(kind: str, presets: list[str]) -> type[ExportRequest]:
+    """The export request of plan kind ``kind``: its built-in puzzles' names listed as the enum
+    of ``puzzle`` (another name is read still, and refused with the kind's own message)."""
+    return create_model(
+        f"{kind.title().replace('-', '')}ExportRequest",
+        __base__=ExportRequest,
+        puzzle=(
+            str,
+            Field(
+                ...,
+                max_length=100,
+                description=f"a built-in puzzle name (GET /v1/{kind}/presets)",
+                json_schema_extra={"enum": presets},
+            ),
+        ),
+    )
+
+
+class ValidationProblem(BaseModel):
+    """One thing wrong with a request, as pydantic found it: where (``["body", "limit"]``) and what."""
+
+    loc: list[Union[str, int]]
+    msg: str
 
 
 class ErrorBody(BaseModel):
+    """Every error's body: the message; the limit it broke, if one; for a request that does not
+    fit its schema (422), each problem found (at most 20)."""
+
     error: str
     limit: str | None = None
-    detail: list[Any] | None = None
+    detail: list[ValidationProblem] | None = None
 
 
 class Answer(BaseModel):
@@ -287,7 +345,7 @@ def generate_option_fields() -> dict[str, Any]:
             elif option.choices:
                 annotation = Optional[Literal[option.choices]]  # type: ignore[valid-type]
             else:
-                annotation = Optional[Union[str, int]]
+                annotation = Optional[Union[str, WholeNumber]]
             fields[option.name] = (annotation, Field(None, description=f"{kind.name}: {option.help}"))
     return fields
 
@@ -296,14 +354,14 @@ class GenerateSettings(BaseModel):
     model_config = STRICT
 
     engine: Engine = Field("sat", description="sat (CaDiCaL), cpsat (OR-Tools) or backtrack")
-    seed: int | None = Field(
+    seed: WholeNumber | None = Field(
         None,
         ge=0,
         le=2**63,
         description="puzzle i is made from seed + i (the same seed, the same puzzles on the same "
         "engine); default: a random seed, given back in each record",
     )
-    count: int = Field(
+    count: WholeNumber = Field(
         1,
         ge=1,
         le=10**9,

@@ -19,11 +19,11 @@ from mindgames.models.generate import new_seed
 
 from .. import kinds
 from ..errors import busy, error
-from ..examples import BUSY, ERRORS
+from ..examples import BUSY, ERRORS, JOB_LINKS, POSTED
 from ..replies import Crashed, TimedOut, answered
 from ..schemas import ErrorBody, GenerateRequest
 from . import Service, in_thread
-from .puzzles import dispatch, time_limit_error
+from .puzzles import dispatch, kind_path, time_limit_error
 
 #: puzzles one request makes at once; more are a job
 GENERATED_AT_ONCE = 10
@@ -88,6 +88,7 @@ def router(service: Service) -> APIRouter:
         tags=["puzzles"],
         responses={
             **ERRORS,
+            **POSTED,
             **BUSY,
             200: {
                 "description": "the puzzles (count up to GENERATED_AT_ONCE): each unique (checked again "
@@ -97,12 +98,13 @@ def router(service: Service) -> APIRouter:
             202: {
                 "description": "more puzzles than GENERATED_AT_ONCE: a job, its results at /v1/jobs/{id}",
                 "content": {"application/json": {"example": {"id": "3f2a9c0d1e4b5a67", "status": "queued"}}},
+                "links": JOB_LINKS,
             },
             413: {"model": ErrorBody, "description": "count is more than max_puzzles"},
             429: {"model": ErrorBody, "description": "max_jobs reached (a job) or max_waiting"},
         },
     )
-    async def generate(kind: str, body: GenerateRequest, request: Request) -> Any:
+    async def generate(body: GenerateRequest, request: Request, kind: str = kind_path("generate")) -> Any:
         """Puzzles with exactly one solution and no removable given, of the variant the kind's
         generate options describe (`GET /v1/kinds`: `generate_options`), reproducible by `seed`;
         each record is the `KIND generate --json` record of the generic command (the check's

@@ -1,4 +1,4 @@
-"""Long work: ``/v1/jobs`` (create, list, get, cancel or delete), run by :mod:`..jobs`."""
+"""Long work: ``/v1/jobs`` (create, list, get, cancel, delete), run by :mod:`..jobs`."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from fastapi.responses import JSONResponse
 from mindgames.models.errors import PuzzleError
 
 from ..errors import busy, error
-from ..examples import ERRORS, JOB, example
+from ..examples import ERRORS, JOB, JOB_LINKS, JOB_STORE, POSTED, example
 from ..kinds import COUNT_GRIDS, count_grids_kinds, grid_kind
-from ..schemas import ErrorBody, JobRequest
+from ..schemas import CancelRequest, ErrorBody, JobRequest
 from . import Service, in_thread
 from .puzzles import task_of
 
@@ -27,10 +27,13 @@ def router(service: Service) -> APIRouter:
         status_code=202,
         responses={
             **ERRORS,
+            **POSTED,
+            **JOB_STORE,
             429: {"model": ErrorBody, "description": "max_jobs reached"},
             202: {
                 "description": "queued",
                 "content": {"application/json": {"example": {"id": "3f2a9c0d1e4b5a67", "status": "queued"}}},
+                "links": JOB_LINKS,
             },
         },
     )
@@ -61,14 +64,24 @@ def router(service: Service) -> APIRouter:
     @routes.get(
         "/v1/jobs",
         tags=["jobs"],
-        responses=example(
-            {"jobs": [{**JOB, "results": None}]}, "the latest jobs, newest first (without results)"
-        ),
+        responses={
+            **example(
+                {"jobs": [{**JOB, "results": None}]}, "the latest jobs, newest first (without results)"
+            ),
+            401: ERRORS[401],
+            422: {"model": ErrorBody, "description": "limit is not a whole number from 1 to 500"},
+            **JOB_STORE,
+        },
     )
     async def list_jobs(limit: int = Query(50, ge=1, le=500)) -> dict:
         return {"jobs": await in_thread(service.store.list, limit)}
 
-    @routes.get("/v1/jobs/{job_id}", tags=["jobs"], responses={**ERRORS, **example(JOB, "the job")})
+    @routes.get(
+        "/v1/jobs/{job_id}",
+        tags=["jobs"],
+        operation_id="get_job",
+        responses={**ERRORS, **JOB_STORE, **example(JOB, "the job")},
+    )
     async def get_job(job_id: str) -> Any:
         """Status, progress and the results so far (all of them when done)."""
         job = await in_thread(service.store.get, job_id)
@@ -76,43 +89,50 @@ def router(service: Service) -> APIRouter:
             return error(404, f"no job {job_id!r}")
         return job
 
-    @routes.delete(
-        "/v1/jobs/{job_id}",
+    @routes.post(
+        "/v1/jobs/{job_id}/cancel",
         tags=["jobs"],
+        operation_id="cancel_job",
         responses={
             **ERRORS,
-            200: {
-                "content": {
-                    "application/json": {
-                        "examples": {
-                            "cancelled": {
-                                "summary": "a queued or running job is cancelled",
-                                "value": {
-                                    "id": "3f2a9c0d1e4b5a67",
-                                    "status": "cancelled",
-                                    "message": "cancelled",
-                                },
-                            },
-                            "deleted": {
-                                "summary": "a finished job is deleted",
-                                "value": {"id": "3f2a9c0d1e4b5a67", "status": "deleted"},
-                            },
-                        }
-                    }
-                }
-            },
+            **POSTED,
+            **JOB_STORE,
+            **example(
+                {**JOB, "status": "cancelled", "message": "cancelled", "results": []},
+                "the job: cancelled if it was queued or running, else as it was",
+            ),
         },
     )
-    async def cancel_or_delete_job(job_id: str) -> Any:
-        """Cancel a queued or running job (it stays, with its results so far, until deleted or
-        past retention_days); delete a finished one (it is then 404)."""
+    async def cancel_job(job_id: str, body: CancelRequest) -> Any:
+        """Stop a queued or running job: it stays, `cancelled` with its results so far, until
+        deleted or past retention_days.  A finished job is answered as it is.  The body is `{}`."""
         store = service.store
         job = await in_thread(store.get, job_id, False)
         if job is None:
             return error(404, f"no job {job_id!r}")
         if job["status"] in ("queued", "running"):
             await service.runner.call(service.runner.cancel, job_id)
-            return await in_thread(store.get, job_id)
+        return await in_thread(store.get, job_id)
+
+    @routes.delete(
+        "/v1/jobs/{job_id}",
+        tags=["jobs"],
+        operation_id="delete_job",
+        responses={
+            **ERRORS,
+            **JOB_STORE,
+            **example({"id": "3f2a9c0d1e4b5a67", "status": "deleted"}, "the job is gone (then 404)"),
+        },
+    )
+    async def delete_job(job_id: str) -> Any:
+        """Delete a job, stopping it first if it is queued or running (its results go with it:
+        `POST /v1/jobs/{job_id}/cancel` stops it and keeps them)."""
+        store = service.store
+        job = await in_thread(store.get, job_id, False)
+        if job is None:
+            return error(404, f"no job {job_id!r}")
+        if job["status"] in ("queued", "running"):
+            await service.runner.call(service.runner.cancel, job_id)
         await in_thread(store.delete, job_id)
         return {"id": job_id, "status": "deleted"}
 

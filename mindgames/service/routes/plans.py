@@ -9,8 +9,8 @@ from fastapi import APIRouter, Request
 from mindgames.models.kind import PlanKind
 
 from .. import kinds
-from ..examples import BUSY, ERRORS, example
-from ..schemas import ExportRequest
+from ..examples import BUSY, ERRORS, POSTED, example
+from ..schemas import ExportRequest, export_request
 from . import Service
 from .puzzles import dispatch
 
@@ -40,6 +40,9 @@ def add_routes(routes: APIRouter, service: Service, kind: PlanKind) -> None:
         }
         return await dispatch(service, task, service.settings.max_seconds, request)
 
+    # The body's model is this kind's own (its puzzle names listed in the schema): made here,
+    # so given to FastAPI as the annotation itself, not as a name to look up.
+    export.__annotations__["body"] = export_request(kind.name, list(kind.preset_names()))
     export.__doc__ = f"""The puzzle document of a built-in puzzle with its params (as `{kind.name} export --json`).
         Built by a solver process, like every answer: a huge `params` value is a 422 naming
         the parameter and its range, and never holds up the server."""
@@ -64,6 +67,7 @@ def add_routes(routes: APIRouter, service: Service, kind: PlanKind) -> None:
         responses={
             **example(kind.preset_document(first), f"the puzzle document (as `{kind.name} export --json`)"),
             **ERRORS,
+            **POSTED,
             **BUSY,
         },
     )

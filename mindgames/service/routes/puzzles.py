@@ -10,7 +10,7 @@ import asyncio
 import json
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from mindgames.models.actions import get_action
@@ -18,7 +18,7 @@ from mindgames.models.kind import PlanKind
 
 from .. import kinds
 from ..errors import busy, error
-from ..examples import ANSWERS, BUSY, COMPARED, ERRORS, example
+from ..examples import ANSWERS, BUSY, COMPARED, ERRORS, POSTED, example
 from ..pool import SolverPool
 from ..replies import Broken, Busy, Crashed, Died, Refused, Reply, TimedOut, answered
 from ..schemas import CompareRequest, JobRequest, SolveRequest
@@ -107,6 +107,25 @@ PLAN_ROUTES = {"solve": "solved", "explain": "explained"}
 def plan_routes(kind: PlanKind) -> list[str]:
     """What :func:`answer` answers for plan kind ``kind``: its actions among :data:`PLAN_ROUTES`."""
     return [action for action in PLAN_ROUTES if action in kind.actions]
+
+
+def kinds_answering(action: str) -> list[str]:
+    """The kinds that ``POST /v1/KIND/ACTION`` answers (``compare``: every grid kind; ``generate``
+    the grid kinds that generate), in the registry's order."""
+    if action in ("compare", "generate"):
+        return [grid.name for grid in kinds.grid_kinds()]
+    names = [grid.name for grid in kinds.grid_kinds() if action in kinds.puzzle_actions(grid)]
+    return names + [plan.name for plan in kinds.plan_kinds() if action in plan_routes(plan)]
+
+
+def kind_path(action: str) -> Any:
+    """The ``{kind}`` of ``/v1/{kind}/ACTION``, with the kinds that answer the action as its enum
+    in the OpenAPI document (so that clients, and generated tests, name a real kind).  It is
+    read as any string still: another name is answered as before, 404 for an unknown kind,
+    422 for one that does not answer the action, with the message saying which."""
+    able = kinds_answering(action)
+    extra = {"enum": able} if able else None
+    return Path(description=f"the puzzle kind: {', '.join(able) or 'none'}", json_schema_extra=extra)
 
 
 async def dispatch(service: Service, task: dict, seconds: float, request: Request) -> Reply | JSONResponse:
@@ -214,23 +233,31 @@ def router(service: Service) -> APIRouter:
         "unsolvable grids; crossing banks after each step",
     )
 
-    @routes.post("/v1/{kind}/solve", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
-    async def solve(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
+    @routes.post("/v1/{kind}/solve", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **POSTED, **BUSY})
+    async def solve(
+        body: SolveRequest, request: Request, kind: str = kind_path("solve"), explain: bool = explain_query
+    ) -> Any:
         """Solve one puzzle (`puzzle`) or a batch (`puzzles`): the CLI's `--json` object(s)."""
         return await answer(service, kind, "solve", body, explain, request)
 
-    @routes.post("/v1/{kind}/check", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
-    async def check(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
+    @routes.post("/v1/{kind}/check", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **POSTED, **BUSY})
+    async def check(
+        body: SolveRequest, request: Request, kind: str = kind_path("check"), explain: bool = explain_query
+    ) -> Any:
         """Unique, multiple (with two verified witnesses), unsolvable or unknown."""
         return await answer(service, kind, "check", body, explain, request)
 
-    @routes.post("/v1/{kind}/count", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **BUSY})
-    async def count(kind: str, body: SolveRequest, request: Request, explain: bool = explain_query) -> Any:
+    @routes.post("/v1/{kind}/count", tags=["puzzles"], responses={**ANSWERS, **ERRORS, **POSTED, **BUSY})
+    async def count(
+        body: SolveRequest, request: Request, kind: str = kind_path("count"), explain: bool = explain_query
+    ) -> Any:
         """Count solutions (up to `limit`, within the time limit; `complete` says if that is all)."""
         return await answer(service, kind, "count", body, explain, request)
 
-    @routes.post("/v1/{kind}/compare", tags=["puzzles"], responses={**COMPARED, **ERRORS, **BUSY})
-    async def compare_engines(kind: str, body: CompareRequest, request: Request) -> Any:
+    @routes.post("/v1/{kind}/compare", tags=["puzzles"], responses={**COMPARED, **ERRORS, **POSTED, **BUSY})
+    async def compare_engines(
+        body: CompareRequest, request: Request, kind: str = kind_path("compare")
+    ) -> Any:
         """Each puzzle on each engine (`engines`, asked `question`): one row per puzzle and
         engine (the answer, `seconds`, `stats`), a summary per engine and whether they agree.
         Bounded: at most MAX_COMPARE_PUZZLES puzzles, within the same hard time cap, the
@@ -266,6 +293,7 @@ def router(service: Service) -> APIRouter:
         tags=["puzzles"],
         responses={
             **ERRORS,
+            **POSTED,
             **BUSY,
             **example(
                 {
@@ -278,7 +306,7 @@ def router(service: Service) -> APIRouter:
             ),
         },
     )
-    async def explain_puzzle(kind: str, body: SolveRequest, request: Request) -> Any:
+    async def explain_puzzle(body: SolveRequest, request: Request, kind: str = kind_path("explain")) -> Any:
         """Why: `clash` (a minimal set of clashing givens), `open` (the cells two solutions
         differ in, and `add_givens` that make it unique) or `unique` (its `grade`)."""
         return await answer(service, kind, "explain", body, False, request)
@@ -288,6 +316,7 @@ def router(service: Service) -> APIRouter:
         tags=["puzzles"],
         responses={
             **ERRORS,
+            **POSTED,
             **BUSY,
             **example(
                 {
@@ -303,7 +332,7 @@ def router(service: Service) -> APIRouter:
             ),
         },
     )
-    async def hint(kind: str, body: SolveRequest, request: Request) -> Any:
+    async def hint(body: SolveRequest, request: Request, kind: str = kind_path("hint")) -> Any:
         """The next cell that can be deduced: `row`, `col`, `value`, `technique`, `because`, `text`."""
         return await answer(service, kind, "hint", body, False, request)
 

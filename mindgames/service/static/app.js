@@ -752,7 +752,7 @@ function drawJobs() {
       const cancel = document.createElement("button");
       cancel.textContent = "Cancel";
       cancel.addEventListener("click", async () => {
-        const reply = await api("DELETE", "/v1/jobs/" + job.id);
+        const reply = await api("POST", "/v1/jobs/" + job.id + "/cancel", {});
         if (reply.ok) jobs.set(job.id, { ...job, ...reply.data, fetched: true });
         drawJobs();
       });
