@@ -485,7 +485,8 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None, arg
                 )
 
     # cubes an earlier run with this log counted are not counted again
-    known = read_sample_log(args.checkpoint, f"{r}x{c}", rules) if args.checkpoint else {}
+    # (their CPU seconds only where this join counted them: another join's are another cost)
+    known = read_sample_log(args.checkpoint, f"{r}x{c}", rules, join) if args.checkpoint else {}
     with progress(
         args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes", elapsed=True
     ) as bar:

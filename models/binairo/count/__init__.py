@@ -42,7 +42,7 @@ import numpy as np
 
 from ...errors import PuzzleError
 from . import small as small_grids
-from .sampling import continuations, read_auxiliary, strata, stratified_estimate, stratified_sample
+from .sampling import continuations, project_cpu, read_auxiliary, stratified_estimate, stratified_sample
 
 if TYPE_CHECKING:
     from .join import JoinTables  # imports numba: only where a count needs it
@@ -219,6 +219,26 @@ def _small(t: Tables) -> Any:
     return t.small
 
 
+# The joins that work on a shape's ``JoinTables`` (``t.counting``)
+TABLE_JOINS = (
+    "histogram",
+    "inclusion-exclusion, depth first",
+    "inclusion-exclusion by codes",
+    "bucketed pair tests",
+)
+
+
+def prepare(t: Tables, method: str, join: str | None = None) -> None:
+    """Build what ``count_cube`` needs for every cube of the shape once, before any cube is
+    timed: a cube's CPU seconds are then its own, not the first cube's share of the set-up
+    (12x12: about a second for the join tables)."""
+    join = join or cube_join(t, method)
+    if method == "mitm" and join in TABLE_JOINS and t.counting is None:
+        from .join import JoinTables
+
+        t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
+
+
 def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> int:
     """The grids in one cube (unweighted).  ``join`` forces a way to join a mitm cube
     (``cube_join`` names them; ``compiled pair tests`` skips the numpy version of small shapes);
@@ -228,16 +248,8 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
             return dfs_check_mitm_cube(t, cube)
         a, b = cube.rows
         join = join or cube_join(t, method)
-        if join in (
-            "histogram",
-            "inclusion-exclusion, depth first",
-            "inclusion-exclusion by codes",
-            "bucketed pair tests",
-        ):
-            if t.counting is None:
-                from .join import JoinTables
-
-                t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
+        if join in TABLE_JOINS:
+            prepare(t, method, join)
             if join == "histogram":
                 return t.counting.unruly(a, b)
             if join == "bucketed pair tests":
@@ -358,6 +370,7 @@ def _worker_init(rows: int, cols: int, rules: str, method: str, join: str | None
     # (it keeps the checkpoint and stops the pool), workers would just print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["tables"] = tables(rows, cols, rules)
+    prepare(_WORKER["tables"], method, join)
     _WORKER["method"] = method
     _WORKER["join"] = join
 
@@ -550,6 +563,7 @@ def run_cubes(
     if not in_process:
         _run_processes(jobs, t.rows, t.cols, rules, method, pending, finished, deadline, join)
         return
+    prepare(t, method, join)
     for index, fixed, weight in pending:
         if deadline is not None and time.monotonic() >= deadline:
             return
@@ -878,12 +892,7 @@ def estimate(
             "cpu_seconds_projected": None,
             "message": f"{stopped or 'stopped'} before a sampled cube was finished",
         }
-    # CPU time: per stratum, the mean seconds of its timed cubes times its cubes
-    mean_all = spent / len(seconds) if seconds else 0.0
-    cpu = 0.0
-    for members in strata(todo, helper).values():
-        timed = [seconds[i] for i in members if i in seconds]
-        cpu += len(members) * (sum(timed) / len(timed) if timed else mean_all)
+    cpu = project_cpu(todo, seconds, helper)
     found = stratified_estimate(todo, counted, helper)
     message = None
     if stopped:
@@ -897,8 +906,8 @@ def estimate(
     return {
         **base,
         "status": "estimated" if found["estimated_count"] is not None else "unknown",
-        "estimated_seconds": round(cpu / jobs, 1),
-        "cpu_seconds_projected": round(cpu, 1),
+        "estimated_seconds": None if cpu is None else round(cpu / jobs, 1),
+        "cpu_seconds_projected": None if cpu is None else round(cpu, 1),
         **found,
         "message": message,
     }
