@@ -312,6 +312,39 @@ class CountResult:
         return data
 
 
+def read_log(path: Path, header: dict[str, Any], what: str = "checkpoint") -> list[dict[str, Any]]:
+    """The entries of a log of finished cubes (a JSON line each after ``header``, which names
+    the job): its lines up to the first one cut short by an interruption (that cube is done
+    again).  A missing or empty file is started with the header.  A file of another job, or no
+    such log, is an error naming it."""
+    if not (path.exists() and path.stat().st_size):
+        path.write_text(json.dumps(header) + "\n")
+        return []
+    lines = path.read_bytes().splitlines(keepends=True)
+    try:
+        first = json.loads(lines[0])
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise PuzzleError(f"{path}: not a mindgames {what} file") from None
+    if first != header:
+        raise PuzzleError(
+            f"{path}: {what} of another job ({shorten_header(first)}), not of {shorten_header(header)}"
+        )
+    entries, good = [], len(lines[0])
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            entry = json.loads(line) if line.endswith(b"\n") else None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            entry = None
+        if not isinstance(entry, dict):
+            if number == len(lines):  # cut short by an interruption: dropped, so that the
+                with path.open("r+b") as handle:  # next line appended starts clean
+                    handle.truncate(good)
+            break
+        entries.append(entry)
+        good += len(line)
+    return entries
+
+
 class Checkpoint:
     """Finished cubes, one JSON line each, after a header naming the job; appended as they finish."""
 
@@ -321,25 +354,11 @@ class Checkpoint:
         self.done: dict[int, int] = {}
         if self.path is None:
             return
-        if self.path.exists() and self.path.stat().st_size:
-            with self.path.open() as handle:
-                try:
-                    first = json.loads(handle.readline())
-                except json.JSONDecodeError:
-                    raise PuzzleError(f"{self.path}: not a mindgames checkpoint file") from None
-                if first != header:
-                    raise PuzzleError(
-                        f"{self.path}: checkpoint of another job ({shorten_header(first)}), "
-                        f"not of {shorten_header(header)}"
-                    )
-                for line in handle:
-                    try:
-                        entry = json.loads(line)
-                        self.done[int(entry["cube"])] = int(entry["count"])
-                    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                        break  # a line cut short by an interruption: that cube is redone
-        else:
-            self.path.write_text(json.dumps(header) + "\n")
+        for entry in read_log(self.path, header):
+            try:
+                self.done[int(entry["cube"])] = int(entry["count"])
+            except (KeyError, TypeError, ValueError):
+                break  # a line cut short by an interruption: that cube is redone
 
     def record(
         self, index: int, count: int, join: str | None = None, cpu_seconds: float | None = None
@@ -722,6 +741,7 @@ class Recount:
     recount: int
     method: str
     cpu_seconds: float
+    logged: bool = False  # read from the cross-check log of an earlier run, not recounted in this one
 
     @property
     def agrees(self) -> bool:
@@ -729,7 +749,44 @@ class Recount:
 
     def note(self) -> str:
         verdict = "equal" if self.agrees else f"DIFFERENT (count {self.count:,})"
-        return f"{self.method} recount of mitm cube {self.cube} {self.rows}: {self.recount:,}, {verdict}"
+        earlier = " (recounted earlier: from the cross-check log)" if self.logged else ""
+        return f"{self.method} recount of mitm cube {self.cube} {self.rows}: {self.recount:,}, {verdict}{earlier}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Its fields and ``agrees``; ``logged`` only where it is true."""
+        data = asdict(self) | {"agrees": self.agrees}
+        if not self.logged:
+            del data["logged"]
+        return data
+
+
+class RecountLog:
+    """A cross-check's finished recounts, one JSON line each (cube, rows, the count it was set
+    beside, recount, agrees, method, CPU s) after a header naming the count; appended as they
+    finish, so that a cross-check cut short resumes: a rerun with the same log recounts only
+    the cubes it does not hold."""
+
+    def __init__(self, path: str | Path | None, rows: int, cols: int, rules: str, cubes: int):
+        self.path = Path(path) if path else None
+        header = {"rows": rows, "cols": cols, "rules": rules, "method": "mitm", "cubes": cubes}
+        self.done: dict[int, tuple[int, str, float]] = {}  # cube -> (recount, method, CPU s)
+        if self.path is None:
+            return
+        for entry in read_log(self.path, header | {"log": "cross-check"}, "cross-check log"):
+            try:
+                self.done[int(entry["cube"])] = (
+                    int(entry["recount"]),
+                    str(entry["method"]),
+                    float(entry["cpu_seconds"]),
+                )
+            except (KeyError, TypeError, ValueError):
+                break  # a line cut short by an interruption: that cube is recounted
+
+    def record(self, recount: Recount) -> None:
+        self.done[recount.cube] = (recount.recount, recount.method, recount.cpu_seconds)
+        if self.path is not None:
+            with self.path.open("a") as handle:
+                handle.write(json.dumps(recount.to_json() | {"rows": list(recount.rows)}) + "\n")
 
 
 def check_cubes(
@@ -742,10 +799,13 @@ def check_cubes(
     jobs: int = 1,
     deadline: float | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    log: str | Path | None = None,
 ) -> list[Recount]:
     """Count a random sample of ``sample`` mitm cubes again by a second method (``recount_join``)
     and set each beside its first count: ``recorded`` (cube index -> count, e.g. a checkpoint's,
     so that a wrong record is caught), else a count made here by the method's own join.
+    ``log`` (a ``RecountLog`` file) gets each finished recount; the sampled cubes it already
+    holds (recounted by the same method) are not recounted but returned from it (``logged``).
 
     ``rows x cols`` is the counted orientation (``CountResult.orientation``).  The recounts run
     on ``jobs`` worker processes when ``jobs > 1`` (one 12x12 cube takes the pair tests from
@@ -758,18 +818,28 @@ def check_cubes(
     todo = cubes(t, "mitm")
     second = recount_join(t)
     picked = sorted(random.Random(seed).sample(range(len(todo)), min(sample, len(todo))))
-    found: list[Recount] = []
+    store = RecountLog(log, rows, cols, rules, len(todo))
+
+    def first(index: int) -> int:
+        return recorded[index] if recorded is not None else count_cube(t, "mitm", todo[index])
+
+    found = [
+        Recount(i, todo[i].rows, first(i), store.done[i][0], second, store.done[i][2], logged=True)
+        for i in picked
+        if i in store.done and store.done[i][1] == second
+    ]
+    earlier = {x.cube for x in found}
 
     def finished(index: int, count: int, seconds: float) -> bool:
-        first = recorded[index] if recorded is not None else count_cube(t, "mitm", todo[index])
-        found.append(Recount(index, todo[index].rows, first, count, second, round(seconds, 2)))
+        found.append(Recount(index, todo[index].rows, first(index), count, second, round(seconds, 2)))
+        store.record(found[-1])
         if on_progress:
             on_progress(len(found), len(picked))
         return False
 
     if on_progress:
-        on_progress(0, len(picked))
-    pending = [(i, todo[i].rows, todo[i].weight) for i in picked]
+        on_progress(len(found), len(picked))
+    pending = [(i, todo[i].rows, todo[i].weight) for i in picked if i not in earlier]
     jobs = max(1, jobs)
     run_cubes(
         t,
