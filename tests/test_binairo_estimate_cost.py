@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mindgames.models.binairo.count import cube_join, cubes, tables
+from mindgames.models.binairo.count import cube_join, cubes, prepare, tables
 from mindgames.models.binairo.count.sampling import (
     continuations,
     project_cpu,
@@ -83,3 +83,12 @@ def test_a_log_of_another_join_gives_its_counts_but_not_its_costs(tmp_path: Path
     }
     # without a join to hold them to, every cost is taken (as before)
     assert read_sample_log(log, "12x12", "takuzu")[(3, 4)] == (6, 9.0)
+
+
+def test_a_shape_is_made_ready_before_its_first_cube_is_timed() -> None:
+    # The join's tables and buffers (and compiled kernels) are made before the clock starts, not
+    # inside the first cube: a sampled cube stands for hundreds, and so would its set-up.
+    t = tables(10, 10, "takuzu")
+    assert cube_join(t, "mitm") == "bucketed pair tests" and t.counting is None
+    prepare(t, "mitm")
+    assert t.counting is not None and t.counting.kept is not None and t.counting.packed is not None
