@@ -262,11 +262,13 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
         join = join or cube_join(t, method)
         if join in TABLE_JOINS:
             prepare(t, method, join)
+            counting = t.counting
+            assert counting is not None  # prepare made it
             if join == "histogram":
-                return t.counting.unruly(a, b)
+                return counting.unruly(a, b)
             if join == "bucketed pair tests":
-                return t.counting.lookup(a, b, t.eqpairs)
-            return t.counting.takuzu(a, b, t.eqpairs, depth_first=join == "inclusion-exclusion, depth first")
+                return counting.lookup(a, b, t.eqpairs)
+            return counting.takuzu(a, b, t.eqpairs, depth_first=join == "inclusion-exclusion, depth first")
         if small_grids.handles(t.rows, t.cols) and join != "compiled pair tests":
             return _small(t).mitm_cube(a, b)
         from .kernels import mitm_cube
