@@ -10,7 +10,6 @@ import os
 import random
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +75,13 @@ def extend(
         "compare each with its count (the checkpoint's, when resumed); a "
         "difference exits 1 (default: 2 below 10x10, else 0: one 10x10 "
         "cube takes dfs about 30 s)",
+    )
+    count.add_argument(
+        "--cross-check-log",
+        metavar="FILE",
+        help="each finished recount of --cross-check goes here (one JSON line); the same "
+        "command resumes from it, recounting only the cubes it does not hold (default: "
+        "beside the checkpoint, CHECKPOINT.cross-check.jsonl; none without a checkpoint)",
     )
     count.add_argument(
         "--estimate",
@@ -343,14 +349,18 @@ def run_count_all(args: argparse.Namespace) -> int:
     sample = (
         args.cross_check if args.cross_check is not None else binairo_count.default_cross_check(rows, cols)
     )
-    wrong = []
+    wrong: list = []
+    cut_short = False
+    log = args.cross_check_log or (cross_check_log_beside(checkpoint) if checkpoint else None)
     if result.complete and args.method == "mitm" and sample:
-        wrong = cross_check(result, rules, sample, deadline, args)
+        wrong, cut_short = cross_check(result, rules, sample, deadline, args, log)
     if result.complete and not result.checked:
         result.checked.append("none in this run (--cross-check K recounts K cubes by a second method)")
-    if result.complete and automatic and checkpoint:
+    if result.complete and automatic and checkpoint and not cut_short:
         os.remove(checkpoint)  # an automatic checkpoint has done its job
         result.checkpoint = None
+        if log and not args.cross_check_log and os.path.exists(log):
+            os.remove(log)  # and so has the cross-check log beside it
     if args.json:
         emit_json(result.to_json())
         return cross_check_failed(wrong, result)
@@ -377,10 +387,20 @@ def cross_check_failed(wrong: list, result) -> int:
     )
 
 
-def cross_check(result, rules: str, sample: int, deadline: float | None, args: argparse.Namespace) -> list:
+def cross_check_log_beside(checkpoint: str) -> str:
+    """The cross-check log that goes with a count's checkpoint (x.jsonl: x.cross-check.jsonl)."""
+    path = Path(checkpoint)
+    return str(path.with_name(f"{path.stem if path.suffix == '.jsonl' else path.name}.cross-check.jsonl"))
+
+
+def cross_check(
+    result, rules: str, sample: int, deadline: float | None, args: argparse.Namespace, log: str | None
+) -> tuple[list, bool]:
     """Recount ``sample`` random cubes of a complete count by a second method, each set beside
     the count's own record of it (the checkpoint's, when resumed); notes go into ``result``.
-    The recounts that differ are returned."""
+    Each finished recount goes into ``log``, and the cubes it holds are not recounted.
+    Returns the recounts that differ, and whether the cross-check was cut short (time limit,
+    Ctrl-C)."""
     from mindgames.models import binairo_count
 
     r, c = (int(v) for v in result.orientation.split("x"))
@@ -398,17 +418,25 @@ def cross_check(result, rules: str, sample: int, deadline: float | None, args: a
                 jobs=jobs,
                 deadline=deadline,
                 on_progress=lambda done, total: bar.update(completed=done, total=total),
+                log=log,
             )
     except KeyboardInterrupt:  # the count stands; the check was cut short
-        result.checked.append("cross-check interrupted")
-        return []
+        kept = f"; finished recounts are in {log}, the same command resumes" if log else ""
+        result.checked.append(f"cross-check interrupted{kept}")
+        return [], True
     result.checked += [x.note() for x in recounts]
-    result.recounts = [asdict(x) | {"agrees": x.agrees} for x in recounts]
-    if len(recounts) < min(sample, result.cubes):
+    result.recounts = [x.to_json() for x in recounts]
+    logged = sum(x.logged for x in recounts)
+    if logged:
+        result.checked.append(f"cross-check: {logged} of {len(recounts)} recounts read from {log}")
+    cut_short = len(recounts) < min(sample, result.cubes)
+    if cut_short:
+        kept = f"; finished recounts are in {log}, the same command resumes" if log else ""
         result.checked.append(
-            f"cross-check: time limit reached after {len(recounts)} of {min(sample, result.cubes)} recounts"
+            f"cross-check: time limit reached after {len(recounts)} of {min(sample, result.cubes)} "
+            f"recounts{kept}"
         )
-    return [x for x in recounts if not x.agrees]
+    return [x for x in recounts if not x.agrees], cut_short
 
 
 def default_checkpoint(name: str) -> Path:
@@ -485,7 +513,8 @@ def estimate_count(rows: int, cols: int, rules: str, deadline: float | None, arg
                 )
 
     # cubes an earlier run with this log counted are not counted again
-    known = read_sample_log(args.checkpoint, f"{r}x{c}", rules) if args.checkpoint else {}
+    # (their CPU seconds only where this join counted them: another join's are another cost)
+    known = read_sample_log(args.checkpoint, f"{r}x{c}", rules, join) if args.checkpoint else {}
     with progress(
         args.estimate, f"binairo count {rows}x{cols} {rules} --estimate: sampled cubes", elapsed=True
     ) as bar:

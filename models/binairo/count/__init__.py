@@ -42,7 +42,7 @@ import numpy as np
 
 from ...errors import PuzzleError
 from . import small as small_grids
-from .sampling import continuations, read_auxiliary, strata, stratified_estimate, stratified_sample
+from .sampling import continuations, project_cpu, read_auxiliary, stratified_estimate, stratified_sample
 
 if TYPE_CHECKING:
     from .join import JoinTables  # imports numba: only where a count needs it
@@ -219,6 +219,38 @@ def _small(t: Tables) -> Any:
     return t.small
 
 
+# The joins that work on a shape's ``JoinTables`` (``t.counting``)
+TABLE_JOINS = (
+    "histogram",
+    "inclusion-exclusion, depth first",
+    "inclusion-exclusion by codes",
+    "bucketed pair tests",
+)
+
+
+_KERNELS_LOADED: set[tuple[str, str]] = set()  # (rules, join) whose compiled kernels this process has
+
+
+def prepare(t: Tables, method: str, join: str | None = None) -> None:
+    """Make everything ``count_cube`` needs for every cube of the shape, once, before any cube
+    is timed: the join tables (12x12: about a second), their buffers touched, the compiled
+    kernels loaded.  A cube's CPU seconds are then its own, not its share of the set-up: an
+    estimate's few cubes each stand for hundreds, and on 10x10 the first cube of a worker
+    cost ten cubes' worth (the projected CPU time came out a third too high)."""
+    join = join or cube_join(t, method)
+    if method != "mitm" or join not in TABLE_JOINS or t.counting is not None:
+        return
+    from .join import JoinTables
+
+    t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
+    t.counting.ready(join, t.eqpairs)
+    rules = "takuzu" if t.takuzu else "unruly"
+    if (rules, join) not in _KERNELS_LOADED:
+        _KERNELS_LOADED.add((rules, join))
+        small = tables(4, 4, rules)  # every join counts 4x4 (in milliseconds, once loaded)
+        count_cube(small, method, cubes(small, method)[0], join)
+
+
 def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> int:
     """The grids in one cube (unweighted).  ``join`` forces a way to join a mitm cube
     (``cube_join`` names them; ``compiled pair tests`` skips the numpy version of small shapes);
@@ -228,21 +260,15 @@ def count_cube(t: Tables, method: str, cube: Cube, join: str | None = None) -> i
             return dfs_check_mitm_cube(t, cube)
         a, b = cube.rows
         join = join or cube_join(t, method)
-        if join in (
-            "histogram",
-            "inclusion-exclusion, depth first",
-            "inclusion-exclusion by codes",
-            "bucketed pair tests",
-        ):
-            if t.counting is None:
-                from .join import JoinTables
-
-                t.counting = JoinTables(t.rows, t.cols, t.bits, t.words)
+        if join in TABLE_JOINS:
+            prepare(t, method, join)
+            counting = t.counting
+            assert counting is not None  # prepare made it
             if join == "histogram":
-                return t.counting.unruly(a, b)
+                return counting.unruly(a, b)
             if join == "bucketed pair tests":
-                return t.counting.lookup(a, b, t.eqpairs)
-            return t.counting.takuzu(a, b, t.eqpairs, depth_first=join == "inclusion-exclusion, depth first")
+                return counting.lookup(a, b, t.eqpairs)
+            return counting.takuzu(a, b, t.eqpairs, depth_first=join == "inclusion-exclusion, depth first")
         if small_grids.handles(t.rows, t.cols) and join != "compiled pair tests":
             return _small(t).mitm_cube(a, b)
         from .kernels import mitm_cube
@@ -300,6 +326,39 @@ class CountResult:
         return data
 
 
+def read_log(path: Path, header: dict[str, Any], what: str = "checkpoint") -> list[dict[str, Any]]:
+    """The entries of a log of finished cubes (a JSON line each after ``header``, which names
+    the job): its lines up to the first one cut short by an interruption (that cube is done
+    again).  A missing or empty file is started with the header.  A file of another job, or no
+    such log, is an error naming it."""
+    if not (path.exists() and path.stat().st_size):
+        path.write_text(json.dumps(header) + "\n")
+        return []
+    lines = path.read_bytes().splitlines(keepends=True)
+    try:
+        first = json.loads(lines[0])
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise PuzzleError(f"{path}: not a mindgames {what} file") from None
+    if first != header:
+        raise PuzzleError(
+            f"{path}: {what} of another job ({shorten_header(first)}), not of {shorten_header(header)}"
+        )
+    entries, good = [], len(lines[0])
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            entry = json.loads(line) if line.endswith(b"\n") else None
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            entry = None
+        if not isinstance(entry, dict):
+            if number == len(lines):  # cut short by an interruption: dropped, so that the
+                with path.open("r+b") as handle:  # next line appended starts clean
+                    handle.truncate(good)
+            break
+        entries.append(entry)
+        good += len(line)
+    return entries
+
+
 class Checkpoint:
     """Finished cubes, one JSON line each, after a header naming the job; appended as they finish."""
 
@@ -309,36 +368,23 @@ class Checkpoint:
         self.done: dict[int, int] = {}
         if self.path is None:
             return
-        if self.path.exists() and self.path.stat().st_size:
-            with self.path.open() as handle:
-                try:
-                    first = json.loads(handle.readline())
-                except json.JSONDecodeError:
-                    raise PuzzleError(f"{self.path}: not a mindgames checkpoint file") from None
-                if first != header:
-                    raise PuzzleError(
-                        f"{self.path}: checkpoint of another job ({shorten_header(first)}), "
-                        f"not of {shorten_header(header)}"
-                    )
-                for line in handle:
-                    try:
-                        entry = json.loads(line)
-                        self.done[int(entry["cube"])] = int(entry["count"])
-                    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                        break  # a line cut short by an interruption: that cube is redone
-        else:
-            self.path.write_text(json.dumps(header) + "\n")
+        for entry in read_log(self.path, header):
+            try:
+                self.done[int(entry["cube"])] = int(entry["count"])
+            except (KeyError, TypeError, ValueError):
+                break  # a line cut short by an interruption: that cube is redone
 
     def record(
         self, index: int, count: int, join: str | None = None, cpu_seconds: float | None = None
     ) -> None:
-        """One finished cube, with the join that counted it and what it cost (when known)."""
+        """One finished cube, with the join that counted it and what it cost (when known; to
+        0.1 ms: a 10x10 cube takes a few ms, and hundredths summed to 60 % of the count's cost)."""
         self.done[index] = count
         if self.path is not None:
             entry = (
                 {"cube": index, "count": count}
                 | ({"join": join} if join else {})
-                | ({"cpu_seconds": round(cpu_seconds, 2)} if cpu_seconds is not None else {})
+                | ({"cpu_seconds": round(cpu_seconds, 4)} if cpu_seconds is not None else {})
             )
             with self.path.open("a") as handle:
                 handle.write(json.dumps(entry) + "\n")
@@ -358,6 +404,7 @@ def _worker_init(rows: int, cols: int, rules: str, method: str, join: str | None
     # (it keeps the checkpoint and stops the pool), workers would just print tracebacks.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["tables"] = tables(rows, cols, rules)
+    prepare(_WORKER["tables"], method, join)
     _WORKER["method"] = method
     _WORKER["join"] = join
 
@@ -550,6 +597,7 @@ def run_cubes(
     if not in_process:
         _run_processes(jobs, t.rows, t.cols, rules, method, pending, finished, deadline, join)
         return
+    prepare(t, method, join)
     for index, fixed, weight in pending:
         if deadline is not None and time.monotonic() >= deadline:
             return
@@ -708,6 +756,7 @@ class Recount:
     recount: int
     method: str
     cpu_seconds: float
+    logged: bool = False  # read from the cross-check log of an earlier run, not recounted in this one
 
     @property
     def agrees(self) -> bool:
@@ -715,7 +764,44 @@ class Recount:
 
     def note(self) -> str:
         verdict = "equal" if self.agrees else f"DIFFERENT (count {self.count:,})"
-        return f"{self.method} recount of mitm cube {self.cube} {self.rows}: {self.recount:,}, {verdict}"
+        earlier = " (recounted earlier: from the cross-check log)" if self.logged else ""
+        return f"{self.method} recount of mitm cube {self.cube} {self.rows}: {self.recount:,}, {verdict}{earlier}"
+
+    def to_json(self) -> dict[str, Any]:
+        """Its fields and ``agrees``; ``logged`` only where it is true."""
+        data = asdict(self) | {"agrees": self.agrees}
+        if not self.logged:
+            del data["logged"]
+        return data
+
+
+class RecountLog:
+    """A cross-check's finished recounts, one JSON line each (cube, rows, the count it was set
+    beside, recount, agrees, method, CPU s) after a header naming the count; appended as they
+    finish, so that a cross-check cut short resumes: a rerun with the same log recounts only
+    the cubes it does not hold."""
+
+    def __init__(self, path: str | Path | None, rows: int, cols: int, rules: str, cubes: int):
+        self.path = Path(path) if path else None
+        header = {"rows": rows, "cols": cols, "rules": rules, "method": "mitm", "cubes": cubes}
+        self.done: dict[int, tuple[int, str, float]] = {}  # cube -> (recount, method, CPU s)
+        if self.path is None:
+            return
+        for entry in read_log(self.path, header | {"log": "cross-check"}, "cross-check log"):
+            try:
+                self.done[int(entry["cube"])] = (
+                    int(entry["recount"]),
+                    str(entry["method"]),
+                    float(entry["cpu_seconds"]),
+                )
+            except (KeyError, TypeError, ValueError):
+                break  # a line cut short by an interruption: that cube is recounted
+
+    def record(self, recount: Recount) -> None:
+        self.done[recount.cube] = (recount.recount, recount.method, recount.cpu_seconds)
+        if self.path is not None:
+            with self.path.open("a") as handle:
+                handle.write(json.dumps(recount.to_json() | {"rows": list(recount.rows)}) + "\n")
 
 
 def check_cubes(
@@ -728,10 +814,13 @@ def check_cubes(
     jobs: int = 1,
     deadline: float | None = None,
     on_progress: Callable[[int, int], None] | None = None,
+    log: str | Path | None = None,
 ) -> list[Recount]:
     """Count a random sample of ``sample`` mitm cubes again by a second method (``recount_join``)
     and set each beside its first count: ``recorded`` (cube index -> count, e.g. a checkpoint's,
     so that a wrong record is caught), else a count made here by the method's own join.
+    ``log`` (a ``RecountLog`` file) gets each finished recount; the sampled cubes it already
+    holds (recounted by the same method) are not recounted but returned from it (``logged``).
 
     ``rows x cols`` is the counted orientation (``CountResult.orientation``).  The recounts run
     on ``jobs`` worker processes when ``jobs > 1`` (one 12x12 cube takes the pair tests from
@@ -744,18 +833,28 @@ def check_cubes(
     todo = cubes(t, "mitm")
     second = recount_join(t)
     picked = sorted(random.Random(seed).sample(range(len(todo)), min(sample, len(todo))))
-    found: list[Recount] = []
+    store = RecountLog(log, rows, cols, rules, len(todo))
+
+    def first(index: int) -> int:
+        return recorded[index] if recorded is not None else count_cube(t, "mitm", todo[index])
+
+    found = [
+        Recount(i, todo[i].rows, first(i), store.done[i][0], second, store.done[i][2], logged=True)
+        for i in picked
+        if i in store.done and store.done[i][1] == second
+    ]
+    earlier = {x.cube for x in found}
 
     def finished(index: int, count: int, seconds: float) -> bool:
-        first = recorded[index] if recorded is not None else count_cube(t, "mitm", todo[index])
-        found.append(Recount(index, todo[index].rows, first, count, second, round(seconds, 2)))
+        found.append(Recount(index, todo[index].rows, first(index), count, second, round(seconds, 2)))
+        store.record(found[-1])
         if on_progress:
             on_progress(len(found), len(picked))
         return False
 
     if on_progress:
-        on_progress(0, len(picked))
-    pending = [(i, todo[i].rows, todo[i].weight) for i in picked]
+        on_progress(len(found), len(picked))
+    pending = [(i, todo[i].rows, todo[i].weight) for i in picked if i not in earlier]
     jobs = max(1, jobs)
     run_cubes(
         t,
@@ -878,12 +977,7 @@ def estimate(
             "cpu_seconds_projected": None,
             "message": f"{stopped or 'stopped'} before a sampled cube was finished",
         }
-    # CPU time: per stratum, the mean seconds of its timed cubes times its cubes
-    mean_all = spent / len(seconds) if seconds else 0.0
-    cpu = 0.0
-    for members in strata(todo, helper).values():
-        timed = [seconds[i] for i in members if i in seconds]
-        cpu += len(members) * (sum(timed) / len(timed) if timed else mean_all)
+    cpu = project_cpu(todo, seconds, helper)
     found = stratified_estimate(todo, counted, helper)
     message = None
     if stopped:
@@ -897,8 +991,8 @@ def estimate(
     return {
         **base,
         "status": "estimated" if found["estimated_count"] is not None else "unknown",
-        "estimated_seconds": round(cpu / jobs, 1),
-        "cpu_seconds_projected": round(cpu, 1),
+        "estimated_seconds": None if cpu is None else round(cpu / jobs, 1),
+        "cpu_seconds_projected": None if cpu is None else round(cpu, 1),
         **found,
         "message": message,
     }
