@@ -40,9 +40,8 @@ from mindgames.solver.model import Assignment, count_value, is_true
 from mindgames.solver.proof import Certificate, CertificationError, ProofBase, certify_unsat
 from mindgames.solver.statespace import OutOfTime
 
-from .compile import PlanModel, estimated_size
+from .compile import INVARIANT_STATES, PlanModel, estimated_size
 from .layout import CountedState, Layout
-from .solve import INVARIANT_STATES
 from .words import crossings
 
 if TYPE_CHECKING:

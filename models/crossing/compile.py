@@ -29,6 +29,10 @@ Condition = tuple[int, frozenset[int], int, bool]
 """``(type, allowed patterns, at least r, holds?)``: "at least r blocks of the type
 show one of the allowed patterns" is true (``holds``) or false."""
 
+#: most reachable counted states a certificate proves an inductive invariant (the run keeps
+#: them only up to this many; models/crossing/certify.py proves them closed under moves)
+INVARIANT_STATES = 20_000
+
 
 # -- places: where the rules are stated ------------------------------------------------
 @dataclass(frozen=True)

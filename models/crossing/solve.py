@@ -29,7 +29,7 @@ from mindgames.solver.statespace import (
 )
 
 from .checker import replay
-from .compile import PlanModel, estimated_size
+from .compile import INVARIANT_STATES, PlanModel, estimated_size
 from .layout import CountedState, Layout
 from .problem import CrossingProblem, Move, State
 from .spec import Spec
@@ -44,7 +44,6 @@ SAFE_COUNT_LIMIT = 5_000  # counted states enumerated for `safe_counted_states`
 # by layer on a one-step model instead (many small questions, not one big one)
 LAYERED_FROM = 20_000
 LAYERED_STATES = 20_000  # most counted states the layer-by-layer confirmation takes
-INVARIANT_STATES = 20_000  # most reachable counted states a certificate proves an invariant
 NEXT_STATES_KEPT = 200_000  # most successor states the search keeps for the counted graph's cross-check
 Report = Callable[[str], None]
 
