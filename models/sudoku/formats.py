@@ -39,6 +39,7 @@ from ..formats import units as cut_units
 from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
+from .sites import claims_puzzlink, read_puzzlink
 
 
 # ---------------------------------------------------------------------------
@@ -331,7 +332,7 @@ def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = 
         box, diagonals = _resolve(variant, None, None, False, where)
         return make_puzzle(_json_grid(value, where), box, None, diagonals, where)
     if isinstance(value, str):
-        return parse_line(value, where, variant)
+        return recognise(TEXT_READERS, value, where, variant)
     if not isinstance(value, dict):
         raise PuzzleError(f'{where}: a puzzle is a list of rows or an object with a "grid"')
     unknown = sorted(set(value) - set(_JSON_KEYS) - _OUTPUT_KEYS)
@@ -461,12 +462,16 @@ def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
     return recognise(JSON_READERS, json_line(text, where), where, variant)
 
 
-#: the formats of a line that holds one puzzle, tried in order after the usual line
-#: (read at once); the last, the symbols of :func:`parse_line`, takes every line
-LINE_READERS: list[Recogniser] = [
-    Recogniser(lambda text: text[:1] in "[{", _read_json_line),
+#: the formats of a text that is one puzzle by itself, a line's or a JSON string's (the
+#: service's ``"puzzle"``), tried in order: the sites' links and IDs (:mod:`.sites`), then
+#: the symbols of :func:`parse_line`, which take every text
+TEXT_READERS: list[Recogniser] = [
+    Recogniser(claims_puzzlink, lambda text, where, variant: read_puzzlink(text, where, _resolve, variant)),
     Recogniser(None, parse_line),
 ]
+#: the formats of a line that holds one puzzle, tried in order after the usual line
+#: (read at once): a JSON value, then :data:`TEXT_READERS`
+LINE_READERS: list[Recogniser] = [Recogniser(lambda text: text[:1] in "[{", _read_json_line), *TEXT_READERS]
 #: the forms of a JSON value that is one puzzle (a value of a JSON document or of JSON Lines),
 #: tried in order; the last, :func:`parse_json_value`, takes every value
 JSON_READERS: list[Recogniser] = [Recogniser(None, parse_json_value)]

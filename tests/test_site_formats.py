@@ -1,0 +1,129 @@
+"""Sudoku in the forms puzzle sites use (models/sudoku/sites.py): puzz.link / pzprjs URLs and
+Simon Tatham's Solo game IDs, read wherever a Sudoku is read, and written so they read back."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mindgames.models.errors import PuzzleError
+from mindgames.models.sudoku import make_puzzle, parse, read
+from mindgames.models.sudoku.formats import Variant
+from mindgames.models.sudoku.sites import PUZZLINK_BOXES, to_puzzlink
+
+
+def grids(sizes: list[int]) -> st.SearchStrategy[list[list[int]]]:
+    """Square grids of a size from ``sizes``, each cell blank (mostly) or a value in range."""
+    return st.sampled_from(sizes).flatmap(
+        lambda size: st.lists(
+            st.lists(st.one_of(st.just(0), st.integers(0, size)), min_size=size, max_size=size),
+            min_size=size,
+            max_size=size,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------
+# puzz.link
+# ---------------------------------------------------------------------------
+#: pzprjs' own test fixture for Sudoku (robx/pzprjs, test/script/sudoku.js: url "4/4/g1k23k3g",
+#: whose file form is "pzprv3/sudoku/4/. 1 . . /. . . 2 /3 . . . /. . 3 . /")
+PZPRJS_FIXTURE = "https://puzz.link/p?sudoku/4/4/g1k23k3g"
+
+
+def test_the_pzprjs_fixture_reads_as_its_file_form_and_writes_back_byte_for_byte() -> None:
+    puzzle = parse(PZPRJS_FIXTURE)
+    assert puzzle.grid == ((0, 1, 0, 0), (0, 0, 0, 2), (3, 0, 0, 0), (0, 0, 3, 0))
+    assert puzzle.box == (2, 2) and not puzzle.diagonals
+    assert to_puzzlink(puzzle) == PZPRJS_FIXTURE
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://puzz.link/p?sudoku/4/4/g1k23k3g",
+        "http://pzv.jp/p.html?sudoku/4/4/g1k23k3g",
+        "https://pzprxs.vercel.app/p?sudoku/4/4/g1k23k3g",
+        "https://puzz.link/p?sudoku_edit/4/4/g1k23k3g",
+        "https://puzz.link/p?sudoku_play/4/4/g1k23k3g",
+        "https://puzz.link/p?type=editor&sudoku/4/4/g1k23k3g",
+        "puzz.link/p?sudoku/4/4/g1k23k3g",
+    ],
+)
+def test_every_host_and_form_of_a_url_reads_the_same_puzzle(url: str) -> None:
+    assert parse(url) == parse(PZPRJS_FIXTURE)
+
+
+def test_boxes_follow_pzprjs_rule_for_each_size() -> None:
+    # built by hand as pzprjs' encoder writes: 6x6 all blank = 20+16 blanks "zv";
+    # 16x16: 16 at r1c1 is "-10", then 255 blanks = "z"*12 + "u" (12*20 + 15)
+    assert parse("https://puzz.link/p?sudoku/6/6/zv").box == (2, 3)
+    big = parse("https://puzz.link/p?sudoku/16/16/-10" + "z" * 12 + "u")
+    assert big.box == (4, 4) and big.grid[0][0] == 16 and big.grid[15][15] == 0
+    assert parse("https://puzz.link/p?sudoku/9/9/1" + "z" * 4).grid[0][0] == 1
+
+
+def test_runs_of_blanks_longer_than_twenty_are_cut_as_pzprjs_cuts_them() -> None:
+    # 80 blanks then a 9: four full runs; 79 blanks, a 9, a blank: three, a run of 19, the 9, one
+    last = make_puzzle([[0] * 9 for _ in range(8)] + [[0] * 8 + [9]])
+    assert to_puzzlink(last) == "https://puzz.link/p?sudoku/9/9/zzzz9"
+    next_to_last = make_puzzle([[0] * 9 for _ in range(8)] + [[0] * 7 + [9, 0]])
+    assert to_puzzlink(next_to_last) == "https://puzz.link/p?sudoku/9/9/zzzy9g"
+
+
+@settings(max_examples=60, deadline=None)
+@given(grids(list(PUZZLINK_BOXES)))
+def test_what_to_puzzlink_writes_reads_back(grid: list[list[int]]) -> None:
+    puzzle = make_puzzle(grid, PUZZLINK_BOXES[len(grid)])
+    assert parse(to_puzzlink(puzzle)) == puzzle
+
+
+def test_a_url_is_read_among_other_lines_of_a_file() -> None:
+    found = list(read(f"# a setter's list\n{PZPRJS_FIXTURE}\n1.....3..4.....2\n"))
+    assert [item.ok for item in found] == [True, True]
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("https://puzz.link/p?nurikabe/5/5/abc", "a puzz.link 'nurikabe' puzzle, not a Sudoku"),
+        ("https://puzz.link/p?sudoku/8/8/zzzd", "a 8x8 puzz.link Sudoku; pzprjs draws Sudoku boxes for 4x4"),
+        ("https://puzz.link/p?sudoku/4/4/g5k23k3g", "character 2: r1c2 is given 5, out of range (1..4)"),
+        ("https://puzz.link/p?sudoku/4/4/g1k23", "9 cells for a grid of 16 (the URL is cut short?)"),
+        ("https://puzz.link/p?sudoku/4/4/g1k23k3gg", "more cells than the 16 of the grid"),
+        ("https://puzz.link/p?sudoku/4/4/g.k23k3g", "a '?' given"),
+        ("https://puzz.link/p?sudoku/4/4/g1k2!k3g", "character 5: unexpected '!'"),
+        ("https://puzz.link/p?sudoku/16/16/-1", "'-' needs 2 hex digits after it"),
+        ("https://puzz.link/p?sudoku/4/4", "expected sudoku/COLUMNS/ROWS/CELLS"),
+        ("https://puzz.link/sudoku", "has no '?'"),
+    ],
+)
+def test_a_malformed_url_is_an_error_naming_what_is_wrong(url: str, message: str) -> None:
+    with pytest.raises(PuzzleError, match="^line 1: .*" + re.escape(message)):
+        parse(url)
+
+
+def test_a_stated_variant_that_contradicts_the_url_is_an_error() -> None:
+    with pytest.raises(PuzzleError, match="contradicts"):
+        list(read(PZPRJS_FIXTURE, Variant(box=(1, 4), source="the command line")))[0].require()
+    with pytest.raises(PuzzleError, match="contradicts"):
+        list(read(PZPRJS_FIXTURE, Variant(diagonals=True, source="the command line")))[0].require()
+
+
+def test_to_puzzlink_refuses_what_pzprjs_cannot_draw() -> None:
+    with pytest.raises(PuzzleError, match="no jigsaw regions nor diagonals"):
+        to_puzzlink(make_puzzle([[0] * 4 for _ in range(4)], with_diagonals=True))
+    with pytest.raises(PuzzleError, match="draws no 12x12"):
+        to_puzzlink(make_puzzle([[0] * 12 for _ in range(12)]))
+
+
+def test_a_url_is_read_where_a_json_value_or_the_service_gives_a_puzzle_string() -> None:
+    from mindgames.models.registry import get_kind
+
+    assert get_kind("sudoku").parse_value(PZPRJS_FIXTURE) == parse(PZPRJS_FIXTURE)
+    assert parse(f'{{"puzzles": ["{PZPRJS_FIXTURE}"]}}') == parse(PZPRJS_FIXTURE)
+    with pytest.raises(PuzzleError, match="a puzz.link 'nurikabe' puzzle, not a Sudoku"):
+        get_kind("sudoku").parse_value("https://puzz.link/p?nurikabe/5/5/abc")
