@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from mindgames.models.errors import PuzzleError
 from mindgames.models.sudoku import make_puzzle, parse, read
 from mindgames.models.sudoku.formats import Variant
-from mindgames.models.sudoku.sites import PUZZLINK_BOXES, to_puzzlink
+from mindgames.models.sudoku.sites import PUZZLINK_BOXES, to_puzzlink, to_tatham
 
 
 def grids(sizes: list[int]) -> st.SearchStrategy[list[list[int]]]:
@@ -127,3 +127,106 @@ def test_a_url_is_read_where_a_json_value_or_the_service_gives_a_puzzle_string()
     assert parse(f'{{"puzzles": ["{PZPRJS_FIXTURE}"]}}') == parse(PZPRJS_FIXTURE)
     with pytest.raises(PuzzleError, match="a puzz.link 'nurikabe' puzzle, not a Sudoku"):
         get_kind("sudoku").parse_value("https://puzz.link/p?nurikabe/5/5/abc")
+
+
+# ---------------------------------------------------------------------------
+# Simon Tatham's Solo
+# ---------------------------------------------------------------------------
+#: 6x6 jigsaw layouts whose regions are each in one piece (Solo draws regions by their walls)
+JIGSAW_6 = ["AAABBB", "AACBBB", "ACCCDD", "CCEDDD", "EEEFFD", "EEFFFF"]
+JIGSAWS_6 = [JIGSAW_6, ["".join(column) for column in zip(*JIGSAW_6)]]  # and its transpose
+
+
+def test_a_solo_id_reads_cells_runs_and_separated_numbers() -> None:
+    # by hand after solo.c: a = 1 blank, "_" between two numbers side by side, e = 5 blanks
+    puzzle = parse("2x2:a1c2_3c3e")
+    assert puzzle.grid == ((0, 1, 0, 0), (0, 2, 3, 0), (0, 0, 3, 0), (0, 0, 0, 0))
+    assert puzzle.box == (2, 2) and not puzzle.diagonals
+    assert to_tatham(puzzle) == "2x2:a1c2_3c3e"
+
+
+def test_solo_c_and_r_are_the_rows_and_columns_of_a_box() -> None:
+    # solo.c: "a 2x3 puzzle": each box is two rows of digits by three columns
+    assert parse("2x3:zj").box == (2, 3)
+    assert parse("3x2:zj").box == (3, 2)
+    assert parse("3:zzzc").box == (3, 3)  # "N" alone is NxN boxes
+    assert parse("3x3x:zzzc").diagonals
+    assert parse("3x3dtm4:zzzc") == parse("3x3:zzzc")  # symmetry and difficulty say nothing of the puzzle
+
+
+def test_numbers_past_nine_are_decimal_and_runs_past_twenty_six_repeat_z() -> None:
+    grid = [[0] * 16 for _ in range(16)]
+    grid[0][0], grid[0][1], grid[15][15] = 16, 12, 3
+    puzzle = make_puzzle(grid)
+    assert to_tatham(puzzle) == "4x4:16_12" + "z" * 9 + "s3"  # 253 blanks = 9 * 26 + 19
+    assert parse(to_tatham(puzzle)) == puzzle
+
+
+def test_a_jigsaw_id_draws_its_regions_from_solo_walls() -> None:
+    # by hand after solo.c: 4x4 in 2x2 blocks; lines inside the grid, across in reading order then
+    # down column by column, each row/column "open, wall, open"; "a" = 1 open then a wall, "b" = 2,
+    # and one closing wall past the last line
+    puzzle = parse("4j:p,abbbbbbba")
+    assert puzzle.regions is not None and puzzle.box is None
+    assert [list(row) for row in puzzle.regions] == [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]
+    assert to_tatham(puzzle) == "4j:p,abbbbbbba"
+    assert parse("2x2j:p,abbbbbbba") == puzzle == parse("4x1:p,abbbbbbba")  # all three mean a 4x4 jigsaw
+
+
+def test_z_in_the_walls_is_twenty_six_open_lines_and_no_wall_as_solo_reads_it() -> None:
+    # every row a region: the 30 lines across are open, the 30 down are walls
+    puzzle = parse("6j:zj,zd" + "_" * 30)
+    assert [list(row) for row in puzzle.regions or []] == [[r] * 6 for r in range(6)]
+    assert to_tatham(puzzle) == "6j:zj,zd" + "_" * 30
+
+
+@settings(max_examples=40, deadline=None)
+@given(grids([4, 6, 8, 9, 12, 16]), st.booleans())
+def test_what_to_tatham_writes_reads_back(grid: list[list[int]], diagonals: bool) -> None:
+    puzzle = make_puzzle(grid, with_diagonals=diagonals)
+    assert parse(to_tatham(puzzle)) == puzzle
+
+
+@settings(max_examples=30, deadline=None)
+@given(grids([6]), st.sampled_from(JIGSAWS_6), st.booleans())
+def test_what_to_tatham_writes_of_a_jigsaw_reads_back(
+    grid: list[list[int]], regions: list[str], diagonals: bool
+) -> None:
+    puzzle = make_puzzle(grid, None, [list(row) for row in regions], diagonals)
+    assert parse(to_tatham(puzzle)) == puzzle
+
+
+def test_to_tatham_refuses_a_region_in_pieces() -> None:
+    pieces = ["AABABB", "AAABBB", "CCCDDD", "CCCDDD", "EEFFFF", "EEEEFF"]  # r1c4's A stands alone
+    with pytest.raises(PuzzleError, match="a region in pieces cannot be drawn"):
+        to_tatham(make_puzzle([[0] * 6 for _ in range(6)], None, [list(row) for row in pieces]))
+
+
+@pytest.mark.parametrize(
+    ("game_id", "message"),
+    [
+        ("3x3k:zzzc,abc,def", "a Killer Solo ID: killer cages are not supported"),
+        ("3x3#1234", "'3x3#1234' is a Solo random-seed ID"),
+        ("3x3:a10zzzb", "character 2: r1c2 is given 10, out of range (1..9)"),
+        ("2x2:1", "1 cells for a grid of 16 (the ID is cut short?)"),
+        ("2x2:pa", "character 2: more cells than the 16 of the grid"),
+        ("2x2:p!", "character 2: unexpected '!'"),
+        ("2x2:a1c2_3c3e,abc", "unexpected ',abc' after the cells (only a jigsaw has walls)"),
+        ("4j:p", "a jigsaw Solo ID needs ',' and its block walls after the cells"),
+        ("4j:p,__", "2 lines for a grid of 25 (the ID is cut short?)"),
+        ("4j:p,zz", "more lines than the 24 of the grid"),
+        ("4j:p,ab1", "character 3: unexpected '1'"),
+        ("3x3q:zzzc", "'3x3q' is not Solo's parameters"),
+        ("7x7:a", "make a 49x49 grid; sizes"),
+    ],
+)
+def test_a_malformed_solo_id_is_an_error_naming_what_is_wrong(game_id: str, message: str) -> None:
+    with pytest.raises(PuzzleError, match="^line 1: .*" + re.escape(message)):
+        parse(game_id)
+
+
+def test_a_solo_id_is_read_from_a_file_next_to_other_forms_and_states_its_own_variant() -> None:
+    found = list(read(f"2x2:a1c2_3c3e\n{PZPRJS_FIXTURE}\n"))
+    assert [item.ok for item in found] == [True, True]
+    with pytest.raises(PuzzleError, match="contradicts"):
+        list(read("# mindgames sudoku box=2x2\n2x2x:p\n"))[0].require()

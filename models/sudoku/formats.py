@@ -39,7 +39,7 @@ from ..formats import units as cut_units
 from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
-from .sites import claims_puzzlink, read_puzzlink
+from .sites import claims_puzzlink, claims_tatham, read_puzzlink, read_tatham
 
 
 # ---------------------------------------------------------------------------
@@ -467,6 +467,7 @@ def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
 #: the symbols of :func:`parse_line`, which take every text
 TEXT_READERS: list[Recogniser] = [
     Recogniser(claims_puzzlink, lambda text, where, variant: read_puzzlink(text, where, _resolve, variant)),
+    Recogniser(claims_tatham, lambda text, where, variant: read_tatham(text, where, _resolve, variant)),
     Recogniser(None, parse_line),
 ]
 #: the formats of a line that holds one puzzle, tried in order after the usual line

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import PuzzleError, shorten
-from .puzzle import Sudoku, make_puzzle
+from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 
 #: resolves a puzzle's own box and diagonals against the stated variant (``formats._resolve``)
 Resolve = Callable[[Any, Any, Any, bool, str], tuple[Any, bool]]
@@ -130,3 +130,191 @@ def to_puzzlink(puzzle: Sudoku, host: str = "puzz.link") -> str:
 
 def _run_letter(run: int) -> str:
     return chr(ord("g") + run - 1)
+
+
+# ---------------------------------------------------------------------------
+# Simon Tatham's Solo
+# ---------------------------------------------------------------------------
+_TATHAM_ID = re.compile(r"^\d+(?:x\d+)?[a-z\d]*[:#]")
+#: the parameters of a Solo game ID: C and R (C only for a jigsaw), then letters: ``j``
+#: jigsaw, ``x`` diagonals, ``k`` killer, and the symmetry and difficulty a generator used
+#: (``r2``, ``m4``, ``md2``, ``a``, ``dt`` ... ``du``), which say nothing about the puzzle
+_TATHAM_PARAMS = re.compile(r"^(\d+)(?:x(\d+))?((?:j|x|k|r\d+|md?\d+|a|d[tbieu])*)$")
+_RUN_LETTERS = 26  # a letter a..z stands for 1..26 blank cells
+
+
+def claims_tatham(text: str) -> bool:
+    """Does the line start like a Solo game ID (``3x3:``, ``2x3x:``, ``9j:``, ``3x3#seed``)?"""
+    return _TATHAM_ID.match(text.strip()) is not None
+
+
+def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku:
+    """A Solo game ID (``CxR:CELLS``; ``x`` after the parameters for diagonals; ``Nj:CELLS,WALLS``
+    for a jigsaw) as its puzzle.  Solo's C and R are the rows and columns of a box: a ``2x3``
+    puzzle has boxes 2 cells tall and 3 wide.  Killer IDs are refused: their cages are constraints
+    mindgames does not hold, and a constraint is never dropped."""
+    at = f"{where}: " if where else ""
+    params, separator, description = text.strip().partition(":")
+    if not separator:
+        raise PuzzleError(
+            f"{at}{shorten(text.strip())!r} is a Solo random-seed ID: Solo makes a puzzle from the seed; "
+            "give its game ID (Game > Specific) instead"
+        )
+    found = _TATHAM_PARAMS.match(params)
+    if found is None:
+        raise PuzzleError(f"{at}{shorten(params)!r} is not Solo's parameters (like 3x3, 2x3x or 9j)")
+    # as solo.c: "N" alone is NxN boxes; "j" makes a jigsaw of C*R cells a side ("9j": of C),
+    # and so does R = 1
+    box_rows = int(found[1])
+    box_cols = int(found[2]) if found[2] is not None else box_rows
+    flags = re.sub(r"r\d+|md?\d+|d[tbieu]", "", found[3])  # symmetry and difficulty: dropped
+    if "k" in flags:
+        raise PuzzleError(f"{at}a Killer Solo ID: killer cages are not supported")
+    jigsaw = "j" in flags or box_cols == 1
+    size = box_rows if "j" in flags and found[2] is None else box_rows * box_cols
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise PuzzleError(
+            f"{at}Solo parameters {params!r} make a {size}x{size} grid; sizes {MIN_SIZE}..{MAX_SIZE} are supported"
+        )
+    cells, _, walls = description.partition(",")
+    values = _tatham_cells(cells, size, f"{at}Solo cells")
+    grid = [values[r * size : (r + 1) * size] for r in range(size)]
+    if jigsaw:
+        if not _:
+            raise PuzzleError(f"{at}a jigsaw Solo ID needs ',' and its block walls after the cells")
+        labels = _tatham_regions(walls, size, f"{at}Solo jigsaw walls")
+        _, diagonals = resolve(variant, None, "x" in flags, True, where)
+        return make_puzzle(grid, None, labels, diagonals, where)
+    if _:
+        raise PuzzleError(
+            f"{at}unexpected {shorten(',' + walls)!r} after the cells (only a jigsaw has walls)"
+        )
+    box, diagonals = resolve(variant, (box_rows, box_cols), "x" in flags, False, where)
+    return make_puzzle(grid, box, None, diagonals, where)
+
+
+def _tatham_cells(text: str, size: int, at: str) -> list[int]:
+    """Solo's cells: a number 1..size a given (``_`` between two numbers), a letter a..z a run
+    of 1..26 blanks."""
+    values: list[int] = []
+    found = re.finditer(r"[1-9]\d*|[a-z]|_|.", text)
+    for token in found:
+        piece, position = token[0], token.start() + 1
+        if piece.isdigit():
+            if int(piece) > size:
+                cell = len(values)
+                raise PuzzleError(
+                    f"{at}, character {position}: r{cell // size + 1}c{cell % size + 1} is given {piece}, "
+                    f"out of range (1..{size})"
+                )
+            values.append(int(piece))
+        elif "a" <= piece <= "z":
+            values.extend([0] * (ord(piece) - ord("a") + 1))
+        elif piece != "_":
+            raise PuzzleError(f"{at}, character {position}: unexpected {piece!r}")
+        if len(values) > size * size:
+            raise PuzzleError(f"{at}, character {position}: more cells than the {size * size} of the grid")
+    if len(values) < size * size:
+        raise PuzzleError(f"{at}: {len(values)} cells for a grid of {size * size} (the ID is cut short?)")
+    return values
+
+
+def _solo_edges(size: int) -> list[tuple[int, int]]:
+    """The pairs of neighbouring cells (as indexes) in Solo's order of block walls: the
+    vertical lines inside the grid in reading order, then the horizontal ones column by column."""
+    across = [(y * size + x, y * size + x + 1) for y in range(size) for x in range(size - 1)]
+    down = [(y * size + x, (y + 1) * size + x) for x in range(size) for y in range(size - 1)]
+    return across + down
+
+
+def _tatham_regions(text: str, size: int, at: str) -> list[list[int]]:
+    """The jigsaw regions that Solo's walls draw: each letter a..y is that many (1..25) open
+    lines then a wall, ``_`` a wall, ``z`` 26 open lines and no wall (as solo.c reads them);
+    one wall more than the lines closes the text."""
+    edges = _solo_edges(size)
+    region = list(range(size * size))  # union-find: each cell's representative
+
+    def root(cell: int) -> int:
+        while region[cell] != cell:
+            region[cell] = region[region[cell]]
+            cell = region[cell]
+        return cell
+
+    position = 0
+    for index, char in enumerate(text):
+        if char != "_" and not "a" <= char <= "z":
+            raise PuzzleError(f"{at}, character {index + 1}: unexpected {char!r}")
+        open_lines = 0 if char == "_" else ord(char) - ord("a") + 1
+        if position + open_lines > len(edges):
+            raise PuzzleError(f"{at}, character {index + 1}: more lines than the {len(edges)} of the grid")
+        for first, second in edges[position : position + open_lines]:
+            region[root(first)] = root(second)
+        position += open_lines + (open_lines != _RUN_LETTERS)
+    if position != len(edges) + 1:
+        raise PuzzleError(f"{at}: {position} lines for a grid of {len(edges) + 1} (the ID is cut short?)")
+    numbers: dict[int, int] = {}
+    return [
+        [numbers.setdefault(root(y * size + x), len(numbers) + 1) for x in range(size)] for y in range(size)
+    ]
+
+
+def to_tatham(puzzle: Sudoku) -> str:
+    """The Solo game ID of a puzzle, as solo.c writes it: ``RxC[x]:CELLS`` for boxes of R rows
+    and C columns, ``N j[x]:CELLS,WALLS`` for a jigsaw."""
+    size = puzzle.size
+    diagonals = "x" if puzzle.diagonals else ""
+    cells = _tatham_cell_text([v for row in puzzle.grid for v in row])
+    if puzzle.regions is not None:
+        walls = _tatham_wall_text(puzzle.regions, size)
+        if _first_seen(_tatham_regions(walls, size, "")) != _first_seen(puzzle.regions):
+            raise PuzzleError("Solo draws a jigsaw by its walls: a region in pieces cannot be drawn")
+        return f"{size}j{diagonals}:{cells},{walls}"
+    if puzzle.box is None or min(puzzle.box) < 2:
+        raise PuzzleError(f"Solo has no {puzzle.variant}: its boxes are at least 2x2, or jigsaw regions")
+    return f"{puzzle.box[0]}x{puzzle.box[1]}{diagonals}:{cells}"
+
+
+def _tatham_cell_text(values: list[int]) -> str:
+    parts: list[str] = []
+    run = 0
+    for value in values:
+        if value == 0:
+            run += 1
+            continue
+        if run:
+            parts.append(_tatham_runs(run))
+        elif parts:
+            parts.append("_")  # two numbers side by side
+        parts.append(str(value))
+        run = 0
+    if run:
+        parts.append(_tatham_runs(run))
+    return "".join(parts)
+
+
+def _tatham_runs(run: int) -> str:
+    """A run of blanks as letters: as many ``z`` (26) as fit, then the rest's letter."""
+    full, rest = divmod(run, _RUN_LETTERS)
+    return "z" * full + (chr(ord("a") + rest - 1) if rest else "")
+
+
+def _tatham_wall_text(regions: Any, size: int) -> str:
+    flat = [number for row in regions for number in row]
+    parts: list[str] = []
+    open_lines = 0
+    for first, second in [*_solo_edges(size), (0, -1)]:  # the closing wall past the last line
+        if second >= 0 and flat[first] == flat[second]:
+            open_lines += 1
+            if open_lines == _RUN_LETTERS:
+                parts.append("z")
+                open_lines = 0
+            continue
+        parts.append(chr(ord("a") + open_lines - 1) if open_lines else "_")
+        open_lines = 0
+    return "".join(parts)
+
+
+def _first_seen(regions: Any) -> list[int]:
+    """Regions as numbers in order of first appearance: two layouts equal by it are the same."""
+    numbers: dict[Any, int] = {}
+    return [numbers.setdefault(label, len(numbers)) for row in regions for label in row]
