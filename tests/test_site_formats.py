@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from mindgames.models.errors import PuzzleError
 from mindgames.models.sudoku import make_puzzle, parse, read
 from mindgames.models.sudoku.formats import Variant
-from mindgames.models.sudoku.sites import PUZZLINK_BOXES, to_puzzlink, to_tatham
+from mindgames.models.sudoku.sites import PUZZLINK_BOXES, claims_tatham, to_puzzlink, to_tatham
 
 
 def grids(sizes: list[int]) -> st.SearchStrategy[list[list[int]]]:
@@ -230,3 +230,10 @@ def test_a_solo_id_is_read_from_a_file_next_to_other_forms_and_states_its_own_va
     assert [item.ok for item in found] == [True, True]
     with pytest.raises(PuzzleError, match="contradicts"):
         list(read("# mindgames sudoku box=2x2\n2x2x:p\n"))[0].require()
+
+
+def test_a_long_line_of_digits_is_no_solo_id_and_is_looked_at_once() -> None:
+    # the Solo recogniser looks at the first characters only: a long line is the line reader's
+    assert not claims_tatham("1" * 100_000)
+    with pytest.raises(PuzzleError, match="too long for a puzzle"):
+        parse("1" * 100_001)

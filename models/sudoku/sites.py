@@ -135,7 +135,10 @@ def _run_letter(run: int) -> str:
 # ---------------------------------------------------------------------------
 # Simon Tatham's Solo
 # ---------------------------------------------------------------------------
-_TATHAM_ID = re.compile(r"^\d+(?:x\d+)?[a-z\d]*[:#]")
+#: the start of a Solo ID: C, maybe xR, then letters and digits up to ":" or "#" (each part
+#: starts with a character the one before cannot match, so a long line is looked at once)
+_TATHAM_ID = re.compile(r"\d+(?:x\d+)?(?:[a-z][a-z\d]*)?[:#]")
+_TATHAM_PARAMS_AT_MOST = 40  # characters before ":" or "#": a longer start is no Solo ID
 #: the parameters of a Solo game ID: C and R (C only for a jigsaw), then letters: ``j``
 #: jigsaw, ``x`` diagonals, ``k`` killer, and the symmetry and difficulty a generator used
 #: (``r2``, ``m4``, ``md2``, ``a``, ``dt`` ... ``du``), which say nothing about the puzzle
@@ -145,7 +148,7 @@ _RUN_LETTERS = 26  # a letter a..z stands for 1..26 blank cells
 
 def claims_tatham(text: str) -> bool:
     """Does the line start like a Solo game ID (``3x3:``, ``2x3x:``, ``9j:``, ``3x3#seed``)?"""
-    return _TATHAM_ID.match(text.strip()) is not None
+    return _TATHAM_ID.match(text.lstrip()[: _TATHAM_PARAMS_AT_MOST + 1]) is not None
 
 
 def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku:
