@@ -237,3 +237,36 @@ def test_a_long_line_of_digits_is_no_solo_id_and_is_looked_at_once() -> None:
     assert not claims_tatham("1" * 100_000)
     with pytest.raises(PuzzleError, match="too long for a puzzle"):
         parse("1" * 100_001)
+
+
+# ---------------------------------------------------------------------------
+# Simple Sudoku (.ss): a framed grid
+# ---------------------------------------------------------------------------
+SIMPLE_SUDOKU = """\
+*-----------*
+|...|.2.|...|
+|.3.|...|..1|
+|...|...|...|
+|---+---+---|
+|...|...|...|
+|...|...|...|
+|...|...|...|
+|---+---+---|
+|...|...|...|
+|...|...|...|
+|...|..9|...|
+*-----------*
+"""
+
+
+def test_a_simple_sudoku_frame_reads_as_its_grid() -> None:
+    puzzle = parse(SIMPLE_SUDOKU)
+    assert puzzle.grid[0][4] == 2 and puzzle.grid[1][1] == 3 and puzzle.grid[1][8] == 1
+    assert puzzle.grid[8][5] == 9 and sum(v != 0 for row in puzzle.grid for v in row) == 4
+
+
+def test_rows_of_numbers_with_several_digits_still_read_as_numbers() -> None:
+    rows = "\n".join(
+        " ".join(["10", "."] + ["."] * 10) if r == 0 else " ".join(["."] * 12) for r in range(12)
+    )
+    assert parse(rows).grid[0][0] == 10

@@ -263,7 +263,7 @@ def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
     return Sudoku(grid, box, None, diagonals)
 
 
-_SEPARATOR_CHARS = set("-+=|_ \t")
+_SEPARATOR_CHARS = set("-+=|_* \t")  # '*': the corners of Simple Sudoku's (.ss) frame
 
 
 def _is_separator(line: str) -> bool:
@@ -273,7 +273,8 @@ def _is_separator(line: str) -> bool:
 def _row_cells(line: str, where: str) -> list[int]:
     """A grid row: symbols with optional '|' and spaces, or space-separated numbers (10, 11, ...)."""
     tokens = line.replace("|", " ").split()
-    if len(tokens) > 1 and any(len(t) > 1 for t in tokens):
+    # numbers when one of them has several digits; symbols in boxes (.ss: |...|.2.|...|) otherwise
+    if len(tokens) > 1 and any(len(t) > 1 and t.isdigit() for t in tokens):
         values = []
         for i, token in enumerate(tokens):
             if token in (".", "_"):
