@@ -4,25 +4,13 @@ count still fails the command."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-from mindgames.cli import main
 from mindgames.models.binairo import count as binairo_count
-
-
-def cli(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(argv))
-        except SystemExit as stop:
-            code = stop.code
-    return code, out.getvalue(), err.getvalue()
+from tests.test_binairo_limits import cli
 
 
 def logged_cubes(log: Path) -> list[int]:

@@ -34,11 +34,9 @@ class Gate:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         api = scope["path"].startswith("/v1/")
-        headers = dict(
-            reversed(scope.get("headers", ()))
-        )  # a repeated header: the first, as Starlette reads it
-        host = headers.get(b"host", b"").decode("latin-1").lower()
         raw = scope.get("headers", ())
+        headers = dict(reversed(raw))  # a repeated header: the first, as Starlette reads it
+        host = headers.get(b"host", b"").decode("latin-1").lower()
         if len(headers) != len(raw) and sum(name == b"host" for name, _ in raw) > 1:
             # RFC 9112 3.2: a request with more than one Host is answered 400, whichever comes first.
             return await error(400, "the request has more than one Host header")(scope, receive, send)
