@@ -10,7 +10,9 @@ from mindgames.service.testing import Server
 from tests.test_browser import HARD, browser, cells, page, server, shot  # noqa: F401 (fixtures)
 
 EASY = "....754..........8.8.19....3....1.6........34....6817.2.4...6.39......2.53.2....."
-SEVERAL = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.......4......"  # HARD less a given
+SEVERAL = (
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.......4......"  # HARD less a given
+)
 
 
 def load(page, kind: str, text: str) -> None:
@@ -102,7 +104,15 @@ def test_check_and_explain_mark_the_cells_two_solutions_differ_in_alike(page):
     after_explain = classed(page, "sudoku-grid", "open")
     assert after_check and after_explain  # one class, one look, one meaning
     legend = page.text_content("#sudoku .legend")
-    for meaning in ("given", "solved", "hinted", "suggests", "clashing givens", "two solutions differ", "reason"):
+    for meaning in (
+        "given",
+        "solved",
+        "hinted",
+        "suggests",
+        "clashing givens",
+        "two solutions differ",
+        "reason",
+    ):
         assert meaning in legend
 
 
@@ -114,13 +124,18 @@ def test_crossing_explain_and_certify_on_the_page(page):
     page.click("#crossing-explain")
     page.wait_for_selector("#crossing-message.ok >> text=no plan exists")
     needed = page.eval_on_selector_all("#crossing-explanation li", "els => els.map(e => e.textContent)")
-    assert len(needed) == 4 and "at most 1 may cross back at once: without it, a plan of 11 crossings" in needed[3]
+    assert (
+        len(needed) == 4
+        and "at most 1 may cross back at once: without it, a plan of 11 crossings" in needed[3]
+    )
     page.select_option("#crossing-preset", "wolf-goat-cabbage")
     assert page.inner_html("#crossing-explanation") == ""  # another puzzle: the explanation went
     page.check("#crossing-certify")
     page.click("#crossing-solve")
     page.wait_for_selector("#crossing-message.ok")
-    assert "7 crossings, proven shortest (certified: DRAT, checked; " in page.text_content("#crossing-message")
+    assert "7 crossings, proven shortest (certified: DRAT, checked; " in page.text_content(
+        "#crossing-message"
+    )
     shot(page, "crossing-certified")
 
 
