@@ -476,7 +476,9 @@ def count_all_by_engine(
     return 0
 
 
-def cpu_time(seconds: float) -> str:
+def cpu_time(seconds: float | None) -> str:
+    if seconds is None:  # every sampled cube was read from a log that another join timed
+        return "an unknown CPU time (no cube of this sample was timed with this join)"
     return f"{seconds:,.1f} CPU s" if seconds < 3600 else f"{seconds / 3600:,.1f} CPU hours"
 
 
