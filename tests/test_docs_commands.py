@@ -87,9 +87,9 @@ def commands(text: str) -> list[str]:
     pending = ""
     for line in text.splitlines():
         if line.rstrip().endswith("\\"):
-            pending += line.rstrip()[:-1] + " "
+            pending += (line.strip() if pending else line.rstrip())[:-1].rstrip() + " "
             continue
-        line = pending + line
+        line = pending + line.strip() if pending else line
         pending = ""
         if line.strip() and not line.lstrip().startswith("#"):
             joined.append(line.strip())
@@ -107,7 +107,7 @@ def console(text: str) -> list[tuple[str, str]]:
             command = line[2:]
             while command.rstrip().endswith("\\") and i + 1 < len(lines):
                 i += 1
-                command = command.rstrip()[:-1] + " " + lines[i].strip()
+                command = command.rstrip()[:-1].rstrip() + " " + lines[i].strip()
             pairs.append((command, []))
         elif pairs:
             pairs[-1][1].append(line)
@@ -198,6 +198,10 @@ def test_documented_block_runs_as_stated(block: Block, tmp_path: Path) -> None:
     port = free_port()
     try:
         for command in commands(block.text):
+            if command.startswith("mindgames serve") and block.marker != "server":
+                pytest.fail(
+                    f"{where}: `{command}` runs until stopped: mark the block <!-- server --> or <!-- skip: ... -->"
+                )
             if block.marker == "server" and command.startswith("mindgames serve"):
                 if server is not None:
                     continue  # one server per block: the others are shown, not started
@@ -221,3 +225,23 @@ def test_the_pages_hold_blocks_to_run() -> None:
     readme = [b for b in ALL if b.page.name == "README.md"]
     assert any("mindgames sudoku solve data/sudoku/seed.txt" in b.text for b in readme)
     assert len(ALL) > 20
+
+
+def test_the_conventions_read_as_documented(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- skip: an hour -->\n```bash\nmindgames binairo count --size 12\n```\n\n"
+        "```bash\n# a comment line\nmindgames sudoku solve \\\n    data/sudoku/seed.txt\nfalse   # exit 1\n```\n\n"
+        "```console\n$ echo a \\\n    b\na b\n$ true\n```\n\n"
+        "```python\nprint(6)\n```\n\n```output\n6\n```\n",
+        encoding="utf-8",
+    )
+    skipped, shell, shown, script = blocks(page)
+    assert skipped.marker == "skip" and shell.marker == ""
+    assert commands(shell.text) == ["mindgames sudoku solve data/sudoku/seed.txt", "false   # exit 1"]
+    assert [expected_exit(c) for c in commands(shell.text)] == [0, 1]
+    assert console(shown.text) == [("echo a b", "a b\n"), ("true", "\n")]
+    assert script.output == "6\n"
+    assert matches(
+        "8x8 takuzu grids: 4,111,116 (mitm, ...)\n", "8x8 takuzu grids: 4,111,116 (mitm, 164 cubes, 0.2 s)\n"
+    )
