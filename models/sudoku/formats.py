@@ -38,6 +38,7 @@ from ..formats import (
 from ..formats import units as cut_units
 from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
+from . import pencilmarks
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 from .sites import claims_puzzlink, claims_tatham, read_puzzlink, read_tatham
 
@@ -245,7 +246,7 @@ def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
     The hot path of reading a collection: the checks :func:`make_puzzle` makes,
     done on the whole line at once."""
     size = _SIZE_OF_CELLS.get(len(line))
-    if size is None or not line.isascii():
+    if size is None or not line.isascii() or size == 27 and pencilmarks.claims_sukaku(line):
         return None
     values = line.encode().translate(_SYMBOL_BYTES)  # the cells' values, at C speed
     if max(values) > size:  # a symbol out of range, unknown, or a space (region labels follow)
@@ -263,7 +264,8 @@ def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
     return Sudoku(grid, box, None, diagonals)
 
 
-_SEPARATOR_CHARS = set("-+=|_* \t")  # '*': the corners of Simple Sudoku's (.ss) frame
+# '*': the corners of Simple Sudoku's (.ss) frame; '.', ':', "'": the corners of Hodoku's candidate grids
+_SEPARATOR_CHARS = set("-+=|_*.:' \t")
 
 
 def _is_separator(line: str) -> bool:
@@ -290,8 +292,17 @@ def _row_cells(line: str, where: str) -> list[int]:
 def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant | None = None) -> Sudoku:
     """A puzzle drawn as a grid, one row per line, separators (| - +) allowed."""
     first = numbered_lines[0][0]
-    grid = [_row_cells(text, place(line=n)) for n, text in numbered_lines if not _is_separator(text)]
     where = place(lines=(first, numbered_lines[-1][0]))
+    rows = [(n, text.replace("|", " ").split()) for n, text in numbered_lines if not _is_separator(text)]
+    # groups of several digits are candidates in a grid of up to 9 rows (a grid whose
+    # numbers go to 10 and beyond has 10 rows and more)
+    small = len(rows) <= pencilmarks.SUKAKU_SIZE
+    if small and any(
+        len(tokens) > 1 and any(map(pencilmarks.is_candidate_token, tokens)) for _, tokens in rows
+    ):
+        box, diagonals = _resolve(variant, None, None, False, where)
+        return pencilmarks.puzzle_of_marks(pencilmarks.candidate_rows(rows), where, box, diagonals)
+    grid = [_row_cells(text, place(line=n)) for n, text in numbered_lines if not _is_separator(text)]
     for i, row in enumerate(grid):
         if len(row) != len(grid):
             raise PuzzleError(f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows")
@@ -443,6 +454,7 @@ TEXT_FORMAT: TextFormat[Variant | None, Variant] = TextFormat(
     one_puzzle=_is_grid_block,
     json_one_puzzle=_one_grid,
     block_lines_at_most=GRID_LINES_AT_MOST,
+    puzzle_sections=("puzzle",),  # SadMan Sudoku (.sdk): [Puzzle]; its [State] and others are passed over
 )
 
 
@@ -458,6 +470,11 @@ def units(lines: Iterable[str], variant: Variant | None = None) -> Iterator[Unit
     return cut_units(lines, TEXT_FORMAT, variant)
 
 
+def _read_sukaku(text: str, where: str, variant: Variant | None) -> Sudoku:
+    box, diagonals = _resolve(variant, (3, 3), None, False, where)
+    return pencilmarks.read_sukaku(text, where, box, diagonals)
+
+
 def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
     """A line of JSON Lines: its value read as :data:`JSON_READERS` read a JSON value."""
     return recognise(JSON_READERS, json_line(text, where), where, variant)
@@ -467,6 +484,7 @@ def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
 #: service's ``"puzzle"``), tried in order: the sites' links and IDs (:mod:`.sites`), then
 #: the symbols of :func:`parse_line`, which take every text
 TEXT_READERS: list[Recogniser] = [
+    Recogniser(pencilmarks.claims_sukaku, lambda text, where, variant: _read_sukaku(text, where, variant)),
     Recogniser(claims_puzzlink, lambda text, where, variant: read_puzzlink(text, where, _resolve, variant)),
     Recogniser(claims_tatham, lambda text, where, variant: read_tatham(text, where, _resolve, variant)),
     Recogniser(None, parse_line),
