@@ -363,6 +363,32 @@ def json_line(text: str, where: str) -> Any:
         raise error_at(where, f"invalid JSON ({detail})") from None
 
 
+# ---------------------------------------------------------------------------
+# Writing for other programs and sites: a kind's ``writers`` and ``links``
+# ---------------------------------------------------------------------------
+def solved_puzzle(kind: Any, puzzle: Any, solution: Sequence[Sequence[Any]]) -> Any:
+    """The puzzle with every cell of ``solution`` given: how a site that holds no answers
+    shows one (its link opens the filled grid)."""
+    cells = {(r, c): value for r, row in enumerate(solution) for c, value in enumerate(row)}
+    return kind.with_givens(puzzle, cells)
+
+
+def share_links(kind: Any, puzzle: Any, solution: Sequence[Sequence[Any]] | None = None) -> dict[str, Any]:
+    """Every site of ``kind.links`` with the link opening the puzzle there (``puzzle``) and,
+    given a solution, the link opening the filled grid (``solution``); a site that cannot
+    show this puzzle has ``error``, what it lacks."""
+    links: dict[str, Any] = {}
+    for site, link in kind.links.items():
+        try:
+            entry = {"puzzle": link(puzzle)}
+            if solution is not None:
+                entry["solution"] = link(solved_puzzle(kind, puzzle, solution))
+        except PuzzleError as error:
+            entry = {"error": str(error)}
+        links[site] = entry
+    return links
+
+
 __all__ = [
     "JSON_STARTS",
     "MAX_DOCUMENT_CHARS",
@@ -383,5 +409,7 @@ __all__ = [
     "recognise",
     "rows_of_cells",
     "section_name",
+    "share_links",
+    "solved_puzzle",
     "units",
 ]

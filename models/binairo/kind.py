@@ -14,6 +14,7 @@ from ..errors import CrossCheckFailed, PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from . import formats, rules
 from .puzzle import RULE_SETS, Puzzle, check_rules_set, grid_rows, make_puzzle, parse_size
+from .writers import LINKS, WRITERS
 
 if TYPE_CHECKING:
     from .count import CountResult
@@ -61,6 +62,9 @@ class BinairoKind(GridKind[Puzzle, rules.Encoding]):
 
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
         return formats.to_json(puzzle)
+
+    writers = WRITERS
+    links = LINKS
 
     # -- the rules, as rules.py states them -----------------------------------------------
     shape = staticmethod(rules.shape)

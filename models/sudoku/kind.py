@@ -15,6 +15,7 @@ from ..runner import PuzzleSolver, Result
 from . import formats, rules
 from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
+from .writers import LINKS, WRITERS
 
 BOX = Option(
     "box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square", parse=checked_box
@@ -68,6 +69,9 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
 
     def to_json(self, puzzle: Sudoku) -> dict[str, Any]:
         return formats.to_json(puzzle)
+
+    writers = WRITERS
+    links = LINKS
 
     # -- the rules, as rules.py states them -----------------------------------------------
     shape = staticmethod(rules.shape)
