@@ -86,6 +86,8 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     problem = kinds.options_error(kind, fields)
     if problem:
         return error(422, problem)
+    if plan is not None and body.links:
+        return error(422, "links: only grid puzzles have links (a crossing is no grid)")
     if plan is None and body.params is not None:
         having = " and ".join(k.name for k in kinds.plan_kinds())
         return error(422, f"params: only {having} puzzles have parameters")
