@@ -14,6 +14,8 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from mindgames.models.actions import get_action
+from mindgames.models.errors import PuzzleError
+from mindgames.models.formats import share_links
 from mindgames.models.kind import PlanKind
 
 from .. import kinds
@@ -338,7 +340,57 @@ def router(service: Service) -> APIRouter:
         """The next cell that can be deduced: `row`, `col`, `value`, `technique`, `because`, `text`."""
         return await answer(service, kind, "hint", body, False, request)
 
+    @routes.post(
+        "/v1/{kind}/read",
+        tags=["puzzles"],
+        responses={
+            **ERRORS,
+            **POSTED,
+            **example(
+                {
+                    "puzzle": {
+                        "grid": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]],
+                        "box": [2, 2],
+                    },
+                    "links": {"puzzlink": {"puzzle": "https://puzz.link/p?sudoku/4/4/g1k23k3g"}},
+                },
+                "the puzzle as the kind's JSON object, and with `links`: true each site's link",
+            ),
+        },
+    )
+    async def read_puzzle(body: SolveRequest, kind: str = grid_kind_path()) -> Any:
+        """The puzzle read as the kind reads it (a site's link, a game ID, any text format):
+        its JSON object (`puzzle`), and with `links` the link opening it on each site.  Nothing
+        is solved: what the web page's "paste a link" and "share" ask."""
+        grid = kinds.grid_kind(kind)
+        if grid is None:
+            names = ", ".join(g.name for g in kinds.grid_kinds())
+            status = 422 if kind in kinds.kind_names() else 404
+            return error(status, f"{kind!r} puzzles are not read here; grid kinds: {names}")
+        if body.puzzle is None or body.puzzles is not None:
+            return error(422, 'give "puzzle" (one), the text or value to read')
+        fields = body.model_dump()
+        problem = kinds.options_error(kind, fields)
+        if problem:
+            return error(422, problem)
+        if nesting(body.puzzle) > MAX_NESTING:
+            return error(422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep")
+        try:
+            puzzle = await asyncio.to_thread(kinds.parse_one, kind, body.puzzle, fields)
+            reply: dict[str, Any] = {"puzzle": grid.to_json(puzzle)}
+        except PuzzleError as problem_found:
+            return error(422, str(problem_found))
+        if body.links:
+            reply["links"] = share_links(grid, puzzle)
+        return reply
+
     return routes
+
+
+def grid_kind_path() -> Any:
+    """The ``{kind}`` of ``/v1/{kind}/read``: a grid kind (as :func:`kind_path`)."""
+    able = [grid.name for grid in kinds.grid_kinds()]
+    return Path(description=f"the puzzle kind: {', '.join(able)}", json_schema_extra={"enum": able})
 
 
 ANSWERING = ("solve", "check", "count", "explain", "hint")  # the routes of :func:`answer`

@@ -31,6 +31,24 @@ function say(id, text, tone) {
   el.className = "message " + (tone || "info");
 }
 
+// -- links: a pasted link or game ID is read by the server; "Share link" asks it for links ------
+async function readPasted(kind, text, messageId) {
+  const reply = await api("POST", `/v1/${kind}/read`, { puzzle: text });
+  if (!reply.ok) { say(messageId, "Invalid: " + (reply.data.error || "HTTP " + reply.status), "bad"); return null; }
+  return reply.data.puzzle;
+}
+
+async function sharePuzzle(kind, body, messageId) {
+  const reply = await api("POST", `/v1/${kind}/read`, { ...body, links: true });
+  if (!reply.ok) { say(messageId, "Invalid: " + (reply.data.error || "HTTP " + reply.status), "bad"); return; }
+  const links = Object.entries(reply.data.links || {});
+  const shown = links.filter(([, link]) => link.puzzle);
+  if (!shown.length) { say(messageId, "No site shows this puzzle: " + links.map(([site, link]) => `${site}: ${link.error}`).join("; "), "bad"); return; }
+  let copied = "";
+  try { await navigator.clipboard.writeText(shown[0][1].puzzle); copied = " (copied)"; } catch (err) { copied = ""; }
+  say(messageId, shown.map(([site, link]) => `${site}: ${link.puzzle}`).join("  ") + copied, "info");
+}
+
 function ms(seconds) {
   return seconds < 1 ? (seconds * 1000).toFixed(1) + " ms" : seconds.toFixed(2) + " s";
 }
@@ -226,8 +244,25 @@ $("sudoku-diagonals").addEventListener("change", () => {
 $("sudoku-clear").addEventListener("click", () => { sudokuReset(sudoku.size); say("sudoku-message", ""); });
 $("sudoku-clear-solution").addEventListener("click", () => { sudokuBoard.clearResult(); sudokuBoard.render(); say("sudoku-message", ""); });
 
+function sudokuLoad(puzzle) {
+  if (!puzzle) return;
+  const size = puzzle.grid.length;
+  ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
+  sudokuReset(size);
+  sudoku.values = puzzle.grid.flat();
+  if (puzzle.box) sudoku.box = puzzle.box;
+  if (puzzle.regions) sudoku.regions = puzzle.regions.split("");
+  sudoku.diagonals = Boolean(puzzle.diagonals);
+  $("sudoku-diagonals").checked = sudoku.diagonals;
+  sudokuBoard.render();
+  say("sudoku-message", `Loaded a ${size}x${size} puzzle.`, "info");
+}
+$("sudoku-share").addEventListener("click", () => sharePuzzle("sudoku", { puzzle: sudokuPuzzle() }, "sudoku-message"));
+
 $("sudoku-load").addEventListener("click", () => {
-  const fields = $("sudoku-paste").value.trim().split(/\s+/);
+  const pasted = $("sudoku-paste").value.trim();
+  if (/[:?\[\n|]/.test(pasted)) { readPasted("sudoku", pasted, "sudoku-message").then(sudokuLoad); return; }
+  const fields = pasted.split(/\s+/);
   const line = fields[0] || "";
   const size = Math.round(Math.sqrt(line.length));
   if (!line || size * size !== line.length || size < 4 || size > 35) {
@@ -362,8 +397,25 @@ function binairoReset(rows, cols) {
 $("binairo-clear").addEventListener("click", () => binairoReset(binairo.rows, binairo.cols));
 $("binairo-clear-solution").addEventListener("click", () => { binairoBoard.clearResult(); binairoBoard.render(); say("binairo-message", ""); });
 $("binairo-rules").addEventListener("change", () => { binairoBoard.clearResult(); binairoBoard.render(); });
+function binairoLoad(puzzle) {
+  if (!puzzle) return;
+  const rows = puzzle.grid.length, cols = puzzle.grid[0].length;
+  ensureSizeOption($("binairo-rows"), rows, String(rows));
+  ensureSizeOption($("binairo-cols"), cols, String(cols));
+  binairoReset(rows, cols);
+  binairo.values = puzzle.grid.flat();
+  $("binairo-rules").value = puzzle.rules;
+  binairoBoard.render();
+  say("binairo-message", `Loaded a ${rows}x${cols} ${puzzle.rules} puzzle.`, "info");
+}
+$("binairo-share").addEventListener("click", () => {
+  const grid = [];
+  for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
+  sharePuzzle("binairo", { puzzle: grid, rules: $("binairo-rules").value }, "binairo-message");
+});
 $("binairo-load").addEventListener("click", () => {
   const text = $("binairo-paste").value.trim();
+  if (/:/.test(text)) { readPasted("binairo", text, "binairo-message").then(binairoLoad); return; }
   let rows = text.includes("/") || text.includes("\n") ? text.split(/[\/\n]+/).map((s) => s.replace(/\s+/g, "")) : null;
   if (!rows) {
     const flat = text.replace(/\s+/g, "");
