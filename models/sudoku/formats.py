@@ -40,6 +40,7 @@ from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 from .sites import claims_puzzlink, claims_tatham, read_puzzlink, read_tatham
+from .variants import refuse_constraints
 
 
 # ---------------------------------------------------------------------------
@@ -524,11 +525,13 @@ def write(puzzle: Sudoku) -> str:
     >>> parse(write(puzzle)) == puzzle
     True
     """
+    refuse_constraints(puzzle.constraints, "the text formats")
     return f"{header(puzzle)}\n{to_text(puzzle)}\n"
 
 
 def to_json(puzzle: Sudoku) -> dict[str, Any]:
     """The puzzle as a JSON object that :func:`parse_json_value` reads back."""
+    refuse_constraints(puzzle.constraints, "mindgames' JSON")
     record: dict[str, Any] = {"grid": [list(row) for row in puzzle.grid]}
     if puzzle.box is not None:
         record["box"] = list(puzzle.box)
