@@ -85,14 +85,22 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     clashing_cells = staticmethod(rules.clashing_cells)
 
     # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
-    def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
-        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution."""
+    def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:
+        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution.
+        None for a puzzle with variant rules: the ladder knows units only (``explain`` then
+        says "one solution", which the engines proved under every rule)."""
+        if puzzle.constraints:
+            return None
         from . import techniques  # imported when asked: solving needs none of it
 
         return techniques.grade(puzzle, deadline)
 
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
-        """The next value the ladder deduces, as JSON; None when it is stuck."""
+        """The next value the ladder deduces, as JSON; None when it is stuck.  A puzzle with
+        variant rules gets no ladder step yet (the ladder knows units only): None, and
+        ``hint`` gives a cell of the solution the engines found under every rule."""
+        if puzzle.constraints:
+            return None
         from . import techniques
 
         return techniques.hint_json(puzzle, deadline)

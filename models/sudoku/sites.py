@@ -16,6 +16,7 @@ from typing import Any
 from ..errors import PuzzleError, shorten
 from ..formats import error_at, place
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
+from .variants import refuse_constraints
 
 #: resolves a puzzle's own box and diagonals against the stated variant (``formats._resolve``)
 Resolve = Callable[[Any, Any, Any, bool, str], tuple[Any, bool]]
@@ -111,6 +112,7 @@ def to_puzzlink(puzzle: Sudoku, host: str = "puzz.link") -> str:
     Only what pzprjs draws can go: a size it offers, its box for that size, no regions
     nor diagonals; anything else is a PuzzleError naming it."""
     size = puzzle.size
+    refuse_constraints(puzzle.constraints, "puzz.link")
     if puzzle.regions is not None or puzzle.diagonals:
         raise PuzzleError("puzz.link Sudoku has no jigsaw regions nor diagonals")
     if PUZZLINK_BOXES.get(size) != puzzle.box:
@@ -277,6 +279,7 @@ def _tatham_regions(text: str, size: int, where: str, offset: int = 0) -> list[l
 def to_tatham(puzzle: Sudoku) -> str:
     """The Solo game ID of a puzzle, as solo.c writes it: ``RxC[x]:CELLS`` for boxes of R rows
     and C columns, ``N j[x]:CELLS,WALLS`` for a jigsaw."""
+    refuse_constraints(puzzle.constraints, "Solo game IDs")
     size = puzzle.size
     diagonals = "x" if puzzle.diagonals else ""
     cells = _tatham_cell_text([v for row in puzzle.grid for v in row])
