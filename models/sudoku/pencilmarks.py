@@ -20,12 +20,13 @@ every cell open or solved is a plain Sudoku).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..errors import PuzzleError
 from ..formats import error_at, place
 from ..grid import cell_name
 from .puzzle import Sudoku, make_puzzle
-from .variants import Candidates
+from .variants import Candidates, Constraints
 
 SUKAKU_SIZE = 9
 SUKAKU_LENGTH = SUKAKU_SIZE**3  # 729
@@ -104,17 +105,8 @@ def with_candidates(
     candidates: tuple[Candidates, ...],
     where: str,
 ) -> Sudoku:
-    """The puzzle of givens and candidate rules.  (This build of the puzzle holds no rule
-    beyond its givens: a candidate rule is refused rather than dropped.)"""
-    if candidates:
-        first = candidates[0]
-        raise error_at(
-            where,
-            f"pencil marks restrict {len(candidates)} cells (first {cell_name(first.cell)}: "
-            f"{''.join(map(str, sorted(first.digits)))}); the candidates rule is not compiled in this "
-            "version, and a rule is never dropped",
-        )
-    return make_puzzle(grid, box, None, diagonals, where)
+    """The puzzle of givens and candidate rules."""
+    return make_puzzle(grid, box, None, diagonals, where, Constraints(candidates=candidates))
 
 
 def cell_marks(puzzle: Sudoku) -> list[list[frozenset[int]]]:
@@ -129,8 +121,12 @@ def cell_marks(puzzle: Sudoku) -> list[list[frozenset[int]]]:
 
 
 def candidate_rules(puzzle: Sudoku) -> tuple[Candidates, ...]:
-    """The puzzle's candidate rules (none in this build: see :func:`with_candidates`)."""
-    return ()
+    """The puzzle's candidate rules; PuzzleError when it has other variant rules, which pencil
+    marks cannot show (a rule is never dropped)."""
+    others = replace(puzzle.constraints, candidates=())
+    if others:
+        raise PuzzleError(f"pencil marks show candidates only, not {', '.join(others.names())}")
+    return puzzle.constraints.candidates
 
 
 def to_sukaku(puzzle: Sudoku) -> str:

@@ -30,14 +30,24 @@ def is_plain_variant(puzzle: Sudoku) -> bool:
 def to_line(puzzle: Sudoku) -> str:
     """One line of symbols (a jigsaw's region labels after it); the ``# mindgames sudoku``
     header before it when the box or the diagonals are not what a bare line reads as."""
+    _no_rules(puzzle, "a line of symbols")
     line = formats.to_text(puzzle)
     return line if is_plain_variant(puzzle) else f"{formats.header(puzzle)}\n{line}"
+
+
+def _no_rules(puzzle: Sudoku, what: str) -> None:
+    """PuzzleError when the puzzle has variant rules, which ``what`` cannot hold (never dropped)."""
+    if puzzle.constraints:
+        names = puzzle.constraints.names()
+        marks = " (or sukaku, candidates: pencil marks)" if names == ["candidates"] else ""
+        raise PuzzleError(f"{what} holds no variant rules ({', '.join(names)}): write it as json{marks}")
 
 
 def to_grid(puzzle: Sudoku) -> str:
     """The puzzle drawn over N lines: ``|`` between boxes, ``-`` and ``+`` between bands."""
     if puzzle.regions is not None:
         raise PuzzleError("a grid drawn over lines has no jigsaw regions: use the line or json format")
+    _no_rules(puzzle, "a grid of symbols")
     assert puzzle.box is not None, "a puzzle without regions has a box"
     box_rows, box_cols = puzzle.box
     rows = []
@@ -71,7 +81,7 @@ def to_sdm(puzzle: Sudoku) -> str:
 
 
 def _classic_9x9(puzzle: Sudoku, name: str) -> None:
-    if puzzle.size != 9 or puzzle.box != (3, 3) or puzzle.diagonals:
+    if puzzle.size != 9 or puzzle.box != (3, 3) or puzzle.diagonals or puzzle.constraints:
         raise PuzzleError(f"{name} holds a 9x9 Sudoku with 3x3 boxes, not {puzzle.variant}")
 
 
