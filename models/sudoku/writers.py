@@ -31,8 +31,7 @@ def to_line(puzzle: Sudoku) -> str:
     """One line of symbols (a jigsaw's region labels after it); the ``# mindgames sudoku``
     header before it when the box or the diagonals are not what a bare line reads as."""
     _no_rules(puzzle, "a line of symbols")
-    line = formats.to_text(puzzle)
-    return line if is_plain_variant(puzzle) else f"{formats.header(puzzle)}\n{line}"
+    return with_header(puzzle, formats.to_text(puzzle))
 
 
 def _no_rules(puzzle: Sudoku, what: str) -> None:
@@ -59,8 +58,18 @@ def to_grid(puzzle: Sudoku) -> str:
     rows = [
         line for r, row in enumerate(rows) for line in ([rule, row] if r and r % box_rows == 0 else [row])
     ]
-    body = "\n".join(rows)
+    return with_header(puzzle, "\n".join(rows))
+
+
+def with_header(puzzle: Sudoku, body: str) -> str:
+    """``body`` after the ``# mindgames sudoku`` header when the box or the diagonals are not
+    what the text alone reads as."""
     return body if is_plain_variant(puzzle) else f"{formats.header(puzzle)}\n{body}"
+
+
+def to_candidates(puzzle: Sudoku) -> str:
+    """The candidate grid (:func:`.pencilmarks.to_candidate_grid`), after the header it needs."""
+    return with_header(puzzle, pencilmarks.to_candidate_grid(puzzle))
 
 
 def to_json_text(puzzle: Sudoku) -> str:
@@ -100,7 +109,7 @@ WRITERS: dict[str, Callable[[Sudoku], str]] = {
     "sdk": to_sdk,
     "sdm": to_sdm,
     "sukaku": pencilmarks.to_sukaku,
-    "candidates": pencilmarks.to_candidate_grid,
+    "candidates": to_candidates,
 }
 
 #: ``--link SITE``: the link that opens the puzzle on that site
