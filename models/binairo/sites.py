@@ -16,10 +16,10 @@ import re
 
 from ..errors import PuzzleError, shorten
 from ..formats import error_at, place
-from .puzzle import Puzzle, make_puzzle
+from .puzzle import Puzzle, check_size, make_puzzle
 
 #: the start of an Unruly ID: its parameters up to ``:`` or ``#``
-_UNRULY_ID = re.compile(r"(\d+)(?:x(\d+))?(u?)(?:d[a-z])?([:#])")
+_UNRULY_ID = re.compile(r"(\d{1,6})(?:x(\d{1,6}))?(u?)(?:d[a-z])?([:#])")
 _LONGEST_RUN = 25  # a letter a..y (A..Y) is 0..24 blanks then a cell; z (Z) is 25 blanks alone
 #: the least width and height Unruly plays (unruly.c, validate_params)
 UNRULY_MIN_SIDE = 6
@@ -55,6 +55,10 @@ def read_unruly(text: str, where: str, rules: str | None) -> Puzzle:
     if rules is not None and rules != id_rules:
         unique = "with 'u', unique rows and columns" if found[3] else "without 'u', rows may repeat"
         raise error_at(where, f"the Unruly ID is {id_rules} ({unique}), but rules {rules} were asked for")
+    try:
+        check_size(height, width)  # before the cells: an absurd size is named, never allocated
+    except PuzzleError as error:
+        raise error_at(where, f"the Unruly ID's {width}x{height}: {error}") from None
     offset = found.end()
     cells: list[int | None] = [None] * (width * height)
     position = 0

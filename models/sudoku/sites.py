@@ -54,7 +54,7 @@ def read_puzzlink(text: str, where: str, resolve: Resolve, variant: Any) -> Sudo
             f"{at}a puzz.link {shorten(genre)!r} puzzle, not a Sudoku (mindgames reads puzz.link Sudoku)"
         )
     fields = data.split("/")
-    if len(fields) != 3 or not fields[0].isdigit() or not fields[1].isdigit():
+    if len(fields) != 3 or not all(f.isdigit() and f.isascii() and len(f) <= 6 for f in fields[:2]):
         raise PuzzleError(f"{at}expected sudoku/COLUMNS/ROWS/CELLS after '?', found {shorten(data)!r}")
     cols, rows, body = int(fields[0]), int(fields[1]), fields[2]
     if cols != rows or cols not in PUZZLINK_BOXES:
