@@ -246,6 +246,8 @@ $("sudoku-clear-solution").addEventListener("click", () => { sudokuBoard.clearRe
 
 function sudokuLoad(puzzle) {
   if (!puzzle) return;
+  const rules = Object.keys(puzzle).filter((key) => !["grid", "box", "diagonals", "regions"].includes(key));
+  if (rules.length) { say("sudoku-message", `This puzzle has rules the page does not draw (${rules.join(", ")}): solve it with the command line or the API.`, "bad"); return; }
   const size = puzzle.grid.length;
   ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
   sudokuReset(size);
