@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from ..errors import PuzzleError, shorten
@@ -108,6 +108,17 @@ _CELL_COSMETIC = frozenset({"c", "cArray", "centerPencilMarks", "cornerPencilMar
 #: keys of a constraint's entry that only style it (colours, sizes, which tool drew it)
 _STYLE = frozenset(
     {"outlineC", "fontC", "baseC", "width", "height", "angle", "size", "isNewConstraint", "fromRangskSolver"}
+)
+#: the keys of kropki dots (colour, and the one value f-puzzles' entry may state) and of lines
+_DOT_KEYS: tuple[tuple[str, Literal["white", "black"], str], ...] = (
+    ("difference", "white", "1"),
+    ("ratio", "black", "2"),
+)
+_LINE_KEYS: tuple[tuple[str, Literal["whisper", "renban", "palindrome", "between"]], ...] = (
+    ("whispers", "whisper"),
+    ("renban", "renban"),
+    ("palindrome", "palindrome"),
+    ("betweenline", "between"),
 )
 _DIRECTIONS = {"UL": (-1, -1), "UR": (-1, 1), "DL": (1, -1), "DR": (1, 1)}
 _CELL_NAME = re.compile(r"^R(\d+)C(\d+)$")
@@ -259,7 +270,7 @@ class _Reader:
     def _regions(self) -> list[list[int]]:
         """Each cell's region: its ``region``, or (none given) its box by f-puzzles' default shape."""
         rows, cols = default_box(self.size)
-        labels = []
+        labels: list[list[int]] = []
         for r, row in enumerate(self.grid):
             labels.append([])
             for c, cell in enumerate(row):
@@ -286,17 +297,12 @@ class _Reader:
             extra_regions.append(tuple((size - 1 - i, i) for i in range(size)))
         dots = [
             Dot(self.pair(entry, key, i), colour)
-            for key, colour, default in (("difference", "white", "1"), ("ratio", "black", "2"))
+            for key, colour, default in _DOT_KEYS
             for i, entry in self.entries(key, default)
         ]
         lines = [
             Line(kind, path)
-            for key, kind in (
-                ("whispers", "whisper"),
-                ("renban", "renban"),
-                ("palindrome", "palindrome"),
-                ("betweenline", "between"),
-            )
+            for key, kind in _LINE_KEYS
             for i, entry in self.entries(key)
             for path in self.lines_of(entry, key, i)
         ]
@@ -642,12 +648,7 @@ def to_json(puzzle: Sudoku) -> dict[str, Any]:
         "even": [{"cell": _name(clue.cell)} for clue in rules.parity if clue.parity == "even"],
         "extraregion": [{"cells": names(region)} for region in rules.extra_regions],
     }
-    for key, kind in (
-        ("whispers", "whisper"),
-        ("renban", "renban"),
-        ("palindrome", "palindrome"),
-        ("betweenline", "between"),
-    ):
+    for key, kind in _LINE_KEYS:
         entries[key] = [{"lines": [names(line.cells)]} for line in rules.lines if line.kind == kind]
     for line in rules.lines:
         if line.kind == "whisper" and line.whisper_gap(size) != -(-size // 2):
