@@ -322,6 +322,7 @@ _OUTPUT_KEYS = frozenset(
         "complete",
         "error",
         "message",
+        "drawing",
     }
 )
 

@@ -50,7 +50,7 @@ from .variants import (
 Resolve = Callable[[Any, Any, Any, bool, str], tuple[Any, bool]]
 
 FPUZZLES_HOST = "www.f-puzzles.com"
-_LINK = re.compile(r"^(?:https?://)?(?:www\.)?f-puzzles\.com/?(?:index\.html)?\?", re.IGNORECASE)
+_LINK = re.compile(r"^(?:https?://)?(?:www\.)?f-puzzles\.com(?:[/?#]|$)", re.IGNORECASE)
 #: the longest JSON object read (a 16x16 puzzle with every constraint is well under it)
 MAX_JSON = 1_000_000
 

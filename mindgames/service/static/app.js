@@ -209,6 +209,7 @@ function sudokuReset(size) {
   sudoku.box = boxShape(size);
   sudoku.regions = null;
   sudoku.values = new Array(size * size).fill(0);
+  sudokuVariants.clear();
   sudokuBoard.focus = 0;
   sudokuBoard.clearResult();
   sudokuBoard.render();
@@ -227,6 +228,7 @@ $("sudoku-clear").addEventListener("click", () => { sudokuReset(sudoku.size); sa
 $("sudoku-clear-solution").addEventListener("click", () => { sudokuBoard.clearResult(); sudokuBoard.render(); say("sudoku-message", ""); });
 
 $("sudoku-load").addEventListener("click", () => {
+  if (sudokuVariants.load($("sudoku-paste").value)) return;  // a link or JSON: read by the server
   const fields = $("sudoku-paste").value.trim().split(/\s+/);
   const line = fields[0] || "";
   const size = Math.round(Math.sqrt(line.length));
@@ -254,6 +256,7 @@ $("sudoku-load").addEventListener("click", () => {
 });
 
 function sudokuPuzzle() {
+  if (sudokuVariants.text) return sudokuVariants.puzzle();
   const n = sudoku.size;
   const grid = [];
   for (let r = 0; r < n; r++) grid.push(sudoku.values.slice(r * n, (r + 1) * n));
@@ -266,6 +269,7 @@ function sudokuPuzzle() {
 // Show an answer (the CLI's JSON object) on a board.
 function showResult(board, messageId, action, reply, cols) {
   const result = reply.data;
+  if (board === sudokuBoard && result) sudokuVariants.show(result.drawing);
   board.clearResult();
   if (!reply.ok) {
     say(messageId, "Invalid: " + (result.error || "HTTP " + reply.status), "bad");
