@@ -2,7 +2,8 @@
 // links.  A link (f-puzzles, SudokuPad, puzz.link, a Solo ID) or a JSON object is read by the
 // server, not here: the page sends its text as the puzzle, and a puzzle with variant rules comes
 // back with its "drawing" (grid, box or regions, rules: models/sudoku/page.py), which is drawn.
-// Loaded after app.js, whose Sudoku state (sudoku, sudokuBoard) and helpers it uses.
+// Loaded before app.js, whose Sudoku state (sudoku, sudokuBoard) and helpers ($, say, sudokuReset)
+// it uses once the page runs; app.js calls sudokuVariants' load, puzzle, clear and show.
 "use strict";
 
 const sudokuVariants = {
@@ -26,7 +27,7 @@ const sudokuVariants = {
   },
 
   // Forget the pasted text and its drawing (a new puzzle on the board).
-  clear() { this.text = null; this.drawing = null; this.draw(); },
+  clear() { this.text = null; this.drawing = null; },
 
   // An answer's drawing: the puzzle's givens and layout onto the board, its rules drawn.
   show(drawing) {
@@ -207,5 +208,5 @@ function drawRules(svg, rules, at, size, n) {
   }
 }
 
-new MutationObserver(() => sudokuVariants.draw()).observe($("sudoku-grid"), { childList: true });
+new MutationObserver(() => sudokuVariants.draw()).observe(document.getElementById("sudoku-grid"), { childList: true });
 window.addEventListener("resize", () => sudokuVariants.draw());
