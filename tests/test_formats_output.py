@@ -37,8 +37,18 @@ def test_every_kind_offers_its_writers_and_links_as_choices() -> None:
         "sdm",
         "sukaku",
         "candidates",
+        "fpuzzles",
     ]
-    assert list(SUDOKU.links) == ["puzzlink", "tatham"] and list(BINAIRO.links) == ["tatham"]
+    assert list(SUDOKU.links) == ["puzzlink", "tatham", "fpuzzles", "sudokupad"]
+    assert list(BINAIRO.links) == ["tatham"]
+
+
+def test_every_link_opens_the_puzzle_it_was_made_of() -> None:
+    puzzle = parse(PZPRJS_FIXTURE)
+    for site, link in SUDOKU.links.items():
+        assert SUDOKU.parse_value(link(puzzle)) == puzzle, site
+    unruly = BINAIRO.parse_value(UNRULY_ID)
+    assert BINAIRO.parse_value(BINAIRO.links["tatham"](unruly)) == unruly
 
 
 def test_solve_with_format_writes_the_solution_alone_ready_to_paste(tmp_path, capsys) -> None:
@@ -86,7 +96,9 @@ def test_an_unknown_format_or_site_names_the_ones_there_are(capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["sudoku", "solve", HARD, "--link", "nowhere"])
     assert stop.value.code == 2
-    assert "invalid choice: 'nowhere' (choose from 'puzzlink', 'tatham')" in capsys.readouterr().err
+    assert "invalid choice: 'nowhere' (choose from 'puzzlink', 'tatham', 'fpuzzles', 'sudokupad')" in (
+        capsys.readouterr().err
+    )
 
 
 def test_a_malformed_link_is_one_line_naming_the_character_exit_2(capsys) -> None:

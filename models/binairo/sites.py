@@ -26,9 +26,16 @@ UNRULY_MIN_SIDE = 6
 UNRULY_PAGE = "https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/unruly.html"
 
 
+_UNRULY_PAGE = re.compile(
+    r"(?:https?://)?(?:www\.)?chiark\.greenend\.org\.uk/~sgtatham/puzzles/js/unruly\.html#"
+)
+
+
 def claims_unruly(text: str) -> bool:
-    """Does the text start like an Unruly game ID (``8x8:``, ``10x10u:``, ``8x8#seed``)?"""
-    return _UNRULY_ID.match(text.strip()[:24]) is not None
+    """Does the text start like an Unruly game ID (``8x8:``, ``10x10u:``, ``8x8#seed``), or is it
+    a link to Unruly's web page with one?"""
+    start = text.strip()
+    return _UNRULY_ID.match(start[:24]) is not None or bool(_UNRULY_PAGE.match(start))
 
 
 def rules_of_id(unique: bool) -> str:
@@ -40,6 +47,10 @@ def read_unruly(text: str, where: str, rules: str | None) -> Puzzle:
     """An Unruly game ID as its puzzle; ``rules``: what the file or the caller states (None:
     nothing), which must agree with the ID's ``u``."""
     text = text.strip()
+    page = _UNRULY_PAGE.match(text)
+    lead = 0  # characters before the ID
+    if page is not None:  # Unruly's web page: the ID after '#'
+        text, lead = text[page.end() :], page.end()
     found = _UNRULY_ID.match(text)
     if found is None:
         raise error_at(where, f"{shorten(text)!r} is not an Unruly game ID like 8x8:... or 10x10u:...")
@@ -62,7 +73,7 @@ def read_unruly(text: str, where: str, rules: str | None) -> Puzzle:
     offset = found.end()
     cells: list[int | None] = [None] * (width * height)
     position = 0
-    for index, char in enumerate(text[offset:], start=offset + 1):
+    for index, char in enumerate(text[offset:], start=lead + offset + 1):
         if not char.isascii() or not char.isalpha():
             raise error_at(
                 place(where, character=index), f"unexpected {char!r} in Unruly's cells (letters a-z, A-Z)"

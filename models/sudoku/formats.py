@@ -39,7 +39,7 @@ from ..formats import (
 from ..formats import units as cut_units
 from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
-from . import pencilmarks
+from . import fpuzzles, pencilmarks, sudokupad
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 from .sites import claims_puzzlink, claims_tatham, read_puzzlink, read_tatham
 from .variant_json import RULE_KEYS, constraints_from_json, constraints_to_json
@@ -333,6 +333,7 @@ _OUTPUT_KEYS = frozenset(
         "complete",
         "error",
         "message",
+        "drawing",
     }
 )
 
@@ -490,6 +491,13 @@ TEXT_READERS: list[Recogniser] = [
     Recogniser(pencilmarks.claims_sukaku, lambda text, where, variant: _read_sukaku(text, where, variant)),
     Recogniser(claims_puzzlink, lambda text, where, variant: read_puzzlink(text, where, _resolve, variant)),
     Recogniser(claims_tatham, lambda text, where, variant: read_tatham(text, where, _resolve, variant)),
+    Recogniser(
+        fpuzzles.claims_link, lambda text, where, variant: fpuzzles.read_link(text, where, _resolve, variant)
+    ),
+    Recogniser(
+        sudokupad.claims_link,
+        lambda text, where, variant: sudokupad.read_link(text, where, _resolve, variant),
+    ),
     Recogniser(None, parse_line),
 ]
 #: the formats of a line that holds one puzzle, tried in order after the usual line
@@ -497,7 +505,13 @@ TEXT_READERS: list[Recogniser] = [
 LINE_READERS: list[Recogniser] = [Recogniser(lambda text: text[:1] in "[{", _read_json_line), *TEXT_READERS]
 #: the forms of a JSON value that is one puzzle (a value of a JSON document or of JSON Lines),
 #: tried in order; the last, :func:`parse_json_value`, takes every value
-JSON_READERS: list[Recogniser] = [Recogniser(None, parse_json_value)]
+JSON_READERS: list[Recogniser] = [
+    Recogniser(
+        fpuzzles.claims_json,
+        lambda value, where, variant: fpuzzles.read_json(value, where, _resolve, variant),
+    ),
+    Recogniser(None, parse_json_value),
+]
 
 
 def parse_unit(unit: Unit) -> Parsed[Sudoku]:

@@ -12,7 +12,7 @@ from ..draw import grid_lines
 from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
-from . import formats, rules
+from . import formats, page, rules
 from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 from .writers import LINKS, WRITERS
@@ -83,6 +83,11 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     verify = staticmethod(rules.verify)
     explain_unsolvable = staticmethod(rules.explain_unsolvable)
     clashing_cells = staticmethod(rules.clashing_cells)
+
+    def result_fields(self, puzzle: Sudoku) -> dict[str, Any]:
+        """A puzzle with variant rules: its ``drawing`` (:func:`.page.drawing`), so that a page
+        that sent a link (read only here) can draw the puzzle's givens and rules."""
+        return {"drawing": page.drawing(puzzle)} if puzzle.constraints else {}
 
     # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
     def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:

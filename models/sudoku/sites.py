@@ -153,9 +153,16 @@ _TATHAM_PARAMS = re.compile(r"^(\d+)(?:x(\d+))?((?:j|x|k|r\d+|md?\d+|a|d[tbieu])
 _RUN_LETTERS = 26  # a letter a..z stands for 1..26 blank cells
 
 
+#: Solo's web page: the game ID after ``#`` (what ``--link tatham`` writes)
+SOLO_PAGE = "https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/solo.html"
+_SOLO_PAGE = re.compile(r"(?:https?://)?(?:www\.)?chiark\.greenend\.org\.uk/~sgtatham/puzzles/js/solo\.html#")
+
+
 def claims_tatham(text: str) -> bool:
-    """Does the line start like a Solo game ID (``3x3:``, ``2x3x:``, ``9j:``, ``3x3#seed``)?"""
-    return _TATHAM_ID.match(text.lstrip()[: _TATHAM_PARAMS_AT_MOST + 1]) is not None
+    """Does the line start like a Solo game ID (``3x3:``, ``2x3x:``, ``9j:``, ``3x3#seed``), or is
+    it a link to Solo's web page with one?"""
+    start = text.lstrip()
+    return _TATHAM_ID.match(start[: _TATHAM_PARAMS_AT_MOST + 1]) is not None or bool(_SOLO_PAGE.match(start))
 
 
 def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku:
@@ -164,10 +171,14 @@ def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku
     puzzle has boxes 2 cells tall and 3 wide.  Killer IDs are refused: their cages are constraints
     mindgames does not hold, and a constraint is never dropped."""
     at = f"{where}: " if where else ""
-    params, separator, description = text.strip().partition(":")
+    game_id, lead = text.strip(), len(text) - len(text.lstrip())  # lead: characters before the ID
+    page = _SOLO_PAGE.match(game_id)
+    if page is not None:  # Solo's web page: the ID after '#'
+        game_id, lead = game_id[page.end() :], lead + page.end()
+    params, separator, description = game_id.partition(":")
     if not separator:
         raise PuzzleError(
-            f"{at}{shorten(text.strip())!r} is a Solo random-seed ID: Solo makes a puzzle from the seed; "
+            f"{at}{shorten(game_id)!r} is a Solo random-seed ID: Solo makes a puzzle from the seed; "
             "give its game ID (Game > Specific) instead"
         )
     found = _TATHAM_PARAMS.match(params)
@@ -187,7 +198,7 @@ def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku
             f"{at}Solo parameters {params!r} make a {size}x{size} grid; sizes {MIN_SIZE}..{MAX_SIZE} are supported"
         )
     cells, _, walls = description.partition(",")
-    start = len(text) - len(text.lstrip()) + len(params) + 1  # the characters before the cells
+    start = lead + len(params) + 1  # the characters before the cells
     values = _tatham_cells(cells, size, where, start)
     grid = [values[r * size : (r + 1) * size] for r in range(size)]
     if jigsaw:

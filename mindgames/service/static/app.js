@@ -227,6 +227,7 @@ function sudokuReset(size) {
   sudoku.box = boxShape(size);
   sudoku.regions = null;
   sudoku.values = new Array(size * size).fill(0);
+  sudokuVariants.clear();
   sudokuBoard.focus = 0;
   sudokuBoard.clearResult();
   sudokuBoard.render();
@@ -244,27 +245,11 @@ $("sudoku-diagonals").addEventListener("change", () => {
 $("sudoku-clear").addEventListener("click", () => { sudokuReset(sudoku.size); say("sudoku-message", ""); });
 $("sudoku-clear-solution").addEventListener("click", () => { sudokuBoard.clearResult(); sudokuBoard.render(); say("sudoku-message", ""); });
 
-function sudokuLoad(puzzle) {
-  if (!puzzle) return;
-  const rules = Object.keys(puzzle).filter((key) => !["grid", "box", "diagonals", "regions"].includes(key));
-  if (rules.length) { say("sudoku-message", `This puzzle has rules the page does not draw (${rules.join(", ")}): solve it with the command line or the API.`, "bad"); return; }
-  const size = puzzle.grid.length;
-  ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
-  sudokuReset(size);
-  sudoku.values = puzzle.grid.flat();
-  if (puzzle.box) sudoku.box = puzzle.box;
-  if (puzzle.regions) sudoku.regions = puzzle.regions.split("");
-  sudoku.diagonals = Boolean(puzzle.diagonals);
-  $("sudoku-diagonals").checked = sudoku.diagonals;
-  sudokuBoard.render();
-  say("sudoku-message", `Loaded a ${size}x${size} puzzle.`, "info");
-}
 $("sudoku-share").addEventListener("click", () => sharePuzzle("sudoku", { puzzle: sudokuPuzzle() }, "sudoku-message"));
 
 $("sudoku-load").addEventListener("click", () => {
-  const pasted = $("sudoku-paste").value.trim();
-  if (/[:?\[\n|]/.test(pasted)) { readPasted("sudoku", pasted, "sudoku-message").then(sudokuLoad); return; }
-  const fields = pasted.split(/\s+/);
+  if (sudokuVariants.load($("sudoku-paste").value)) return;  // a link or JSON: read by the server
+  const fields = $("sudoku-paste").value.trim().split(/\s+/);
   const line = fields[0] || "";
   const size = Math.round(Math.sqrt(line.length));
   if (!line || size * size !== line.length || size < 4 || size > 35) {
@@ -291,6 +276,7 @@ $("sudoku-load").addEventListener("click", () => {
 });
 
 function sudokuPuzzle() {
+  if (sudokuVariants.text) return sudokuVariants.puzzle();
   const n = sudoku.size;
   const grid = [];
   for (let r = 0; r < n; r++) grid.push(sudoku.values.slice(r * n, (r + 1) * n));
@@ -303,6 +289,7 @@ function sudokuPuzzle() {
 // Show an answer (the CLI's JSON object) on a board.
 function showResult(board, messageId, action, reply, cols) {
   const result = reply.data;
+  if (board === sudokuBoard && result) sudokuVariants.show(result.drawing);
   board.clearResult();
   if (!reply.ok) {
     say(messageId, "Invalid: " + (result.error || "HTTP " + reply.status), "bad");
