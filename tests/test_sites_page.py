@@ -1,6 +1,6 @@
 """The web page and the sites' links, in headless Chromium against a real server: a puzz.link
-URL or a game ID pasted into the input box loads the puzzle; "Share link" shows (and copies)
-the link that opens the board's puzzle on each site."""
+URL or a game ID pasted into the input box is the puzzle the page asks about; "Share link" shows
+(and copies) the link that opens the board's puzzle on each site."""
 
 from __future__ import annotations
 
@@ -39,19 +39,23 @@ def board(page, grid: str) -> str:
     return "".join(texts)
 
 
-def test_a_pasted_puzzlink_url_loads_the_puzzle_and_share_gives_the_same_url_back(page):
+def test_a_pasted_puzzlink_url_is_solved_and_share_gives_the_same_url_back(page):
     page.fill("#sudoku-paste", PZPRJS_FIXTURE)
     page.click("#sudoku-load")
-    page.wait_for_function("document.querySelector('#sudoku-message').textContent.startsWith('Loaded')")
+    page.wait_for_function("document.querySelector('#sudoku-message').textContent.startsWith('Loaded a 4x4')")
     assert board(page, "sudoku-grid") == ".1.....23.....3."
+    page.click("#sudoku-solve")
+    page.wait_for_selector("#sudoku-message.ok")
+    assert board(page, "sudoku-grid") == "2143431234211234"
     page.click("#sudoku-share")
     page.wait_for_function("document.querySelector('#sudoku-message').textContent.includes('puzzlink:')")
-    assert PZPRJS_FIXTURE in page.text_content("#sudoku-message")
+    said = page.text_content("#sudoku-message")
+    assert PZPRJS_FIXTURE in said and "solo.html#2x2:a1e2_3e3a" in said
 
 
 def test_a_malformed_link_says_where_it_is_wrong(page):
     page.fill("#sudoku-paste", "https://puzz.link/p?sudoku/4/4/g1k2!k3g")
-    page.click("#sudoku-load")
+    page.click("#sudoku-load")  # said at once
     page.wait_for_selector("#sudoku-message.bad")
     assert "character 36: unexpected '!'" in page.text_content("#sudoku-message")
 

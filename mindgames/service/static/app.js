@@ -245,10 +245,29 @@ $("sudoku-diagonals").addEventListener("change", () => {
 $("sudoku-clear").addEventListener("click", () => { sudokuReset(sudoku.size); say("sudoku-message", ""); });
 $("sudoku-clear-solution").addEventListener("click", () => { sudokuBoard.clearResult(); sudokuBoard.render(); say("sudoku-message", ""); });
 
+// A pasted puzzle without variant rules goes onto the board (one with rules stays text the server
+// reads, and is drawn with its answer: variants.js).
+function sudokuLoadClassic(puzzle) {
+  if (!puzzle || Object.keys(puzzle).some((key) => !["grid", "box", "diagonals", "regions"].includes(key))) return;
+  const size = puzzle.grid.length;
+  ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
+  sudokuReset(size);
+  sudoku.values = puzzle.grid.flat();
+  if (puzzle.box) sudoku.box = puzzle.box;
+  if (puzzle.regions) sudoku.regions = puzzle.regions.split("");
+  sudoku.diagonals = Boolean(puzzle.diagonals);
+  $("sudoku-diagonals").checked = sudoku.diagonals;
+  sudokuBoard.render();
+  say("sudoku-message", `Loaded a ${size}x${size} puzzle.`, "info");
+}
 $("sudoku-share").addEventListener("click", () => sharePuzzle("sudoku", { puzzle: sudokuPuzzle() }, "sudoku-message"));
 
 $("sudoku-load").addEventListener("click", () => {
-  if (sudokuVariants.load($("sudoku-paste").value)) return;  // a link or JSON: read by the server
+  const pasted = $("sudoku-paste").value;
+  if (sudokuVariants.load(pasted)) {  // a link or JSON: read by the server
+    readPasted("sudoku", pasted.trim(), "sudoku-message").then(sudokuLoadClassic);
+    return;
+  }
   const fields = $("sudoku-paste").value.trim().split(/\s+/);
   const line = fields[0] || "";
   const size = Math.round(Math.sqrt(line.length));
