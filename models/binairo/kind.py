@@ -42,6 +42,7 @@ class BinairoKind(GridKind[Puzzle, rules.Encoding]):
         "one puzzle on one line (N*N cells)",
         "a list of rows of 0, 1, null (or -1) for a blank",
         'an object {"grid": ..., "rules": "takuzu" | "unruly"}',
+        "Simon Tatham's Unruly game IDs (8x8:..., u: takuzu)",
     )
     options = (RULES_OPTION,)
     generate_options = (SIZE_OPTION, RULES_OPTION)

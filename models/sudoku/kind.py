@@ -36,6 +36,8 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
         "a grid drawn over several lines (separators | - + allowed)",
         "a list of rows of numbers (0 blank)",
         'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
+        "puzz.link, f-puzzles and SudokuPad links, Simon Tatham's Solo game IDs",
+        ".sdk / .sdm files (SadMan, SudoCue), .ss grids, Sukaku lines and candidate grids (pencil marks)",
     )
     options = (BOX, DIAGONALS)
     generate_options = (GENERATE_BOX, DIAGONALS, REGIONS)
