@@ -13,7 +13,7 @@ from mindgames.models.errors import PuzzleError
 from mindgames.models.sudoku import SUDOKU, check, count, make_puzzle, parse, read
 from mindgames.models.sudoku.pencilmarks import claims_sukaku, to_candidate_grid, to_sukaku
 from mindgames.models.sudoku.variants import Candidates, Constraints
-from mindgames.models.sudoku.writers import WRITERS
+from mindgames.models.sudoku.writers import LINKS, WRITERS
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 HARD_SOLUTION = "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
@@ -200,6 +200,16 @@ def test_what_every_writer_writes_reads_back_as_the_same_puzzle(puzzle: object, 
     except PuzzleError:
         return  # a form that cannot carry this puzzle says so (tested above); nothing is dropped
     assert SUDOKU.parse_value(text) == puzzle
+
+
+@settings(max_examples=60, deadline=None)
+@given(sudokus(), st.sampled_from(sorted(LINKS)))
+def test_every_link_opens_the_same_puzzle(puzzle: object, site: str) -> None:
+    try:
+        link = LINKS[site](puzzle)
+    except PuzzleError:
+        return  # a site that cannot show this puzzle says so
+    assert SUDOKU.parse_value(link) == puzzle
 
 
 def test_each_writer_says_what_it_cannot_carry() -> None:

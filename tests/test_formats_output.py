@@ -178,6 +178,20 @@ def test_a_malformed_link_is_422_naming_the_character(service) -> None:
     assert crossing.status_code == 422 and "only grid puzzles have links" in crossing.json()["error"]
 
 
+def test_pencil_marks_pasted_to_the_service_are_answered_with_their_rules(service) -> None:
+    sukaku = "".join(
+        "".join(str(d) if d == int(ch) else "." for d in range(1, 10)) if ch != "." else "123456789"
+        for ch in HARD
+    )
+    sukaku = sukaku[:9] + "1.......9" + sukaku[18:]  # r1c2: 1 or 9 (the solution's 1)
+    reply = service.post("/v1/sudoku/check", json={"puzzle": sukaku, "links": True}).json()
+    assert reply["uniqueness"] == "unique"
+    assert "cannot take variant rules" in reply["links"]["puzzlink"]["error"]
+    assert (
+        "fpuzzles" in reply["links"] and "puzzle" in reply["links"]["fpuzzles"]
+    )  # f-puzzles holds pencil marks
+
+
 def test_read_gives_the_puzzle_and_its_links_without_solving(service) -> None:
     reply = service.post("/v1/binairo/read", json={"puzzle": UNRULY_ID, "links": True})
     assert reply.status_code == 200
