@@ -176,6 +176,9 @@ def test_a_malformed_link_is_422_naming_the_character(service) -> None:
     assert reply.json()["error"] == "line 1, character 36: unexpected '!' in the puzz.link cells"
     crossing = service.post("/v1/crossing/solve", json={"puzzle": "wolf-goat-cabbage", "links": True})
     assert crossing.status_code == 422 and "only grid puzzles have links" in crossing.json()["error"]
+    for route in ("hint", "explain", "compare"):
+        refused = service.post(f"/v1/sudoku/{route}", json={"puzzle": PZPRJS_FIXTURE, "links": True})
+        assert refused.status_code == 422 and "solve, check, count answers carry links" in refused.json()["error"]
 
 
 def test_pencil_marks_pasted_to_the_service_are_answered_with_their_rules(service) -> None:

@@ -90,6 +90,8 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
         return error(422, problem)
     if plan is not None and body.links:
         return error(422, "links: only grid puzzles have links (a crossing is no grid)")
+    if body.links and action not in LINKED_ACTIONS:
+        return error(422, f"links: {', '.join(LINKED_ACTIONS)} answers carry links, not {action}")
     if plan is None and body.params is not None:
         having = " and ".join(k.name for k in kinds.plan_kinds())
         return error(422, f"params: only {having} puzzles have parameters")
@@ -103,6 +105,9 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
         task["engine"] = None  # the kind's default (kinds.Answerer)
     return task
 
+
+#: the actions whose answers carry ``links`` when asked (``POST /v1/KIND/read`` gives them too)
+LINKED_ACTIONS = ("solve", "check", "count")
 
 #: the routes of :func:`answer` a plan kind may have, and what they do to a puzzle
 PLAN_ROUTES = {"solve": "solved", "explain": "explained"}
@@ -270,6 +275,8 @@ def router(service: Service) -> APIRouter:
             return error(422, f"compare: grid kinds only here ({kind} puzzles: mindgames compare {kind})")
         if body.certify:
             return error(422, "certify: not with compare")
+        if body.links:
+            return error(422, f"links: not with compare ({', '.join(LINKED_ACTIONS)} answers carry links)")
         if len(body.puzzles or ()) > MAX_COMPARE_PUZZLES:
             return error(
                 413,
