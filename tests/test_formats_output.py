@@ -178,7 +178,10 @@ def test_a_malformed_link_is_422_naming_the_character(service) -> None:
     assert crossing.status_code == 422 and "only grid puzzles have links" in crossing.json()["error"]
     for route in ("hint", "explain", "compare"):
         refused = service.post(f"/v1/sudoku/{route}", json={"puzzle": PZPRJS_FIXTURE, "links": True})
-        assert refused.status_code == 422 and "solve, check, count answers carry links" in refused.json()["error"]
+        assert (
+            refused.status_code == 422
+            and "solve, check, count answers carry links" in refused.json()["error"]
+        )
 
 
 def test_pencil_marks_pasted_to_the_service_are_answered_with_their_rules(service) -> None:
