@@ -206,3 +206,14 @@ def test_read_gives_the_puzzle_and_its_links_without_solving(service) -> None:
     assert service.post("/v1/sudoku/read", json={"puzzle": "3x3:zz!"}).status_code == 422
     unknown = service.post("/v1/crossing/read", json={"puzzle": "x"})
     assert unknown.status_code == 422 and "grid kinds: sudoku, binairo" in unknown.json()["error"]
+
+
+def test_generated_puzzles_come_with_their_links_when_asked(service) -> None:
+    plain = service.post("/v1/sudoku/generate", json={"box": "2x2", "seed": 1}).json()["results"][0]
+    assert "links" not in plain
+    (record,) = service.post("/v1/binairo/generate", json={"size": "6", "seed": 1, "links": True}).json()[
+        "results"
+    ]
+    unruly = record["links"]["tatham"]
+    assert BINAIRO.parse_value(unruly["puzzle"]) == BINAIRO.parse_value(record["puzzle"])
+    assert BINAIRO.parse_value(unruly["solution"]).givens == 36

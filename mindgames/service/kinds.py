@@ -537,7 +537,10 @@ def _generate(task: dict, emit: Callable[[int, dict], None], deadline: float | N
         for item in generate_puzzles(
             kind, empty, count, task["seed"], task.get("engine") or "sat", Deadline(limit), first=start
         ):
-            emit(item.index, item.to_json(kind))
+            record = item.to_json(kind)
+            if task.get("links"):
+                record["links"] = share_links(kind, item.puzzle, record.get("solution"))
+            emit(item.index, record)
             made = item.index + 1
     except PuzzleError as error:  # a variant the kind cannot make, or one without any solution
         raise TaskError(422, str(error)) from None

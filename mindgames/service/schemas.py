@@ -381,6 +381,11 @@ class GenerateSettings(BaseModel):
         description="seconds for them all (answered at once: at most max_seconds); the puzzles "
         "not made by then are `unknown`",
     )
+    links: bool = Field(
+        False,
+        description="each record gains `links`, by site: the link opening the puzzle there "
+        "(`puzzle`) and its solved grid (`solution`), or `error`: what the site cannot show",
+    )
 
 
 #: a generate request's settings: the shared ones and every grid kind's generate options
