@@ -220,3 +220,17 @@ def test_each_writer_says_what_it_cannot_carry() -> None:
         WRITERS["puzzlink"](marked_puzzle)
     with pytest.raises(PuzzleError, match="Sukaku line has no diagonals"):
         WRITERS["sukaku"](make_puzzle(parse(HARD).grid, with_diagonals=True))
+
+
+@pytest.mark.parametrize("diagonals", [False, True])
+@pytest.mark.parametrize("name", sorted(WRITERS) + [f"link {site}" for site in sorted(LINKS)])
+def test_a_jigsaw_is_written_whole_or_refused(name: str, diagonals: bool) -> None:
+    labels = [list("1112"), list("3122"), list("3342"), list("3444")]
+    puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]], None, labels, diagonals)
+    write = LINKS[name[5:]] if name.startswith("link ") else WRITERS[name]
+    try:
+        text = write(puzzle)
+    except PuzzleError as error:
+        assert "jigsaw" in str(error)  # what the form lacks, named
+        return
+    assert SUDOKU.parse_value(text) == puzzle
