@@ -27,7 +27,7 @@ is a result (``invalid``) and the others are still answered.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -185,6 +185,12 @@ class GridKind(PuzzleKind, Generic[P, E]):
     @abstractmethod
     def to_json(self, puzzle: P) -> dict[str, Any]:
         """The puzzle as a JSON object that :meth:`parse_value` reads back."""
+
+    #: ``--format NAME``: the formats the kind writes a puzzle in, by name (each function's
+    #: text reads back as the same puzzle; PuzzleError for a puzzle the format cannot carry)
+    writers: ClassVar[Mapping[str, Callable[[Any], str]]] = {}
+    #: ``--link SITE`` and the service's ``links``: the sites whose link opens a puzzle, by name
+    links: ClassVar[Mapping[str, Callable[[Any], str]]] = {}
 
     # -- the rules, for the runner ------------------------------------------------------
     @abstractmethod

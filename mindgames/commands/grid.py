@@ -49,7 +49,7 @@ from ..io import (
 )
 from ..options import add_kind_options, nonnegative_int, positive_float, positive_int
 from ..render import plural
-from . import explain, grid_generate
+from . import explain, grid_generate, writing
 from .answering import answer, print_result, stated_options
 from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 
@@ -92,6 +92,7 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
             f"(default: all cores from {AUTO_JOBS_FROM} puzzles up, else 1)",
         )
         add_kind_options(sub, kind.options)
+        writing.add_options(sub, kind)
         if action == "count":
             sub.add_argument(
                 "--limit",
@@ -254,7 +255,7 @@ def run_in_process(
             if args.json:
                 out.write(json_line(result.to_json()))
             else:
-                print_result(kind, result, item.puzzle, args.action, color, numbered)
+                print_result(kind, result, item.puzzle, args.action, color, numbered, args)
             if bar.visible and not by_solution:
                 bar.advance() if collection.count is not None else bar.update(
                     completed=collection.source.bytes_read

@@ -12,6 +12,7 @@ from ..generate import Generator, Progress, Unsolvable
 from ..runner import PuzzleSolver
 from .kind import SUDOKU
 from .puzzle import Sudoku
+from .variants import refuse_constraints
 
 
 def generate(
@@ -47,6 +48,7 @@ def generate_with(
 ) -> tuple[Sudoku, list[list[int]]]:
     """:func:`generate` on a generator and a random generator of the caller's (the ``make``
     of :func:`mindgames.models.generate.generate_puzzles`)."""
+    refuse_constraints(empty.constraints, "generate")
     try:
         if grade is not None:
             return _graded(generator, empty, grade, rng, deadline, on_progress)

@@ -12,9 +12,10 @@ from ..draw import grid_lines
 from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
-from . import formats, rules
+from . import formats, page, rules
 from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
+from .writers import LINKS, WRITERS
 
 BOX = Option(
     "box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square", parse=checked_box
@@ -35,6 +36,8 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
         "a grid drawn over several lines (separators | - + allowed)",
         "a list of rows of numbers (0 blank)",
         'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
+        "puzz.link, f-puzzles and SudokuPad links, Simon Tatham's Solo game IDs",
+        ".sdk / .sdm files (SadMan, SudoCue), .ss grids, Sukaku lines and candidate grids (pencil marks)",
     )
     options = (BOX, DIAGONALS)
     generate_options = (GENERATE_BOX, DIAGONALS, REGIONS)
@@ -69,6 +72,9 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     def to_json(self, puzzle: Sudoku) -> dict[str, Any]:
         return formats.to_json(puzzle)
 
+    writers = WRITERS
+    links = LINKS
+
     # -- the rules, as rules.py states them -----------------------------------------------
     shape = staticmethod(rules.shape)
     compile = staticmethod(rules.compile)
@@ -80,15 +86,28 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     explain_unsolvable = staticmethod(rules.explain_unsolvable)
     clashing_cells = staticmethod(rules.clashing_cells)
 
+    def result_fields(self, puzzle: Sudoku) -> dict[str, Any]:
+        """A puzzle with variant rules: its ``drawing`` (:func:`.page.drawing`), so that a page
+        that sent a link (read only here) can draw the puzzle's givens and rules."""
+        return {"drawing": page.drawing(puzzle)} if puzzle.constraints else {}
+
     # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
-    def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
-        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution."""
+    def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:
+        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution.
+        None for a puzzle with variant rules: the ladder knows units only (``explain`` then
+        says "one solution", which the engines proved under every rule)."""
+        if puzzle.constraints:
+            return None
         from . import techniques  # imported when asked: solving needs none of it
 
         return techniques.grade(puzzle, deadline)
 
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
-        """The next value the ladder deduces, as JSON; None when it is stuck."""
+        """The next value the ladder deduces, as JSON; None when it is stuck.  A puzzle with
+        variant rules gets no ladder step yet (the ladder knows units only): None, and
+        ``hint`` gives a cell of the solution the engines found under every rule."""
+        if puzzle.constraints:
+            return None
         from . import techniques
 
         return techniques.hint_json(puzzle, deadline)

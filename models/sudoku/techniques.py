@@ -36,6 +36,7 @@ from ..errors import TimeLimitReached
 from ..grid import Unit, cell_name, symbol_char
 from .puzzle import Shape, Sudoku, shape
 from .rules import units
+from .variants import refuse_constraints
 
 Cell = tuple[int, int]
 
@@ -475,6 +476,7 @@ def solve_by_ladder(puzzle: Sudoku, up_to: int = 7, deadline: Deadline = Deadlin
     """Apply the ladder until solved or stuck; the grade is the hardest level used
     (:data:`NEEDS_SEARCH` when stuck).  Raises Contradiction if the givens clash,
     TimeLimitReached when ``deadline`` passes first."""
+    refuse_constraints(puzzle.constraints, "the deduction ladder (grade)")
     board = Board.of(puzzle)
     board.deadline = deadline
     steps: list[Step] = []
@@ -500,6 +502,7 @@ def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | No
     """The next value the ladder places, and the eliminations it needed before it.
 
     (None, steps) when the ladder is stuck before placing anything."""
+    refuse_constraints(puzzle.constraints, "the deduction ladder (hint)")
     board = Board.of(puzzle)
     board.deadline = deadline
     before: list[Step] = []

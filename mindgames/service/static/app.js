@@ -31,6 +31,24 @@ function say(id, text, tone) {
   el.className = "message " + (tone || "info");
 }
 
+// -- links: a pasted link or game ID is read by the server; "Share link" asks it for links ------
+async function readPasted(kind, text, messageId) {
+  const reply = await api("POST", `/v1/${kind}/read`, { puzzle: text });
+  if (!reply.ok) { say(messageId, "Invalid: " + (reply.data.error || "HTTP " + reply.status), "bad"); return null; }
+  return reply.data.puzzle;
+}
+
+async function sharePuzzle(kind, body, messageId) {
+  const reply = await api("POST", `/v1/${kind}/read`, { ...body, links: true });
+  if (!reply.ok) { say(messageId, "Invalid: " + (reply.data.error || "HTTP " + reply.status), "bad"); return; }
+  const links = Object.entries(reply.data.links || {});
+  const shown = links.filter(([, link]) => link.puzzle);
+  if (!shown.length) { say(messageId, "No site shows this puzzle: " + links.map(([site, link]) => `${site}: ${link.error}`).join("; "), "bad"); return; }
+  let copied = "";
+  try { await navigator.clipboard.writeText(shown[0][1].puzzle); copied = " (copied)"; } catch (err) { copied = ""; }
+  say(messageId, shown.map(([site, link]) => `${site}: ${link.puzzle}`).join("  ") + copied, "info");
+}
+
 function ms(seconds) {
   return seconds < 1 ? (seconds * 1000).toFixed(1) + " ms" : seconds.toFixed(2) + " s";
 }
@@ -246,6 +264,7 @@ function sudokuReset(size) {
   sudoku.box = boxShape(size);
   sudoku.regions = null;
   sudoku.values = new Array(size * size).fill(0);
+  sudokuVariants.clear();
   sudokuBoard.focus = 0;
   clearResults("sudoku", sudokuBoard);
   sudokuBoard.render();
@@ -265,8 +284,30 @@ $("sudoku-diagonals").addEventListener("change", () => {
 $("sudoku-clear").addEventListener("click", () => sudokuReset(sudoku.size));
 $("sudoku-clear-solution").addEventListener("click", () => { clearResults("sudoku", sudokuBoard); sudokuBoard.render(); });
 
-// One line (N*N symbols, optionally a space and N*N jigsaw region labels) onto the board.
+// A pasted puzzle without variant rules goes onto the board (one with rules stays text the server
+// reads, and is drawn with its answer: variants.js).
+function sudokuLoadClassic(puzzle) {
+  if (!puzzle || Object.keys(puzzle).some((key) => !["grid", "box", "diagonals", "regions"].includes(key))) return;
+  const size = puzzle.grid.length;
+  ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
+  sudokuReset(size);
+  sudoku.values = puzzle.grid.flat();
+  if (puzzle.box) sudoku.box = puzzle.box;
+  if (puzzle.regions) sudoku.regions = puzzle.regions.split("");
+  sudoku.diagonals = Boolean(puzzle.diagonals);
+  $("sudoku-diagonals").checked = sudoku.diagonals;
+  sudokuBoard.render();
+  say("sudoku-message", `Loaded a ${size}x${size} puzzle.`, "info");
+}
+$("sudoku-share").addEventListener("click", () => sharePuzzle("sudoku", { puzzle: sudokuPuzzle() }, "sudoku-message"));
+
+// One line (N*N symbols, optionally a space and N*N jigsaw region labels) onto the board;
+// a link or JSON is read by the server.
 function sudokuLoad(text, diagonals) {
+  if (sudokuVariants.load(text)) {
+    readPasted("sudoku", text.trim(), "sudoku-message").then(sudokuLoadClassic);
+    return;
+  }
   const fields = text.trim().split(/\s+/);
   const line = fields[0] || "";
   const size = Math.round(Math.sqrt(line.length));
@@ -297,6 +338,7 @@ function sudokuLoad(text, diagonals) {
 $("sudoku-load").addEventListener("click", () => sudokuLoad($("sudoku-paste").value));
 
 function sudokuPuzzle() {
+  if (sudokuVariants.text) return sudokuVariants.puzzle();
   const n = sudoku.size;
   const values = sudokuBoard.puzzleValues();
   const grid = [];
@@ -310,6 +352,7 @@ function sudokuPuzzle() {
 // Show an answer (the CLI's JSON object) on a board.
 function showResult(board, messageId, action, reply, cols) {
   const result = reply.data;
+  if (board === sudokuBoard && result) sudokuVariants.show(result.drawing);
   board.clearResult();
   if (!reply.ok) {
     say(messageId, "Invalid: " + (result.error || "HTTP " + reply.status), "bad");
@@ -406,9 +449,25 @@ function binairoReset(rows, cols) {
 $("binairo-clear").addEventListener("click", () => binairoReset(binairo.rows, binairo.cols));
 $("binairo-clear-solution").addEventListener("click", () => { clearResults("binairo", binairoBoard); binairoBoard.render(); });
 $("binairo-rules").addEventListener("change", () => { clearResults("binairo", binairoBoard); binairoBoard.render(); });
+// A puzzle the server read (an Unruly game ID) onto the board.
+function binairoLoadRead(puzzle) {
+  if (!puzzle) return;
+  const rows = puzzle.grid.length, cols = puzzle.grid[0].length;
+  ensureSizeOption($("binairo-rows"), rows, String(rows));
+  ensureSizeOption($("binairo-cols"), cols, String(cols));
+  binairoReset(rows, cols);
+  binairo.values = puzzle.grid.flat();
+  $("binairo-rules").value = puzzle.rules;
+  binairoBoard.render();
+  say("binairo-message", `Loaded a ${rows}x${cols} ${puzzle.rules} puzzle.`, "info");
+}
+$("binairo-share").addEventListener("click", () => {
+  sharePuzzle("binairo", { puzzle: binairoGrid(), rules: $("binairo-rules").value }, "binairo-message");
+});
 // A puzzle as one line of N*N cells or rows separated by '/' (or new lines) onto the board.
 function binairoLoad(text, rules) {
   text = text.trim();
+  if (/:/.test(text)) { readPasted("binairo", text, "binairo-message").then(binairoLoadRead); return; }
   let rows = text.includes("/") || text.includes("\n") ? text.split(/[\/\n]+/).map((s) => s.replace(/\s+/g, "")) : null;
   if (!rows) {
     const flat = text.replace(/\s+/g, "");
