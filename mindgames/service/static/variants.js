@@ -172,7 +172,7 @@ function drawRules(svg, rules, at, size, n) {
     if (cage.total !== null && cage.total !== undefined) {
       const [r, c] = cage.cells.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
       const [x, y] = at(r, c);
-      svgNode(g, "text", { x: x - half + inset + 1, y: y - half + inset + size * 0.24, "font-size": size * 0.26, class: "v-total" }, String(cage.total));
+      svgNode(g, "text", { x: x - half + inset + 1, y: y - half + inset + size * 0.27, "font-size": size * 0.3, class: "v-total" }, String(cage.total));
     }
   }
   for (const dot of rules.dots || []) {
