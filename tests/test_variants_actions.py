@@ -140,10 +140,10 @@ def test_explain_a_variant_puzzle_with_several_solutions_gives_givens_that_fix_i
 
 
 def test_a_hint_is_a_single_under_the_variant_rules_naming_the_rule() -> None:
-    # r2c1 = 1 leaves r1c1 2 in the cage of total 3 (1 + 2): a naked single by the cage
+    # r3c1 = 1 leaves r1c1 2 in the cage of total 3 (1 + 2): a naked single by the cage
     cage = Cage(((0, 0), (0, 1)), 3)
     puzzle = make_puzzle(
-        [[0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], constraints=Constraints(cages=(cage,))
+        [[0, 0, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]], constraints=Constraints(cages=(cage,))
     )
     step = SUDOKU.hint(puzzle)  # (the kind's step: the puzzle has several solutions, explain would say so)
     assert step is not None
