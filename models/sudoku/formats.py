@@ -16,6 +16,7 @@ Sudoku is read from a line (:data:`LINE_READERS`), a block of lines or a JSON va
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +42,7 @@ from ..kind import Parsed
 from . import fpuzzles, sudokupad
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 from .sites import claims_puzzlink, claims_tatham, read_puzzlink, read_tatham
-from .variants import refuse_constraints
+from .variant_json import RULE_KEYS, constraints_from_json, constraints_to_json
 
 
 # ---------------------------------------------------------------------------
@@ -302,7 +303,7 @@ def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant
     return make_puzzle(grid, box, None, diagonals, where)
 
 
-_JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions")
+_JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions", *RULE_KEYS)
 # Keys of the records mindgames itself writes (generate, solve, check, count --json):
 # a record read back as a puzzle keeps its puzzle keys and these are passed over.
 _OUTPUT_KEYS = frozenset(
@@ -328,7 +329,8 @@ _OUTPUT_KEYS = frozenset(
 
 
 def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = None) -> Sudoku:
-    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}``.
+    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}`` and
+    the variant rules' keys (:mod:`.variant_json`: ``"cages"``, ``"thermos"``...).
 
     Records that mindgames writes are read too: their ``"puzzle"`` line stands
     for ``"grid"`` and their result keys are passed over."""
@@ -364,7 +366,7 @@ def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = 
     if box is not None and not isinstance(box, list):
         raise PuzzleError(f'{where}: "box" must be [rows, cols], not {shorten(repr(box))}')
     box, diag = _resolve(variant, box, diag, labels is not None, where)
-    return make_puzzle(grid, box, labels, diag, where)
+    return make_puzzle(grid, box, labels, diag, where, constraints_from_json(value, where))
 
 
 def _json_cells(raw: Any, where: str) -> list[list[int]]:
@@ -540,17 +542,18 @@ def write(puzzle: Sudoku) -> str:
     >>> parse(write(puzzle)) == puzzle
     True
     """
-    refuse_constraints(puzzle.constraints, "the text formats")
+    if puzzle.constraints:  # no line of symbols holds cages or thermos: a JSON line does
+        return f"{header(puzzle)}\n{json.dumps(to_json(puzzle), separators=(',', ':'))}\n"
     return f"{header(puzzle)}\n{to_text(puzzle)}\n"
 
 
 def to_json(puzzle: Sudoku) -> dict[str, Any]:
     """The puzzle as a JSON object that :func:`parse_json_value` reads back."""
-    refuse_constraints(puzzle.constraints, "mindgames' JSON")
     record: dict[str, Any] = {"grid": [list(row) for row in puzzle.grid]}
     if puzzle.box is not None:
         record["box"] = list(puzzle.box)
     record["diagonals"] = puzzle.diagonals
     if puzzle.regions is not None:
         record["regions"] = region_labels(puzzle)
+    record.update(constraints_to_json(puzzle.constraints))
     return record

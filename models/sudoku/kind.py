@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -98,13 +98,21 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
 
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
         """The next value the ladder deduces, as JSON; None when it is stuck.  A puzzle with
-        variant rules gets no ladder step yet (the ladder knows units only): None, and
-        ``hint`` gives a cell of the solution the engines found under every rule."""
+        variant rules gets the first single under every rule (the ladder knows units only:
+        :func:`.variant_explain.hint`, which names the rules it used)."""
         if puzzle.constraints:
-            return None
+            from . import variant_explain
+
+            return variant_explain.hint(puzzle, deadline)
         from . import techniques
 
         return techniques.hint_json(puzzle, deadline)
+
+    def rules_in_clash(self, puzzle: Sudoku, solvable: Callable[[Sudoku], bool]) -> list[str]:
+        """The variant rules (cages, thermos...) a clash of givens needs, by name (each removal checked)."""
+        from . import variant_explain
+
+        return variant_explain.rules_in_clash(puzzle, solvable)
 
     # -- words for people ---------------------------------------------------------------
     def describe(self, puzzle: Sudoku) -> str:

@@ -57,15 +57,15 @@ def add_constraints(
     rule = _Rules(model, cells, size)
     for cage in constraints.cages:
         rule.cage(cage.cells, cage.total)
-    for clue in constraints.little_killers:
-        rule.sum_is(clue.cells, clue.total)
+    for killer in constraints.little_killers:
+        rule.sum_is(killer.cells, killer.total)
     for sandwich in constraints.sandwiches:
-        line = (
+        across = (
             tuple((sandwich.index, c) for c in range(size))
             if sandwich.line == "row"
             else tuple((r, sandwich.index) for r in range(size))
         )
-        rule.sandwich(line, sandwich.total)
+        rule.sandwich(across, sandwich.total)
     for thermo in constraints.thermos:
         rule.thermo(thermo.cells, thermo.slow)
     for arrow in constraints.arrows:
@@ -80,8 +80,7 @@ def add_constraints(
                 rule.pair(a, b, lambda u, v: not _white(u, v) and not _black(u, v))
     lettered: set[frozenset[Cell]] = set()
     for xv in constraints.xv:
-        total = 10 if xv.letter == "X" else 5
-        rule.pair(*xv.cells, lambda u, v, total=total: u + v == total)
+        rule.pair(*xv.cells, _adds_up_to(10 if xv.letter == "X" else 5))
         lettered.add(frozenset(xv.cells))
     if constraints.negative_xv:
         for a, b in _neighbours(size):
@@ -89,8 +88,8 @@ def add_constraints(
                 rule.pair(a, b, lambda u, v: u + v not in (5, 10))
     for line in constraints.lines:
         rule.line(line)
-    for clue in constraints.parity:
-        rule.only(clue.cell, [v for v in range(1, size + 1) if v % 2 == (clue.parity == "odd")])
+    for mark in constraints.parity:
+        rule.only(mark.cell, [v for v in range(1, size + 1) if v % 2 == (mark.parity == "odd")])
     for region in constraints.extra_regions:
         rule.distinct(region)
     for marks in constraints.candidates:
@@ -110,6 +109,10 @@ def add_constraints(
         for i in range(rows):
             for j in range(cols):
                 rule.distinct(tuple((r, c) for r in range(i, size, rows) for c in range(j, size, cols)))
+
+
+def _adds_up_to(total: int) -> Callable[[int, int], bool]:
+    return lambda u, v: u + v == total
 
 
 def _white(u: int, v: int) -> bool:
@@ -149,6 +152,7 @@ class _Rules:
     def __init__(self, model: Model, cells: Cells, size: int):
         self.model, self.cells, self.size = model, cells, size
         self.digits = range(1, size + 1)
+        self._units: dict[Cell, list[int]] = {}
 
     def holds(self, cell: Cell, value: int) -> int:
         return self.cells[cell[0]][cell[1]].is_(value)
@@ -192,14 +196,31 @@ class _Rules:
         for var, chosen in zip(which, sets):
             self.model.add_clauses((-var, has[d]) if d in chosen else (-var, -has[d]) for d in self.digits)
 
-    def sum_is(self, cells: Sequence[Cell], total: int, minus: Sequence[tuple[Cell, int]] = ()) -> None:
-        """sum of the digits of ``cells`` - sum of weight * digit over ``minus`` == ``total``."""
-        literals = [self.holds(cell, v) for cell in cells for v in self.digits]
-        weights = [v for _cell in cells for v in self.digits]
-        for cell, weight in minus:
-            literals += [self.holds(cell, v) for v in self.digits]
-            weights += [-weight * v for v in self.digits]
-        self.model.add_linear(literals, weights, "==", total)
+    def at_least(self, cell: Cell) -> list[int]:
+        """The cell's digit as an order-encoded count: ``units[k - 1]`` <-> digit >= k (made once)."""
+        units = self._units.get(cell)
+        if units is None:
+            model = self.model
+            units = self._units[cell] = model.new_count(self.size)
+            for k, unit in enumerate(units, 1):
+                above = [self.holds(cell, v) for v in range(k, self.size + 1)]
+                model.add_or(unit, above)
+        return units
+
+    def sum_is(self, cells: Sequence[Cell], total: int) -> None:
+        """The digits of ``cells`` add up to ``total``: their sum as a unary count (a
+        totalizer: propagation is arc consistent, where a pseudo-Boolean equation is not)."""
+        count = self.model.unary_sum([self.at_least(cell) for cell in cells], cap=total + 1)
+        self._equals(count, total)
+
+    def _equals(self, count: list[int], total: int) -> None:
+        if total > len(count):
+            self.model.add_clause(())
+            return
+        if total:
+            self.model.add_clause((count[total - 1],))
+        if total < len(count):
+            self.model.add_clause((-count[total],))
 
     def sandwich(self, line: tuple[Cell, ...], total: int) -> None:
         model, size = self.model, self.size
@@ -208,22 +229,18 @@ class _Rules:
         # before[i]: a 1 (resp. an N) lies before position i; after likewise
         one_before, top_before = self._prefix_or(one), self._prefix_or(top)
         one_after, top_after = self._prefix_or(one[::-1])[::-1], self._prefix_or(top[::-1])[::-1]
-        literals, weights = [], []
+        counted: list[list[int]] = []  # per cell: its digit when it lies inside, else 0, as a count
         for i, cell in enumerate(line):
             inside = model.new_var()  # the cell lies strictly between the 1 and the N
             first, second = model.new_var(), model.new_var()
             model.add_and(first, [one_before[i], top_after[i]])
             model.add_and(second, [top_before[i], one_after[i]])
             model.add_or(inside, [first, second])
-            for v in range(2, size):
-                counted = model.new_var()
-                model.add_and(counted, [inside, self.holds(cell, v)])
-                literals.append(counted)
-                weights.append(v)
-        if literals:
-            model.add_linear(literals, weights, "==", total)
-        elif total:
-            model.add_clause(())
+            units = model.new_vars(size)
+            for unit, at_least in zip(units, self.at_least(cell)):
+                model.add_and(unit, [inside, at_least])
+            counted.append(units)
+        self._equals(model.unary_sum(counted, cap=total + 1), total)
 
     def _prefix_or(self, literals: list[int]) -> list[int]:
         """out[i] <-> any of literals[:i] (out[0] is false)."""
@@ -247,8 +264,17 @@ class _Rules:
             self.pair(a, b, (lambda u, v: v >= u) if slow else (lambda u, v: v > u))
 
     def arrow(self, circle: tuple[Cell, ...], path: tuple[Cell, ...]) -> None:
+        # the circle's number as a count: place * digit >= j <-> digit >= ceil(j / place)
         places = [10 ** (len(circle) - 1 - i) for i in range(len(circle))]
-        self.sum_is(path, 0, list(zip(circle, places)))
+        parts = [
+            [units[-(-j // place) - 1] for j in range(1, place * self.size + 1)]
+            for cell, place in zip(circle, places)
+            for units in [self.at_least(cell)]
+        ]
+        cap = min(self.size * len(path), sum(place * self.size for place in places))
+        number = self.model.unary_sum(parts, cap=cap)
+        total = self.model.unary_sum([self.at_least(cell) for cell in path], cap=cap)
+        self.model.add_equal_counts(number, total)
 
     def line(self, line: Line) -> None:
         cells = line.cells
