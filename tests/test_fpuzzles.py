@@ -435,7 +435,7 @@ def test_the_command_line_checks_a_link_and_refuses_a_damaged_one_in_one_line() 
     done = run_cli(GOOD + "\n", "--json")
     record = json.loads(done.stdout)
     assert done.returncode == 0 and record["uniqueness"] == "unique"
-    assert record["drawing"]["constraints"]["thermos"]  # the rules travel with the answer
+    assert record["drawing"]["thermos"]  # the rules travel with the answer
     done = run_cli(GOOD[:200] + "\n")
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "line 1: the f-puzzles link's data ends before" in done.stderr

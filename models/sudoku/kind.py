@@ -12,7 +12,7 @@ from ..draw import grid_lines
 from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
-from . import formats, page, rules
+from . import formats, rules
 from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 
@@ -81,9 +81,10 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     clashing_cells = staticmethod(rules.clashing_cells)
 
     def result_fields(self, puzzle: Sudoku) -> dict[str, Any]:
-        """A puzzle with variant rules: its ``drawing`` (:func:`.page.drawing`), so that a page
-        that sent a link (read only here) can draw the puzzle's givens and rules."""
-        return {"drawing": page.drawing(puzzle)} if puzzle.constraints else {}
+        """A puzzle with variant rules: the puzzle as read (mindgames' JSON object, its rules
+        included), so that a page that sent a link (read only here) can draw its givens and
+        rules (``static/variants.js``)."""
+        return {"drawing": formats.to_json(puzzle)} if puzzle.constraints else {}
 
     # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
     def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:
