@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from mindgames.models.sudoku import make_puzzle, parse, solve
-from mindgames.models.sudoku.fpuzzles import to_link
+from mindgames.models.sudoku.fpuzzles import to_fpuzzles
 from mindgames.models.sudoku.variants import Cage, Constraints, Thermo
 from mindgames.service.testing import Server
 
@@ -40,7 +40,7 @@ def killer_thermo_link() -> tuple[str, list[list[int]]]:
     )
     cage = ((0, 1), (0, 2))
     rules = Constraints(cages=(Cage(cage, sum(solution[r][c] for r, c in cage)),), thermos=(Thermo(rising),))
-    return to_link(make_puzzle(classic.grid, constraints=rules)), solution
+    return to_fpuzzles(make_puzzle(classic.grid, constraints=rules)), solution
 
 
 LINK, SOLUTION = killer_thermo_link()

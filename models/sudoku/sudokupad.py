@@ -92,6 +92,12 @@ def read_link(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku:
     return read_scl(unzip(text, f"{at}SCL"), where, resolve, variant)
 
 
+def to_sudokupad(puzzle: Sudoku) -> str:
+    """The SudokuPad link of a puzzle: its f-puzzles data after ``sudokupad.app/fpuzzles``
+    (how SudokuPad's author tells setters to link f-puzzles puzzles), every rule in it."""
+    return "https://sudokupad.app/fpuzzles" + fpuzzles.to_fpuzzles(puzzle).partition("?load=")[2]
+
+
 # ---------------------------------------------------------------------------
 # SCL: unzipping (SudokuPad's PuzzleZipper) and reading
 # ---------------------------------------------------------------------------
@@ -213,25 +219,38 @@ def read_scl(data: dict[str, Any], where: str, resolve: Resolve, variant: Any) -
                 givens[r][c] = int(value)
     labels = _scl_regions(data.get("regions"), size, at)
     rules: dict[str, Any] = {}
-    for name in data.get("global") or []:
+    names = data.get("global") or []
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise PuzzleError(f"{at}: 'global' must be a list of rule names, not {shorten(repr(names))}")
+    for name in names:
         if name not in SCL_GLOBALS:
             raise PuzzleError(
                 f"{at}: global rule {shorten(name)!r} is not supported (mindgames reads {', '.join(SCL_GLOBALS)})"
             )
         rules[SCL_GLOBALS[name]] = True
     cages = []
-    for index, cage in enumerate(data.get("cages") or [], 1):
+    listed = data.get("cages") or []
+    if not isinstance(listed, list):
+        raise PuzzleError(f"{at}: 'cages' must be a list, not {shorten(repr(listed))}")
+    for index, cage in enumerate(listed, 1):
         if not isinstance(cage, dict):
             raise PuzzleError(f"{at}: cage {index} is not an object")
         value = cage.get("value", cage.get("sum"))
         members = cage.get("cells") or []
+        if (
+            not isinstance(members, list)
+            or not isinstance(value, (str, int, type(None)))
+            or isinstance(value, bool)
+        ):
+            raise PuzzleError(f"{at}: cage {index}: 'cells' must be a list and its value a text or number")
         if not members and _METADATA.match(str(value or "")):
             continue  # metadata: "title: ...", "rules: ...", "solution: ..."
         if cage.get("type") == "disjoint" and rules.get("disjoint_groups"):
             continue  # the groups that the global disjoint rule draws
-        if not cage.get("unique", True) or cage.get("hidden") or cage.get("style") not in (None, "killer"):
+        style = cage.get("style")
+        if cage.get("unique", True) is not True or cage.get("hidden") or style not in (None, "killer"):
             raise PuzzleError(
-                f"{at}: cage {index} ({shorten(cage.get('style') or 'not unique')}) is no killer cage: not supported"
+                f"{at}: cage {index} ({shorten(repr(style) if style else 'not unique')}) is no killer cage: not supported"
             )
         cells_of = tuple(_scl_cell(cell, size, f"{at}: cage {index}") for cell in members)
         if value in (None, ""):
