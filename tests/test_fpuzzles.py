@@ -101,6 +101,17 @@ def test_a_sudokupad_link_carrying_f_puzzles_data_reads_in_each_of_its_forms() -
         assert parse(link) == expected, link
 
 
+def test_a_sudokupad_link_whose_double_slash_was_merged_is_repaired_as_sudokupad_repairs_it() -> None:
+    # a title of characters past U+00FF packs to data with "//" (12 one-bits in a row)
+    data = compress_to_base64(
+        json.dumps(fpuzzle(title="\uffe2\u82dd\ueef4", antiking=True), ensure_ascii=False)
+    )
+    assert "//" in data
+    merged = "https://sudokupad.app/fpuzzles" + data.replace("//", "/")
+    assert parse(merged) == parse(PREFIX + data)
+    assert parse(merged).constraints.anti_king
+
+
 def test_the_bare_json_is_read_and_is_not_taken_for_mindgames_own_json() -> None:
     fixture = READ[0]
     data = decode_data(fixture["link"].removeprefix(PREFIX))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
@@ -87,9 +88,44 @@ def read_link(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku:
         )
     if prefix.startswith("fpuz"):
         what = f"{at}the SudokuPad link's f-puzzles data"
-        return fpuzzles.read_json(fpuzzles.decode_data(data, what), where, resolve, variant)
-    text = decompress_from_base64(unquote(data).replace(" ", "+"), f"{at}the SudokuPad link's SCL data")
-    return read_scl(unzip(text, f"{at}SCL"), where, resolve, variant)
+        value = _repaired(data, lambda d: fpuzzles.decode_data(d, what))
+        return fpuzzles.read_json(value, where, resolve, variant)
+    what = f"{at}the SudokuPad link's SCL data"
+    value = _repaired(
+        unquote(data).replace(" ", "+"), lambda d: unzip(decompress_from_base64(d, what), f"{at}SCL")
+    )
+    return read_scl(value, where, resolve, variant)
+
+
+#: how many repairs of merged slashes are tried (SudokuPad's own limit) before the error stands
+SLASH_REPAIRS_AT_MOST = 400
+
+
+def _repaired(data: str, decode: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """``decode(data)``; if that fails, ``data`` with one or two of its single '/' doubled.
+
+    The data sits in the link's path, where a browser or a chat program may merge "//" into
+    "/"; SudokuPad repairs it the same way (``fixFPuzzleSlashes``).  A wrong repair does
+    not decode to a JSON object, so the one that does is the link's data."""
+    try:
+        return decode(data)
+    except PuzzleError as error:
+        first = error
+    singles = [m.start() for m in re.finditer(r"(?<!/)/(?!/)", data)]
+    tries = 0
+    for count in (1, 2):
+        for chosen in combinations(singles, count):
+            tries += 1
+            if tries > SLASH_REPAIRS_AT_MOST:
+                raise first
+            repaired = data
+            for position in reversed(chosen):
+                repaired = repaired[:position] + "/" + repaired[position:]
+            try:
+                return decode(repaired)
+            except PuzzleError:
+                continue
+    raise first
 
 
 def to_sudokupad(puzzle: Sudoku) -> str:
