@@ -246,6 +246,13 @@ class GridKind(PuzzleKind, Generic[P, E]):
         """Given cells (row, column; 0-based) that already break a rule, for highlighting."""
         return []
 
+    def rules_in_clash(self, puzzle: P, solvable: Callable[[P], bool]) -> list[str]:
+        """The puzzle's own rules (a Sudoku's cages, thermos...: rules that vary from puzzle to
+        puzzle) that its clash needs, minimal, by name; ``puzzle`` has the clashing givens
+        only and ``solvable`` answers for it with fewer rules.  [] (the default): no rule of
+        the kind varies, the givens clash under the kind's rules alone."""
+        return []
+
     def result_fields(self, puzzle: P) -> dict[str, Any]:
         """Fields every JSON result for this puzzle carries besides the common ones."""
         return {}

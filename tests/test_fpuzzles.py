@@ -1,7 +1,7 @@
 """Sudoku from f-puzzles and SudokuPad (models/sudoku/fpuzzles.py, sudokupad.py, lzstring.py):
 real links read with every rule they carry and solved to their published solutions, rules
 mindgames cannot honour refused by name (never dropped), damaged links named, and what
-``to_link`` writes read back to the same puzzle."""
+``to_fpuzzles`` writes read back to the same puzzle."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from mindgames.models.errors import PuzzleError
 from mindgames.models.sudoku import check, make_puzzle, parse, read
-from mindgames.models.sudoku.fpuzzles import decode_data, default_box, to_json, to_link
-from mindgames.models.sudoku.lzstring import compress_to_base64, decompress_from_base64
+from mindgames.models.sudoku.fpuzzles import decode_data, default_box, to_fpuzzles, to_fpuzzles_json
+from mindgames.models.sudoku.lzstring import BASE64, compress_to_base64, decompress_from_base64
+from mindgames.models.sudoku.sudokupad import to_sudokupad
 from mindgames.models.sudoku.variants import (
     XV,
     Arrow,
@@ -98,6 +99,17 @@ def test_a_sudokupad_link_carrying_f_puzzles_data_reads_in_each_of_its_forms() -
         f"https://sudokupad.app/?puzzleid=fpuzzles{data.replace('+', '%2B').replace('/', '%2F')}",
     ):
         assert parse(link) == expected, link
+
+
+def test_a_sudokupad_link_whose_double_slash_was_merged_is_repaired_as_sudokupad_repairs_it() -> None:
+    # a title of characters past U+00FF packs to data with "//" (12 one-bits in a row)
+    data = compress_to_base64(
+        json.dumps(fpuzzle(title="\uffe2\u82dd\ueef4", antiking=True), ensure_ascii=False)
+    )
+    assert "//" in data
+    merged = "https://sudokupad.app/fpuzzles" + data.replace("//", "/")
+    assert parse(merged) == parse(PREFIX + data)
+    assert parse(merged).constraints.anti_king
 
 
 def test_the_bare_json_is_read_and_is_not_taken_for_mindgames_own_json() -> None:
@@ -291,7 +303,7 @@ def test_lzstring_matches_the_javascript_library_on_known_values() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Writing: to_link reads back
+# Writing: to_fpuzzles reads back
 # ---------------------------------------------------------------------------
 JIGSAW_6 = ["AAABBB", "AACBBB", "ACCCDD", "CCEDDD", "EEEFFD", "EEFFFF"]
 
@@ -398,23 +410,107 @@ def same_rules(constraints: Constraints) -> Constraints:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(variant_puzzles())
 def test_what_to_link_writes_reads_back_to_the_same_puzzle(puzzle) -> None:
-    back = parse(to_link(puzzle))
+    back = parse(to_fpuzzles(puzzle))
     assert replace(back, constraints=same_rules(back.constraints)) == replace(
         puzzle, constraints=same_rules(puzzle.constraints)
     )
-    assert to_link(back) == to_link(parse(to_link(back)))  # and it is stable from then on
+    assert to_fpuzzles(back) == to_fpuzzles(parse(to_fpuzzles(back)))  # and it is stable from then on
 
 
-def test_to_link_refuses_what_f_puzzles_cannot_say() -> None:
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant_puzzles())
+def test_what_to_sudokupad_writes_reads_back_as_the_f_puzzles_link_does(puzzle) -> None:
+    assert parse(to_sudokupad(puzzle)) == parse(to_fpuzzles(puzzle))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=BASE64 + "=!%", max_size=60))
+def test_any_data_after_load_is_a_puzzle_or_a_puzzle_error_never_a_crash(data: str) -> None:
+    try:
+        parse(PREFIX + data)
+    except PuzzleError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["killercage", "thermometer", "arrow", "xv", "littlekillersum", "negative", "line", "odd"]
+        ),
+        st.recursive(
+            st.none()
+            | st.booleans()
+            | st.integers(-2, 12)
+            | st.sampled_from(["R1C1", "R2C2", "R0C1", "X", "DR"]),
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(
+                    st.sampled_from(["cells", "cell", "lines", "value", "direction"]), inner, max_size=3
+                )
+            ),
+            max_leaves=8,
+        ),
+        max_size=3,
+    )
+)
+def test_any_f_puzzles_object_is_a_puzzle_or_a_puzzle_error_never_a_crash(keys) -> None:
+    try:
+        parse(link_of(fpuzzle(**keys)))
+    except PuzzleError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["regions", "cages", "global", "cells", "metadata"]),
+        st.recursive(
+            st.none()
+            | st.booleans()
+            | st.integers(-1, 9)
+            | st.sampled_from(["", "12", "title: x", "antiknight"]),
+            lambda inner: (
+                st.lists(inner, max_size=4)
+                | st.dictionaries(
+                    st.sampled_from(["cells", "value", "sum", "unique", "style"]), inner, max_size=3
+                )
+            ),
+            max_leaves=10,
+        ),
+        max_size=3,
+    ),
+    st.booleans(),
+)
+def test_any_scl_object_is_a_puzzle_or_a_puzzle_error_never_a_crash(keys, zipped: bool) -> None:
+    text = json.dumps({"cells": [[{}] * 4] * 4, **keys})
+    try:
+        parse("https://sudokupad.app/scl" + compress_to_base64(text.replace('"', "'") if zipped else text))
+    except PuzzleError:
+        pass
+
+
+def test_scl_global_rules_and_killer_cages_are_read_metadata_ignored() -> None:
+    scl = {
+        "cells": [[{}, {"value": 2}, {}, {}]] + [[{}] * 4] * 3,
+        "cages": [{"value": "title: T"}, {"cells": [[0, 0], [1, 0]], "value": "4", "unique": True}],
+        "global": ["antiknight"],
+    }
+    puzzle = parse("https://sudokupad.app/scl" + compress_to_base64(json.dumps(scl).replace('"', "'")))
+    assert puzzle.grid[0] == (0, 2, 0, 0) and puzzle.box == (2, 2)
+    assert puzzle.constraints == Constraints(cages=(Cage(((0, 0), (1, 0)), 4),), anti_knight=True)
+
+
+def test_to_fpuzzles_refuses_what_f_puzzles_cannot_say() -> None:
     short = Constraints(little_killers=(LittleKiller(((1, 1), (2, 2)), 5),))  # stops short of the edge
     with pytest.raises(PuzzleError, match="whole diagonal"):
-        to_json(make_puzzle([[0] * 4] * 4, constraints=short))
+        to_fpuzzles_json(make_puzzle([[0] * 4] * 4, constraints=short))
     gap = Constraints(lines=(Line("whisper", ((0, 0), (0, 1)), gap=1),))
     with pytest.raises(PuzzleError, match="whispers differ by at least 2"):
-        to_json(make_puzzle([[0] * 4] * 4, constraints=gap))
+        to_fpuzzles_json(make_puzzle([[0] * 4] * 4, constraints=gap))
     mixed = Constraints(non_consecutive=True, dots=(Dot(((0, 0), (0, 1)), "white"),))
     with pytest.raises(PuzzleError, match="non-consecutive"):
-        to_json(make_puzzle([[0] * 4] * 4, constraints=mixed))
+        to_fpuzzles_json(make_puzzle([[0] * 4] * 4, constraints=mixed))
 
 
 # ---------------------------------------------------------------------------
@@ -435,7 +531,7 @@ def test_the_command_line_checks_a_link_and_refuses_a_damaged_one_in_one_line() 
     done = run_cli(GOOD + "\n", "--json")
     record = json.loads(done.stdout)
     assert done.returncode == 0 and record["uniqueness"] == "unique"
-    assert record["drawing"]["constraints"]["thermos"]  # the rules travel with the answer
+    assert record["drawing"]["thermos"]  # the rules travel with the answer
     done = run_cli(GOOD[:200] + "\n")
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "line 1: the f-puzzles link's data ends before" in done.stderr

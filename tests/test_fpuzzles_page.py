@@ -5,6 +5,7 @@ thermometer over the grid and shows the solution."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ import httpx
 import pytest
 
 from mindgames.models.sudoku import make_puzzle, parse, solve
-from mindgames.models.sudoku.fpuzzles import to_link
+from mindgames.models.sudoku.fpuzzles import to_fpuzzles
 from mindgames.models.sudoku.variants import Cage, Constraints, Thermo
 from mindgames.service.testing import Server
 
@@ -39,7 +40,7 @@ def killer_thermo_link() -> tuple[str, list[list[int]]]:
     )
     cage = ((0, 1), (0, 2))
     rules = Constraints(cages=(Cage(cage, sum(solution[r][c] for r, c in cage)),), thermos=(Thermo(rising),))
-    return to_link(make_puzzle(classic.grid, constraints=rules)), solution
+    return to_fpuzzles(make_puzzle(classic.grid, constraints=rules)), solution
 
 
 LINK, SOLUTION = killer_thermo_link()
@@ -54,9 +55,10 @@ def server(tmp_path_factory):
 def test_the_service_checks_a_link_and_its_answer_carries_the_rules(server) -> None:
     answer = httpx.post(server.url + "/v1/sudoku/check", json={"puzzle": LINK}, timeout=60).json()
     assert answer["uniqueness"] == "unique" and answer["solution"] == SOLUTION
-    drawn = answer["drawing"]["constraints"]
+    drawn = answer["drawing"]  # the puzzle as read, in mindgames' JSON: its rules included
     assert [len(drawn["cages"]), len(drawn["thermos"])] == [1, 1]
-    assert drawn["cages"][0]["cells"] == [[0, 1], [0, 2]]
+    assert drawn["cages"][0]["cells"] == ["r1c2", "r1c3"]
+    assert parse(json.dumps(drawn)) == parse(LINK)
 
 
 def test_a_damaged_link_is_a_422_with_the_command_line_message(server) -> None:

@@ -206,7 +206,9 @@ def line(grid: Grid, rng: random.Random) -> Constraints:
     if rng.random() < 0.7:  # try to make it true
         if kind == "whisper":
             gap = -(-size // 2)
-            values = [rng.randint(1, size)]
+            values = [
+                rng.choice([v for v in range(1, size + 1) if abs(v - 1) >= gap or abs(size - v) >= gap])
+            ]
             for _ in range(length - 1):
                 far = [v for v in range(1, size + 1) if abs(v - values[-1]) >= gap]
                 values.append(rng.choice(far))

@@ -37,6 +37,11 @@ def extend(
         metavar="GRADE",
         help=f"only puzzles of this grade by the deduction ladder ({', '.join(GRADES)})",
     )
+    generate.add_argument(
+        "--killer",
+        action="store_true",
+        help="killer Sudoku: cages cut from each solution, givens removed while unique (often all)",
+    )
     generate.set_defaults(output=SudokuOutput())
 
 
@@ -58,7 +63,7 @@ class SudokuOutput(GenerateOutput):
         return kind.empty(**options)
 
     def make(self, args: argparse.Namespace) -> Make:
-        return functools.partial(generate_with, grade=args.grade)
+        return functools.partial(generate_with, grade=args.grade, killer=args.killer)
 
     def json(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> dict[str, Any]:
         puzzle = item.puzzle
@@ -70,6 +75,7 @@ class SudokuOutput(GenerateOutput):
             "box": list(puzzle.box) if puzzle.box else None,
             "diagonals": puzzle.diagonals,
             "regions": sudoku.region_labels(puzzle),
+            **sudoku.constraints_to_json(puzzle.constraints),
             "givens": len(kind.given_cells(puzzle)),
             "uniqueness": "unique",
             "minimal": True,
@@ -84,5 +90,6 @@ class SudokuOutput(GenerateOutput):
             print(sudoku.header(puzzle))
         givens = len(kind.given_cells(puzzle))
         print(f"# {puzzle.variant}: {plural(givens, 'given')}, unique, minimal (seed {item.seed})")
-        print(sudoku.to_text(puzzle))
+        # a puzzle with variant rules is its JSON line (no line of symbols holds cages)
+        print(sudoku.write(puzzle).splitlines()[1] if puzzle.constraints else sudoku.to_text(puzzle))
         sys.stdout.flush()

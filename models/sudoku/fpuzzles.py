@@ -591,7 +591,7 @@ def _first_seen(regions: Any) -> list[int]:
 # ---------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------
-def to_json(puzzle: Sudoku) -> dict[str, Any]:
+def to_fpuzzles_json(puzzle: Sudoku) -> dict[str, Any]:
     """The puzzle as f-puzzles' JSON object, which :func:`read_json` reads back; PuzzleError
     for a rule f-puzzles cannot say (a little killer short of the grid's edge, say)."""
     size, rules = puzzle.size, puzzle.constraints
@@ -679,9 +679,9 @@ def to_json(puzzle: Sudoku) -> dict[str, Any]:
     return data
 
 
-def to_link(puzzle: Sudoku) -> str:
+def to_fpuzzles(puzzle: Sudoku) -> str:
     """The f-puzzles link of a puzzle (``https://www.f-puzzles.com/?load=...``), every rule in it."""
-    text = json.dumps(to_json(puzzle), separators=(",", ":"))
+    text = json.dumps(to_fpuzzles_json(puzzle), separators=(",", ":"))
     return f"https://{FPUZZLES_HOST}/?load={compress_to_base64(text)}"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -12,7 +12,7 @@ from ..draw import grid_lines
 from ..errors import PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from ..runner import PuzzleSolver, Result
-from . import formats, page, rules
+from . import formats, rules
 from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
 from .writers import LINKS, WRITERS
@@ -87,9 +87,10 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     clashing_cells = staticmethod(rules.clashing_cells)
 
     def result_fields(self, puzzle: Sudoku) -> dict[str, Any]:
-        """A puzzle with variant rules: its ``drawing`` (:func:`.page.drawing`), so that a page
-        that sent a link (read only here) can draw the puzzle's givens and rules."""
-        return {"drawing": page.drawing(puzzle)} if puzzle.constraints else {}
+        """A puzzle with variant rules: the puzzle as read (mindgames' JSON object, its rules
+        included), so that a page that sent a link (read only here) can draw its givens and
+        rules (``static/variants.js``)."""
+        return {"drawing": formats.to_json(puzzle)} if puzzle.constraints else {}
 
     # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
     def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:
@@ -104,13 +105,21 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
 
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
         """The next value the ladder deduces, as JSON; None when it is stuck.  A puzzle with
-        variant rules gets no ladder step yet (the ladder knows units only): None, and
-        ``hint`` gives a cell of the solution the engines found under every rule."""
+        variant rules gets the first single under every rule (the ladder knows units only:
+        :func:`.variant_explain.hint`, which names the rules it used)."""
         if puzzle.constraints:
-            return None
+            from . import variant_explain
+
+            return variant_explain.hint(puzzle, deadline)
         from . import techniques
 
         return techniques.hint_json(puzzle, deadline)
+
+    def rules_in_clash(self, puzzle: Sudoku, solvable: Callable[[Sudoku], bool]) -> list[str]:
+        """The variant rules (cages, thermos...) a clash of givens needs, by name (each removal checked)."""
+        from . import variant_explain
+
+        return variant_explain.rules_in_clash(puzzle, solvable)
 
     # -- words for people ---------------------------------------------------------------
     def describe(self, puzzle: Sudoku) -> str:

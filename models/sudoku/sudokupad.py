@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
@@ -87,9 +88,50 @@ def read_link(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku:
         )
     if prefix.startswith("fpuz"):
         what = f"{at}the SudokuPad link's f-puzzles data"
-        return fpuzzles.read_json(fpuzzles.decode_data(data, what), where, resolve, variant)
-    text = decompress_from_base64(unquote(data).replace(" ", "+"), f"{at}the SudokuPad link's SCL data")
-    return read_scl(unzip(text, f"{at}SCL"), where, resolve, variant)
+        value = _repaired(data, lambda d: fpuzzles.decode_data(d, what))
+        return fpuzzles.read_json(value, where, resolve, variant)
+    what = f"{at}the SudokuPad link's SCL data"
+    value = _repaired(
+        unquote(data).replace(" ", "+"), lambda d: unzip(decompress_from_base64(d, what), f"{at}SCL")
+    )
+    return read_scl(value, where, resolve, variant)
+
+
+#: how many repairs of merged slashes are tried (SudokuPad's own limit) before the error stands
+SLASH_REPAIRS_AT_MOST = 400
+
+
+def _repaired(data: str, decode: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+    """``decode(data)``; if that fails, ``data`` with one or two of its single '/' doubled.
+
+    The data sits in the link's path, where a browser or a chat program may merge "//" into
+    "/"; SudokuPad repairs it the same way (``fixFPuzzleSlashes``).  A wrong repair does
+    not decode to a JSON object, so the one that does is the link's data."""
+    try:
+        return decode(data)
+    except PuzzleError as error:
+        first = error
+    singles = [m.start() for m in re.finditer(r"(?<!/)/(?!/)", data)]
+    tries = 0
+    for count in (1, 2):
+        for chosen in combinations(singles, count):
+            tries += 1
+            if tries > SLASH_REPAIRS_AT_MOST:
+                raise first
+            repaired = data
+            for position in reversed(chosen):
+                repaired = repaired[:position] + "/" + repaired[position:]
+            try:
+                return decode(repaired)
+            except PuzzleError:
+                continue
+    raise first
+
+
+def to_sudokupad(puzzle: Sudoku) -> str:
+    """The SudokuPad link of a puzzle: its f-puzzles data after ``sudokupad.app/fpuzzles``
+    (how SudokuPad's author tells setters to link f-puzzles puzzles), every rule in it."""
+    return "https://sudokupad.app/fpuzzles" + fpuzzles.to_fpuzzles(puzzle).partition("?load=")[2]
 
 
 # ---------------------------------------------------------------------------
@@ -213,25 +255,38 @@ def read_scl(data: dict[str, Any], where: str, resolve: Resolve, variant: Any) -
                 givens[r][c] = int(value)
     labels = _scl_regions(data.get("regions"), size, at)
     rules: dict[str, Any] = {}
-    for name in data.get("global") or []:
+    names = data.get("global") or []
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise PuzzleError(f"{at}: 'global' must be a list of rule names, not {shorten(repr(names))}")
+    for name in names:
         if name not in SCL_GLOBALS:
             raise PuzzleError(
                 f"{at}: global rule {shorten(name)!r} is not supported (mindgames reads {', '.join(SCL_GLOBALS)})"
             )
         rules[SCL_GLOBALS[name]] = True
     cages = []
-    for index, cage in enumerate(data.get("cages") or [], 1):
+    listed = data.get("cages") or []
+    if not isinstance(listed, list):
+        raise PuzzleError(f"{at}: 'cages' must be a list, not {shorten(repr(listed))}")
+    for index, cage in enumerate(listed, 1):
         if not isinstance(cage, dict):
             raise PuzzleError(f"{at}: cage {index} is not an object")
         value = cage.get("value", cage.get("sum"))
         members = cage.get("cells") or []
+        if (
+            not isinstance(members, list)
+            or not isinstance(value, (str, int, type(None)))
+            or isinstance(value, bool)
+        ):
+            raise PuzzleError(f"{at}: cage {index}: 'cells' must be a list and its value a text or number")
         if not members and _METADATA.match(str(value or "")):
             continue  # metadata: "title: ...", "rules: ...", "solution: ..."
         if cage.get("type") == "disjoint" and rules.get("disjoint_groups"):
             continue  # the groups that the global disjoint rule draws
-        if not cage.get("unique", True) or cage.get("hidden") or cage.get("style") not in (None, "killer"):
+        style = cage.get("style")
+        if cage.get("unique", True) is not True or cage.get("hidden") or style not in (None, "killer"):
             raise PuzzleError(
-                f"{at}: cage {index} ({shorten(cage.get('style') or 'not unique')}) is no killer cage: not supported"
+                f"{at}: cage {index} ({shorten(repr(style) if style else 'not unique')}) is no killer cage: not supported"
             )
         cells_of = tuple(_scl_cell(cell, size, f"{at}: cage {index}") for cell in members)
         if value in (None, ""):

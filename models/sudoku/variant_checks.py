@@ -47,11 +47,11 @@ def broken_rules(constraints: Constraints, grid: Grid, box: tuple[int, int] | No
         else:
             digits = [row[sandwich.index] for row in grid]
         ends = sorted((digits.index(1), digits.index(size))) if 1 in digits and size in digits else None
-        total = sum(digits[ends[0] + 1 : ends[1]]) if ends else None
-        if total != sandwich.total:
+        between = sum(digits[ends[0] + 1 : ends[1]]) if ends else None
+        if between != sandwich.total:
             broken.append(
                 f"sandwich {sandwich.line} {sandwich.index + 1}: the digits between 1 and {size} "
-                f"add up to {total}, not {sandwich.total}"
+                f"add up to {between}, not {sandwich.total}"
             )
     for number, thermo in enumerate(constraints.thermos, 1):
         digits = [at(cell) for cell in thermo.cells]
@@ -60,8 +60,9 @@ def broken_rules(constraints: Constraints, grid: Grid, box: tuple[int, int] | No
             how = "never decrease" if thermo.slow else "increase strictly"
             broken.append(f"{named(f'thermo {number}', thermo.cells)}: digits {digits} do not {how}")
     for number, arrow in enumerate(constraints.arrows, 1):
-        circle = int("".join(str(at(cell)) for cell in arrow.circle)) if size <= 9 else None
-        if circle is None:  # digits above 9: the circle's number is still read place by place, base 10
+        if size <= 9:  # the circle's digits, read as one number
+            circle = int("".join(str(at(cell)) for cell in arrow.circle))
+        else:  # digits above 9: the number is still read place by place, in base 10
             circle = 0
             for cell in arrow.circle:
                 circle = circle * 10 + at(cell)
@@ -101,9 +102,9 @@ def broken_rules(constraints: Constraints, grid: Grid, box: tuple[int, int] | No
             low, high = sorted((digits[0], digits[-1]))
             if not all(low < d < high for d in digits[1:-1]):
                 broken.append(f"{name}: digits {digits[1:-1]} are not all between {low} and {high}")
-    for clue in constraints.parity:
-        if at(clue.cell) % 2 != (0 if clue.parity == "even" else 1):
-            broken.append(f"{clue.parity} cell {cell_name(clue.cell)}: holds {at(clue.cell)}")
+    for mark in constraints.parity:
+        if at(mark.cell) % 2 != (0 if mark.parity == "even" else 1):
+            broken.append(f"{mark.parity} cell {cell_name(mark.cell)}: holds {at(mark.cell)}")
     for number, region in enumerate(constraints.extra_regions, 1):
         digits = [at(cell) for cell in region]
         if len(set(digits)) < len(digits):
@@ -124,7 +125,8 @@ def broken_rules(constraints: Constraints, grid: Grid, box: tuple[int, int] | No
                     broken.append(
                         f"{what}: {cell_name((r, c))} and {cell_name((r + dr, c + dc))} both hold {grid[r][c]}"
                     )
-    for r, c in every_cell:
+    pairwise = constraints.non_consecutive or constraints.negative_kropki or constraints.negative_xv
+    for r, c in every_cell if pairwise else ():
         for other in ((r, c + 1), (r + 1, c)):
             if other[0] >= size or other[1] >= size:
                 continue

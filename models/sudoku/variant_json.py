@@ -240,14 +240,14 @@ class _Reader:
             raise self.fail(
                 f"{at}.{key}", f"must be {' or '.join(map(repr, allowed))}, not {shorten(repr(word))}"
             )
-        return word  # type: ignore[return-value]
+        return word
 
     def sandwich(self, entry: dict[str, Any], at: str) -> Sandwich:
         lines = [key for key in ("row", "column") if key in entry]
         if len(lines) != 1:
             raise self.fail(at, 'a sandwich gives either "row" or "column" (1-based)')
         index = self.number(entry, lines[0], at)
-        return Sandwich(lines[0], index - 1, self.number(entry, "sum", at))  # type: ignore[arg-type]
+        return Sandwich("row" if lines[0] == "row" else "column", index - 1, self.number(entry, "sum", at))
 
     def digits(self, entry: dict[str, Any], at: str) -> frozenset[int]:
         digits = entry.get("digits")

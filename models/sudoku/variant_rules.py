@@ -57,15 +57,15 @@ def add_constraints(
     rule = _Rules(model, cells, size)
     for cage in constraints.cages:
         rule.cage(cage.cells, cage.total)
-    for clue in constraints.little_killers:
-        rule.sum_is(clue.cells, clue.total)
+    for killer in constraints.little_killers:
+        rule.sum_is(killer.cells, killer.total)
     for sandwich in constraints.sandwiches:
-        line = (
+        across = (
             tuple((sandwich.index, c) for c in range(size))
             if sandwich.line == "row"
             else tuple((r, sandwich.index) for r in range(size))
         )
-        rule.sandwich(line, sandwich.total)
+        rule.sandwich(across, sandwich.total)
     for thermo in constraints.thermos:
         rule.thermo(thermo.cells, thermo.slow)
     for arrow in constraints.arrows:
@@ -80,8 +80,7 @@ def add_constraints(
                 rule.pair(a, b, lambda u, v: not _white(u, v) and not _black(u, v))
     lettered: set[frozenset[Cell]] = set()
     for xv in constraints.xv:
-        total = 10 if xv.letter == "X" else 5
-        rule.pair(*xv.cells, lambda u, v, total=total: u + v == total)
+        rule.pair(*xv.cells, _adds_up_to(10 if xv.letter == "X" else 5))
         lettered.add(frozenset(xv.cells))
     if constraints.negative_xv:
         for a, b in _neighbours(size):
@@ -89,8 +88,8 @@ def add_constraints(
                 rule.pair(a, b, lambda u, v: u + v not in (5, 10))
     for line in constraints.lines:
         rule.line(line)
-    for clue in constraints.parity:
-        rule.only(clue.cell, [v for v in range(1, size + 1) if v % 2 == (clue.parity == "odd")])
+    for mark in constraints.parity:
+        rule.only(mark.cell, [v for v in range(1, size + 1) if v % 2 == (mark.parity == "odd")])
     for region in constraints.extra_regions:
         rule.distinct(region)
     for marks in constraints.candidates:
@@ -110,6 +109,10 @@ def add_constraints(
         for i in range(rows):
             for j in range(cols):
                 rule.distinct(tuple((r, c) for r in range(i, size, rows) for c in range(j, size, cols)))
+
+
+def _adds_up_to(total: int) -> Callable[[int, int], bool]:
+    return lambda u, v: u + v == total
 
 
 def _white(u: int, v: int) -> bool:

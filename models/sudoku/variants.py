@@ -184,21 +184,26 @@ def validate(constraints: Constraints, size: int, at: str = "") -> None:
         if cage.total is not None:
             k = len(cage.cells)
             checker.total(name, cage.total, k * (k + 1) // 2, k * (2 * size - k + 1) // 2, f"{k} cells")
-    for number, clue in enumerate(constraints.little_killers, 1):
-        name = checker.cells(f"little killer {number}", clue.cells, distinct=True)
-        checker.steps(name, clue.cells, diagonal=True)
-        checker.total(name, clue.total, len(clue.cells), len(clue.cells) * size, f"{len(clue.cells)} cells")
+    for number, killer in enumerate(constraints.little_killers, 1):
+        name = checker.cells(f"little killer {number}", killer.cells, distinct=True)
+        checker.steps(name, killer.cells, diagonal=True)
+        length = len(killer.cells)
+        checker.total(name, killer.total, length, length * size, f"{length} cells")
     seen_sandwiches: set[tuple[str, int]] = set()
-    for clue in constraints.sandwiches:
-        if clue.line not in ("row", "column") or not _is_int(clue.index) or not 0 <= clue.index < size:
+    for sandwich in constraints.sandwiches:
+        if (
+            sandwich.line not in ("row", "column")
+            or not _is_int(sandwich.index)
+            or not 0 <= sandwich.index < size
+        ):
             raise PuzzleError(
-                f"{at}sandwich: {shorten(repr((clue.line, clue.index)))} is not a row or column 0..{size - 1}"
+                f"{at}sandwich: {shorten(repr((sandwich.line, sandwich.index)))} is not a row or column 0..{size - 1}"
             )
-        name = f"sandwich {clue.line} {clue.index + 1}"
-        if (clue.line, clue.index) in seen_sandwiches:
+        name = f"sandwich {sandwich.line} {sandwich.index + 1}"
+        if (sandwich.line, sandwich.index) in seen_sandwiches:
             raise PuzzleError(f"{at}{name}: given twice")
-        seen_sandwiches.add((clue.line, clue.index))
-        checker.total(name, clue.total, 0, sum(range(2, size)), "the digits between 1 and N")
+        seen_sandwiches.add((sandwich.line, sandwich.index))
+        checker.total(name, sandwich.total, 0, sum(range(2, size)), "the digits between 1 and N")
     for number, thermo in enumerate(constraints.thermos, 1):
         name = checker.cells(f"thermo {number}", thermo.cells, distinct=True, least=2)
         if not isinstance(thermo.slow, bool):
@@ -228,26 +233,28 @@ def validate(constraints: Constraints, size: int, at: str = "") -> None:
         ):
             raise PuzzleError(f"{at}{name}: gap {shorten(repr(line.gap))} is out of range (1..{size - 1})")
     seen: dict[Cell, str] = {}
-    for clue in constraints.parity:
-        name = checker.cells("parity", (clue.cell,))
-        if clue.parity not in ("even", "odd"):
-            raise PuzzleError(f"{at}{name}: parity {shorten(repr(clue.parity))} is not even or odd")
-        if seen.setdefault(clue.cell, clue.parity) != clue.parity:
+    for mark in constraints.parity:
+        name = checker.cells("parity", (mark.cell,))
+        if mark.parity not in ("even", "odd"):
+            raise PuzzleError(f"{at}{name}: parity {shorten(repr(mark.parity))} is not even or odd")
+        if seen.setdefault(mark.cell, mark.parity) != mark.parity:
             raise PuzzleError(f"{at}{name}: both even and odd")
     for number, region in enumerate(constraints.extra_regions, 1):
         checker.cells(f"extra region {number}", region, distinct=True, most=size)
     marked: set[Cell] = set()
-    for clue in constraints.candidates:
-        name = checker.cells("candidates", (clue.cell,))
-        if clue.cell in marked:
+    for marks in constraints.candidates:
+        name = checker.cells("candidates", (marks.cell,))
+        if marks.cell in marked:
             raise PuzzleError(f"{at}{name}: candidates given twice")
-        marked.add(clue.cell)
+        marked.add(marks.cell)
         if (
-            not isinstance(clue.digits, frozenset)
-            or not clue.digits
-            or not all(_is_int(d) and 1 <= d <= size for d in clue.digits)
+            not isinstance(marks.digits, frozenset)
+            or not marks.digits
+            or not all(_is_int(d) and 1 <= d <= size for d in marks.digits)
         ):
-            raise PuzzleError(f"{at}{name}: candidates {shorten(repr(clue.digits))} are not digits 1..{size}")
+            raise PuzzleError(
+                f"{at}{name}: candidates {shorten(repr(marks.digits))} are not digits 1..{size}"
+            )
     flags = (
         constraints.anti_knight,
         constraints.anti_king,

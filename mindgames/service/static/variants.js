@@ -1,7 +1,8 @@
 // mindgames web page: a Sudoku's variant rules drawn over its grid (SVG), and puzzles pasted as
 // links.  A link (f-puzzles, SudokuPad, puzz.link, a Solo ID) or a JSON object is read by the
 // server, not here: the page sends its text as the puzzle, and a puzzle with variant rules comes
-// back with its "drawing" (grid, box or regions, rules: models/sudoku/page.py), which is drawn.
+// back with its "drawing": the puzzle as read, in mindgames' JSON (grid, box or regions, and the
+// rules of models/sudoku/variant_json.py, cells named "r1c1"), which is drawn.
 // Loaded before app.js, whose Sudoku state (sudoku, sudokuBoard) and helpers ($, say, sudokuReset)
 // it uses once the page runs; app.js calls sudokuVariants' load, puzzle, clear and show.
 "use strict";
@@ -35,12 +36,12 @@ const sudokuVariants = {
     this.drawing = drawing;
     const n = drawing.grid.length;
     sudoku.size = n;
-    sudoku.box = drawing.box;
-    sudoku.regions = drawing.regions ? drawing.regions.flat().map(String) : null;
-    sudoku.diagonals = drawing.diagonals;
+    sudoku.box = drawing.box || null;
+    sudoku.regions = drawing.regions ? drawing.regions.split("") : null;
+    sudoku.diagonals = Boolean(drawing.diagonals);
     sudoku.values = drawing.grid.flat();
     ensureSizeOption($("sudoku-size"), n, `${n}x${n}`);
-    $("sudoku-diagonals").checked = drawing.diagonals;
+    $("sudoku-diagonals").checked = Boolean(drawing.diagonals);
   },
 
   // The rules over the grid, drawn again whenever the board is (a MutationObserver below).
@@ -74,8 +75,8 @@ const sudokuVariants = {
       const cell = grid.children[r * n + c];
       return [cell.offsetLeft + cell.offsetWidth / 2, cell.offsetTop + cell.offsetHeight / 2];
     };
-    drawRules(svg, drawing.constraints, at, size, n);
-    caption.textContent = globalRules(drawing.constraints);
+    drawRules(svg, drawing, at, size, n);
+    caption.textContent = globalRules(drawing);
   },
 };
 
@@ -87,6 +88,12 @@ function svgNode(parent, tag, attributes, text) {
   if (text !== undefined) node.textContent = text;
   parent.appendChild(node);
   return node;
+}
+
+// "r3c4" (as mindgames' JSON names a cell) as [2, 3]
+function cellOf(name) {
+  const [, r, c] = /^r(\d+)c(\d+)$/i.exec(name);
+  return [Number(r) - 1, Number(c) - 1];
 }
 
 function pathThrough(points) {
@@ -106,17 +113,19 @@ function globalRules(rules) {
 // Each rule family in its own class (v-cage, v-thermo, ...), as f-puzzles draws it.
 function drawRules(svg, rules, at, size, n) {
   const group = (cls) => svgNode(svg, "g", { class: cls });
-  const edgeMiddle = ([a, b]) => { const p = at(...a), q = at(...b); return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2]; };
+  const cells = (names) => names.map(cellOf);
+  const centres = (names) => cells(names).map(([r, c]) => at(r, c));
+  const edgeMiddle = (names) => { const [p, q] = centres(names); return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2]; };
 
   for (const region of rules.extra_regions || []) {
     const g = group("v-extra");
-    for (const [r, c] of region) {
+    for (const [r, c] of cells(region)) {
       const [x, y] = at(r, c);
       svgNode(g, "rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, fill: "#9bd0ff", opacity: 0.3 });
     }
   }
   for (const clue of rules.parity || []) {
-    const [x, y] = at(...clue.cell);
+    const [x, y] = at(...cellOf(clue.cell));
     const g = group("v-parity v-" + clue.parity);
     const s = size * 0.34;
     if (clue.parity === "odd") svgNode(g, "circle", { cx: x, cy: y, r: s, fill: "#bbb", opacity: 0.5 });
@@ -124,7 +133,7 @@ function drawRules(svg, rules, at, size, n) {
   }
   for (const thermo of rules.thermos || []) {
     const g = group("v-thermo" + (thermo.slow ? " v-slow" : ""));
-    const points = thermo.cells.map(([r, c]) => at(r, c));
+    const points = centres(thermo.cells);
     const colour = thermo.slow ? "#6495ed" : "#999";
     svgNode(g, "circle", { cx: points[0][0], cy: points[0][1], r: size * 0.38, fill: colour, opacity: 0.45 });
     svgNode(g, "path", { d: pathThrough(points), stroke: colour, "stroke-width": size * 0.3, "stroke-linecap": "round",
@@ -133,7 +142,7 @@ function drawRules(svg, rules, at, size, n) {
   const lineColour = { whisper: "#60c060", renban: "#c060c0", palindrome: "#aaa", between: "#8aa" };
   for (const line of rules.lines || []) {
     const g = group("v-line v-" + line.kind);
-    const points = line.cells.map(([r, c]) => at(r, c));
+    const points = centres(line.cells);
     svgNode(g, "path", { d: pathThrough(points), stroke: lineColour[line.kind], "stroke-width": size * 0.14,
       "stroke-linecap": "round", "stroke-linejoin": "round", fill: "none", opacity: 0.7 });
     if (line.kind === "between") {
@@ -144,8 +153,8 @@ function drawRules(svg, rules, at, size, n) {
   }
   for (const arrow of rules.arrows || []) {
     const g = group("v-arrow");
-    const circle = arrow.circle.map(([r, c]) => at(r, c));
-    const path = [circle[0], ...arrow.path.map(([r, c]) => at(r, c))];
+    const circle = centres(arrow.circle);
+    const path = [circle[0], ...centres(arrow.path)];
     svgNode(g, "path", { d: pathThrough(path), stroke: "#888", "stroke-width": 2, fill: "none" });
     const [tx, ty] = path[path.length - 1], [px, py] = path[path.length - 2];
     const angle = Math.atan2(ty - py, tx - px), head = size * 0.25;
@@ -155,9 +164,9 @@ function drawRules(svg, rules, at, size, n) {
   }
   for (const cage of rules.cages || []) {
     const g = group("v-cage");
-    const inCage = new Set(cage.cells.map(([r, c]) => r * n + c));
+    const inCage = new Set(cells(cage.cells).map(([r, c]) => r * n + c));
     const inset = size * 0.08, half = size / 2;
-    for (const [r, c] of cage.cells) {
+    for (const [r, c] of cells(cage.cells)) {
       const [x, y] = at(r, c);
       const left = x - half + inset, right = x + half - inset, top = y - half + inset, bottom = y + half - inset;
       const sides = [
@@ -169,10 +178,10 @@ function drawRules(svg, rules, at, size, n) {
         svgNode(g, "path", { d: pathThrough(segment), stroke: "#333", "stroke-width": 1.2, "stroke-dasharray": "3 2", fill: "none" });
       }
     }
-    if (cage.total !== null && cage.total !== undefined) {
-      const [r, c] = cage.cells.reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
+    if (cage.sum !== undefined) {
+      const [r, c] = cells(cage.cells).reduce((a, b) => (b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? b : a));
       const [x, y] = at(r, c);
-      svgNode(g, "text", { x: x - half + inset + 1, y: y - half + inset + size * 0.24, "font-size": size * 0.26, class: "v-total" }, String(cage.total));
+      svgNode(g, "text", { x: x - half + inset + 1, y: y - half + inset + size * 0.27, "font-size": size * 0.3, class: "v-total" }, String(cage.sum));
     }
   }
   for (const dot of rules.dots || []) {
@@ -187,23 +196,25 @@ function drawRules(svg, rules, at, size, n) {
     svgNode(g, "text", { x, y: y + size * 0.1, "font-size": size * 0.3, "text-anchor": "middle", "font-weight": "bold" }, xv.letter);
   }
   for (const clue of rules.little_killers || []) {
-    const [r, c] = clue.cells[0];
-    const next = clue.cells[1] || [r + (r === 0 ? 1 : -1), c + (c === 0 ? 1 : -1)];
+    const diagonal = cells(clue.cells);
+    const [r, c] = diagonal[0];
+    const next = diagonal[1] || [r + (r === 0 ? 1 : -1), c + (c === 0 ? 1 : -1)];
     const [dr, dc] = [next[0] - r, next[1] - c];
     const [x, y] = at(r, c);
     const g = group("v-little-killer");
     svgNode(g, "text", { x: x - dc * size * 0.3, y: y - dr * size * 0.3 + size * 0.08, "font-size": size * 0.24,
-      "text-anchor": "middle", class: "v-total" }, `${clue.total}${dr > 0 ? (dc > 0 ? "↘" : "↙") : (dc > 0 ? "↗" : "↖")}`);
+      "text-anchor": "middle", class: "v-total" }, `${clue.sum}${dr > 0 ? (dc > 0 ? "↘" : "↙") : (dc > 0 ? "↗" : "↖")}`);
   }
   for (const clue of rules.sandwiches || []) {
-    const [r, c] = clue.line === "row" ? [clue.index, 0] : [0, clue.index];
+    const row = clue.row !== undefined;
+    const [r, c] = row ? [clue.row - 1, 0] : [0, clue.column - 1];
     const [x, y] = at(r, c);
     const g = group("v-sandwich");
-    const [tx, ty] = clue.line === "row" ? [x - size * 0.4, y + size * 0.08] : [x, y - size * 0.3];
-    svgNode(g, "text", { x: tx, y: ty, "font-size": size * 0.24, "text-anchor": clue.line === "row" ? "start" : "middle", class: "v-total" }, String(clue.total));
+    const [tx, ty] = row ? [x - size * 0.4, y + size * 0.08] : [x, y - size * 0.3];
+    svgNode(g, "text", { x: tx, y: ty, "font-size": size * 0.24, "text-anchor": row ? "start" : "middle", class: "v-total" }, String(clue.sum));
   }
   for (const marks of rules.candidates || []) {
-    const [x, y] = at(...marks.cell);
+    const [x, y] = at(...cellOf(marks.cell));
     svgNode(group("v-candidates"), "text", { x, y: y + size * 0.42, "font-size": size * 0.2, "text-anchor": "middle" }, marks.digits.join(""));
   }
 }
