@@ -63,11 +63,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from .formats import CNF, MAX_VARIABLES, Proof, ProofInputError
+import numpy as np
+
+from .formats import CNF, MAX_VARIABLES, DratSteps, Proof, ProofInputError
+
+if TYPE_CHECKING:
+    from .compiled import CompiledDratChecker
 
 PROGRESS_EVERY = 256  # steps between time-limit checks and progress reports
+# Proofs of at least this many literals are checked by the compiled checker
+# (:mod:`.compiled`); smaller ones here, since importing numba and loading the
+# compiled code costs a process ~0.3 s, which this checker needs about 20,000
+# literals of a proof to spend (see BENCHMARKS.md, "A compiled DRAT checker").
+COMPILED_FROM_LITERALS = 20_000
+USE_COMPILED = True  # False: every proof here (tests comparing the two set it)
 
 OnProgress = Callable[[int, int], None]  # (steps done, steps in all)
 Refutation = Literal["empty clause", "unit propagation"]
@@ -169,12 +180,32 @@ def _show(lits: Sequence[int]) -> str:
 # ---------------------------------------------------------------------------
 # DRAT
 # ---------------------------------------------------------------------------
+def compiled_pays(proof: Proof) -> bool:
+    """Whether the compiled checker is worth importing for ``proof`` (see COMPILED_FROM_LITERALS)."""
+    if not USE_COMPILED:
+        return False
+    steps = proof.steps
+    if isinstance(steps, DratSteps):
+        return len(steps.lits) >= COMPILED_FROM_LITERALS
+    total = 0
+    for _, lits in steps:
+        total += len(lits)
+        if total >= COMPILED_FROM_LITERALS:
+            return True
+    return False
+
+
 def _highest_variable(cnf: CNF, proof: Proof) -> int:
     top = cnf.num_vars
-    for _, lits in proof.steps:
-        for lit in lits:
-            if lit > top or -lit > top:
-                top = abs(lit)
+    steps = proof.steps
+    if isinstance(steps, DratSteps):
+        if len(steps.lits):
+            top = max(top, int(np.abs(steps.lits).max()))
+    else:
+        for _, lits in steps:
+            for lit in lits:
+                if lit > top or -lit > top:
+                    top = abs(lit)
     if top > MAX_VARIABLES:
         raise ProofInputError(f"the proof uses a variable over the limit of {MAX_VARIABLES:,}")
     return top
@@ -253,9 +284,14 @@ class LoadedFormula:
         return [list(clause) for clause in kept]
 
 
-def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> _DratChecker:
-    """A checker with ``cnf`` loaded: a copy of ``loaded`` when it fits, else loaded afresh."""
+def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> _DratChecker | CompiledDratChecker:
+    """A checker with ``cnf`` loaded: the compiled one for a large proof, else a copy
+    of ``loaded`` when it fits, else the Python one loaded afresh."""
     top = _highest_variable(cnf, proof)
+    if compiled_pays(proof):
+        from .compiled import CompiledDratChecker
+
+        return CompiledDratChecker(cnf, proof, top)
     if loaded is not None and loaded.fits(cnf, top):
         return loaded.extended(cnf, proof)
     checker = _DratChecker(cnf, proof, top)
@@ -398,7 +434,7 @@ class _DratChecker:
         clause = normalised(lits)
         if clause is not None and len(clause) <= 1:  # a unit clause: ignored, as drat-trim does
             return "ignored"
-        cid = None if clause is None else self._find(set(clause))
+        cid = None if clause is None else self._find(clause)
         if clause is None or cid is None:
             return "missing"
         val = self.val
@@ -409,19 +445,21 @@ class _DratChecker:
         self.deleted_before.append(len(self.deps))
         return "deleted"
 
-    def _find(self, lits: set[int]) -> int | None:
+    def _find(self, clause: tuple[int, ...]) -> int | None:
         """An alive clause with exactly these literals, looked up through the watches
-        (a clause is always watched by two of its literals): no index to build."""
-        if len(lits) < 2:  # units and the empty clause are not watched
+        (a clause is always watched by two of its literals): no index to build.  The
+        watch lists are searched in the order of the deletion's literals (which copy
+        of a clause written twice goes depends on it; the compiled checker does the same)."""
+        if len(clause) < 2:  # units and the empty clause are not watched
             return None
-        if len(lits) == 2:
-            a, b = lits
+        if len(clause) == 2:
+            a, b = clause
             return next((cid for other, cid in self.implied[-a] if other == b and self.alive[cid]), None)
-        size = len(lits)
-        for lit in lits:
+        size, lits = len(clause), set(clause)
+        for lit in clause:
             for cid in self.watches[lit]:
-                clause = self.clauses[cid]
-                if self.alive[cid] and len(clause) == size and lits.issuperset(clause):
+                candidate = self.clauses[cid]
+                if self.alive[cid] and len(candidate) == size and lits.issuperset(candidate):
                     return cid
         return None
 
