@@ -35,11 +35,15 @@ import numpy as np
 from numba import njit
 
 from .checker import PROGRESS_EVERY, CheckResult, OnProgress, Refutation, _DratChecker, _show, normalised
-from .formats import CNF, DratSteps, Proof
+from .formats import CNF, MAX_VARINT_BYTES, DratSteps, Proof, ProofInputError
 
 # Rows of the per-literal state (``lits`` array) and of the per-clause state.
 VAL, REASON, W_START, W_LEN, I_START, I_LEN, MARK, PEND = range(8)
 C_START, C_LEN, C_ALIVE, C_TAUT = range(4)
+# Each clause in the arena is preceded by its id, its length and whether it is alive
+# (also kept in ``cls``, by id): a watch holds where the clause's literals start, so
+# propagation reads one place of memory per clause.
+HEADER = 3
 # Scalars.
 (
     HEAD,
@@ -124,10 +128,12 @@ def prepare(f_lits, f_starts, p_lits, p_starts, p_deleted, size):
     sc[CONFLICT] = -1
     sc[FIRST_LEMMA] = n_formula
     cls = np.zeros((n_clauses, 4), np.int64)
-    arena = np.empty(f_lits.shape[0] + p_lits.shape[0], np.int64)
+    arena = np.empty(f_lits.shape[0] + p_lits.shape[0] + HEADER * n_clauses, np.int32)
     at = 0
     cid = 0
     for c in range(n_formula):
+        arena[at] = cid
+        at += HEADER
         n = _normalise(f_lits, f_starts[c], f_starts[c + 1], lits, sc, arena, at)
         cls[cid, C_START] = at
         if n < 0:  # a tautology: kept as read, for its id
@@ -137,11 +143,15 @@ def prepare(f_lits, f_starts, p_lits, p_starts, p_deleted, size):
             cls[cid, C_TAUT] = 1
         else:
             cls[cid, C_LEN] = n
+        arena[at - 2] = n
+        arena[at - 1] = 0
         at += n
         cid += 1
     for s in range(n_steps):
         if p_deleted[s]:
             continue
+        arena[at] = cid
+        at += HEADER
         n = _normalise(p_lits, p_starts[s], p_starts[s + 1], lits, sc, arena, at)
         cls[cid, C_START] = at
         if n < 0:
@@ -151,6 +161,8 @@ def prepare(f_lits, f_starts, p_lits, p_starts, p_deleted, size):
             cls[cid, C_TAUT] = 1
         else:
             cls[cid, C_LEN] = n
+        arena[at - 2] = n
+        arena[at - 1] = 0
         at += n
         cid += 1
     # capacities: watches[lit] holds clauses of 3+ literals that contain lit;
@@ -177,7 +189,8 @@ def prepare(f_lits, f_starts, p_lits, p_starts, p_deleted, size):
         lits[I_LEN, lit] = 0
     for c in range(n_formula):  # tautologies are never alive; lemmas come alive when added
         cls[c, C_ALIVE] = 1 - cls[c, C_TAUT]
-    w_pool = np.empty(max(w_total, 1), np.int64)
+        arena[cls[c, C_START] - 1] = cls[c, C_ALIVE]
+    w_pool = np.empty((2, max(w_total, 1)), np.int64)  # clause ids, blocking literals
     i_pool = np.empty((2, max(i_total, 1)), np.int64)
     return sc, lits, cls, arena[:at].copy(), w_pool, i_pool
 
@@ -195,7 +208,7 @@ def _watch(cid, lits, cls, arena, w_pool, i_pool):
     start = cls[cid, C_START]
     a = arena[start]
     b = arena[start + 1]
-    if cls[cid, C_LEN] == 2:
+    if arena[start - 2] == 2:
         at = lits[I_START, a ^ 1] + lits[I_LEN, a ^ 1]
         i_pool[0, at] = b
         i_pool[1, at] = cid
@@ -205,15 +218,20 @@ def _watch(cid, lits, cls, arena, w_pool, i_pool):
         i_pool[1, at] = cid
         lits[I_LEN, b ^ 1] += 1
     else:
-        w_pool[lits[W_START, a] + lits[W_LEN, a]] = cid
+        at = lits[W_START, a] + lits[W_LEN, a]
+        w_pool[0, at] = start
+        w_pool[1, at] = b
         lits[W_LEN, a] += 1
-        w_pool[lits[W_START, b] + lits[W_LEN, b]] = cid
+        at = lits[W_START, b] + lits[W_LEN, b]
+        w_pool[0, at] = start
+        w_pool[1, at] = a
         lits[W_LEN, b] += 1
 
 
 @njit(cache=True)
 def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
     """Unit propagation from the head of the trail: a falsified clause's id, or -1."""
+    val = lits[VAL]
     i = sc[HEAD]
     while i < sc[TRAIL_LEN]:
         true_lit = trail[i]
@@ -234,42 +252,52 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
         j = 0
         k = 0
         while j < n:
-            cid = w_pool[ws + j]
+            c = w_pool[0, ws + j]  # where the clause's literals start in the arena
+            blocker = w_pool[1, ws + j]
             j += 1
-            if not cls[cid, C_ALIVE]:
+            if val[blocker]:  # satisfied: the clause itself is not read
+                w_pool[0, ws + k] = c
+                w_pool[1, ws + k] = blocker
+                k += 1
                 continue
-            c = cls[cid, C_START]
+            if not arena[c - 1]:  # deleted: unwatched now
+                continue
             if arena[c] == false_lit:
                 arena[c] = arena[c + 1]
                 arena[c + 1] = false_lit
             first = arena[c]
-            if lits[VAL, first]:
-                w_pool[ws + k] = cid
+            if val[first]:
+                w_pool[0, ws + k] = c
+                w_pool[1, ws + k] = first
                 k += 1
                 continue
             moved = False
-            for p in range(c + 2, c + cls[cid, C_LEN]):
+            for p in range(c + 2, c + arena[c - 2]):
                 lit = arena[p]
-                if not lits[VAL, lit ^ 1]:
+                if not val[lit ^ 1]:
                     arena[c + 1] = lit
                     arena[p] = false_lit
-                    w_pool[lits[W_START, lit] + lits[W_LEN, lit]] = cid
+                    at = lits[W_START, lit] + lits[W_LEN, lit]
+                    w_pool[0, at] = c
+                    w_pool[1, at] = first
                     lits[W_LEN, lit] += 1
                     moved = True
                     break
             if moved:
                 continue
-            w_pool[ws + k] = cid
+            w_pool[0, ws + k] = c
+            w_pool[1, ws + k] = first
             k += 1
-            if lits[VAL, first ^ 1]:
+            if val[first ^ 1]:
                 while j < n:
-                    w_pool[ws + k] = w_pool[ws + j]
+                    w_pool[0, ws + k] = w_pool[0, ws + j]
+                    w_pool[1, ws + k] = w_pool[1, ws + j]
                     k += 1
                     j += 1
                 lits[W_LEN, false_lit] = k
                 sc[HEAD] = i
-                return cid
-            _assign(first, cid, lits, trail, sc)
+                return arena[c - HEADER]
+            _assign(first, arena[c - HEADER], lits, trail, sc)
         lits[W_LEN, false_lit] = k
     sc[HEAD] = i
     return -1
@@ -448,6 +476,7 @@ def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups
 def _add(cid, sc, lits, trail, cls, arena, w_pool, i_pool):
     """Lemma ``cid`` joins the database: watched, and what it makes unit propagated."""
     cls[cid, C_ALIVE] = 1
+    arena[cls[cid, C_START] - 1] = 1
     sc[N_CLAUSES] = cid + 1
     if sc[CONFLICT] >= 0:
         return
@@ -507,10 +536,10 @@ def _delete(step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratc
             lit = scratch[q]
             ws = lits[W_START, lit]
             for e in range(ws, ws + lits[W_LEN, lit]):
-                cid = w_pool[e]
+                c = w_pool[0, e]
+                cid = arena[c - HEADER]
                 if not cls[cid, C_ALIVE] or cls[cid, C_LEN] != n:
                     continue
-                c = cls[cid, C_START]
                 same = True
                 for p in range(c, c + n):
                     if lits[MARK, arena[p]] != stamp:
@@ -534,6 +563,19 @@ def _delete(step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratc
     if true_count == 1 and open_count == 0:
         return 1  # unit at top level: maybe the reason for its true literal
     cls[found, C_ALIVE] = 0
+    c = cls[found, C_START]
+    arena[c - 1] = 0
+    if n > 2:  # out of its two watch lists now (binary clauses are skipped when met)
+        for w in range(2):
+            lit = arena[c + w]
+            ws = lits[W_START, lit]
+            last = ws + lits[W_LEN, lit] - 1
+            for e in range(ws, last + 1):
+                if w_pool[0, e] == c:
+                    w_pool[0, e] = w_pool[0, last]
+                    w_pool[1, e] = w_pool[1, last]
+                    lits[W_LEN, lit] -= 1
+                    break
     deletions[0, sc[N_DELETIONS]] = found
     deletions[1, sc[N_DELETIONS]] = sc[LEMMA_INDEX]
     sc[N_DELETIONS] += 1
@@ -701,6 +743,164 @@ def core(sc, lits, cls, arena, d_ids, d_lits, d_bounds, seen):
 
 def dimacs(indices: np.ndarray) -> np.ndarray:
     return np.where(indices & 1, -(indices >> 1), indices >> 1)
+
+
+# ---------------------------------------------------------------------------
+# Parsing DRAT in one pass over the bytes
+# ---------------------------------------------------------------------------
+PARSED, UNUSUAL, TOO_MANY = 0, 1, 2  # UNUSUAL: the Python parser reads it (and words the error, if any)
+MAX_TOKEN = 18  # as formats.MAX_DIGITS: longer tokens go to the Python parser
+
+
+@njit(cache=True)
+def _text_drat(data, max_steps):
+    """Text DRAT as formats.parse_text_drat reads it, for the usual files: lines of
+    numbers (a first token ``d`` for a deletion), comment lines (a first token
+    starting with ``c``), blank lines.  Anything else (a byte that is no digit,
+    sign, ``d``, blank or line end outside a comment, a long token, a file cut
+    after a minus sign, too many steps) gives UNUSUAL, and the Python parser
+    reads the file.  (status, literals, step starts, deleted flags, truncated)."""
+    n = data.shape[0]
+    lits = np.empty(n // 2 + 1, np.int64)
+    starts = np.empty(n // 2 + 2, np.int64)
+    deleted = np.empty(n // 2 + 1, np.uint8)
+    n_lits = 0
+    n_steps = 0
+    starts[0] = 0
+    pending = 0  # literals of the step being read
+    deleting = False
+    i = 0
+    if n and data[n - 1] == 45:  # '-' at the very end: a cut-off file
+        return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+    while i < n:
+        # a line: its first token decides
+        while i < n and (data[i] == 32 or data[i] == 9):
+            i += 1
+        if i >= n:
+            break
+        b = data[i]
+        if b == 10 or b == 13:
+            i += 1
+            continue
+        if b == 99:  # 'c': a comment line
+            while i < n and data[i] != 10 and data[i] != 13:
+                if data[i] == 11 or data[i] == 12 or 28 <= data[i] <= 30 or data[i] == 0 or data[i] >= 128:
+                    return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+                i += 1
+            continue
+        if b == 100:  # 'd'
+            if i + 1 < n and not (data[i + 1] in (32, 9, 10, 13)):
+                return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+            if pending:
+                return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+            deleting = True
+            i += 1
+        # numbers up to the line's end
+        while i < n:
+            b = data[i]
+            if b == 32 or b == 9:
+                i += 1
+                continue
+            if b == 10 or b == 13:
+                i += 1
+                break
+            first = i
+            negative = False
+            if b == 45:
+                negative = True
+                i += 1
+            value = 0
+            digits = 0
+            while i < n and 48 <= data[i] <= 57:
+                value = value * 10 + (data[i] - 48)
+                digits += 1
+                i += 1
+                if i - first > MAX_TOKEN:
+                    return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+            if digits == 0 or (i < n and not (data[i] in (32, 9, 10, 13))):
+                return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+            if value == 0:
+                deleted[n_steps] = deleting
+                n_steps += 1
+                starts[n_steps] = n_lits
+                pending = 0
+                deleting = False
+            else:
+                lits[n_lits] = -value if negative else value
+                n_lits += 1
+                pending += 1
+    truncated = pending > 0 or deleting
+    if n_steps > max_steps:  # only once the whole file is known to have no other error
+        return TOO_MANY, lits[:0], starts[:1], deleted[:0], False
+    return PARSED, lits[:n_lits].copy(), starts[: n_steps + 1].copy(), deleted[:n_steps].copy(), truncated
+
+
+@njit(cache=True)
+def _binary_drat(data, max_steps, max_varint):
+    """Binary DRAT as formats.parse_binary_drat reads it, for files it accepts;
+    UNUSUAL for anything it would refuse (it then words the error)."""
+    n = data.shape[0]
+    lits = np.empty(n, np.int64)
+    starts = np.empty(n // 2 + 2, np.int64)
+    deleted = np.empty(n // 2 + 1, np.uint8)
+    n_lits = 0
+    n_steps = 0
+    starts[0] = 0
+    i = 0
+    in_step = False
+    while i < n:
+        # one number
+        value = 0
+        shift = 0
+        first = i
+        while True:
+            if i >= n:  # cut off inside a number
+                if i - first > max_varint:
+                    return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+                in_step = True
+                break
+            b = data[i]
+            i += 1
+            value |= np.int64(b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                break
+            if i - first >= max_varint:
+                return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+        if i >= n and data[n - 1] >= 0x80:
+            break
+        if not in_step:
+            if i - first != 1 or (value != 0x61 and value != 0x64):
+                return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+            deleted[n_steps] = value == 0x64
+            in_step = True
+        elif value == 0:
+            n_steps += 1
+            starts[n_steps] = n_lits
+            in_step = False
+        elif value == 1:
+            return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
+        else:
+            lits[n_lits] = -(value >> 1) if value & 1 else value >> 1
+            n_lits += 1
+    if n_steps > max_steps:
+        return TOO_MANY, lits[:0], starts[:1], deleted[:0], False
+    return PARSED, lits[:n_lits].copy(), starts[: n_steps + 1].copy(), deleted[:n_steps].copy(), in_step
+
+
+def parse_drat(data: bytes, binary: bool, max_steps: int, name: str) -> tuple[DratSteps, bool] | None:
+    """(the steps, whether the proof is cut off), or None for an unusual file;
+    ProofInputError for more than ``max_steps`` steps."""
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    if binary:
+        status, lits, starts, deleted, truncated = _binary_drat(buffer, max_steps, MAX_VARINT_BYTES)
+    else:
+        status, lits, starts, deleted, truncated = _text_drat(buffer, max_steps)
+    if status == TOO_MANY:
+        raise ProofInputError(f"{name}: more than {max_steps:,} proof steps, over the limit")
+    if status != PARSED:
+        return None
+    return DratSteps(lits, starts, deleted), bool(truncated)
 
 
 # ---------------------------------------------------------------------------

@@ -44,6 +44,9 @@ MAX_DIGITS = 18
 # Binary DRAT numbers (2*variable + sign) of more than 5 bytes (35 bits) are refused
 # as they are read: a literal needs 3 bytes, and reading on would be quadratic.
 MAX_VARINT_BYTES = 5
+# DRAT files of this size or more are read by the compiled parser (solver.proof.compiled):
+# such a proof has some 40,000 literals or more, past the compiled checker's threshold.
+COMPILED_PARSE_FROM_BYTES = 256 * 1024
 CHECK_TIME_EVERY = 1 << 16  # lines or steps between time-limit checks while parsing
 
 # What a line of numbers may hold; anything else is diagnosed token by token.
@@ -304,13 +307,32 @@ def parse_proof(
     if is_binary_drat(data):
         if kind == "lrat":
             raise ProofInputError(f"{name}: binary data, not an LRAT text proof")
-        return parse_binary_drat(data, name, max_clauses, end)
+        return _compiled_drat(data, True, name, max_clauses, end) or parse_binary_drat(data, name, max_clauses, end)
     text = _text(data, name, "DRAT or LRAT proof")
     if kind == "auto":
         kind = "lrat" if _looks_like_lrat(text) else "drat"
     if kind == "lrat":
         return parse_lrat(text, name, max_clauses, end)
-    return parse_text_drat(text, name, max_clauses, end)
+    return _compiled_drat(data, False, name, max_clauses, end) or parse_text_drat(text, name, max_clauses, end)
+
+
+def _compiled_drat(data: bytes, binary: bool, name: str, max_clauses: int, end: float | None) -> Proof | None:
+    """A large DRAT file read in one compiled pass (the checker will import numba for
+    it anyway); None for a small file, or an unusual one (the parsers below read
+    those, and word their errors)."""
+    if len(data) < COMPILED_PARSE_FROM_BYTES:
+        return None
+    from .compiled import parse_drat
+
+    parsed = parse_drat(data, binary, max_clauses, name)
+    _check_time(end)
+    if parsed is None:
+        return None
+    steps, truncated = parsed
+    proof = Proof("drat", steps, binary=binary)
+    if truncated:
+        proof.defect = "the proof is truncated: its last clause is not terminated by 0"
+    return proof
 
 
 def is_binary_drat(data: bytes) -> bool:
