@@ -78,7 +78,6 @@ PROGRESS_EVERY = 256  # steps between time-limit checks and progress reports
 # compiled code costs a process ~0.3 s, which this checker needs about 20,000
 # literals of a proof to spend (see BENCHMARKS.md, "A compiled DRAT checker").
 COMPILED_FROM_LITERALS = 20_000
-USE_COMPILED = True  # False: every proof here (tests comparing the two set it)
 
 OnProgress = Callable[[int, int], None]  # (steps done, steps in all)
 Refutation = Literal["empty clause", "unit propagation"]
@@ -130,6 +129,7 @@ def check_proof(
     on_progress: OnProgress | None = None,
     loaded: LoadedFormula | None = None,
     lrat: bool = False,
+    compiled: bool | None = None,
 ) -> CheckResult:
     """Check that ``proof`` refutes ``cnf``.  Never raises for a bad proof: ``ok`` says it.
 
@@ -140,7 +140,13 @@ def check_proof(
     clauses, the proof names no variable beyond them); otherwise ignored.
 
     ``lrat``: a verified DRAT proof's ``result.lrat`` gets the lines of an LRAT
-    proof of ``cnf`` (see :func:`lrat_text`); an LRAT proof's own lines are kept."""
+    proof of ``cnf`` (see :func:`lrat_text`); an LRAT proof's own lines are kept.
+
+    ``compiled``: a DRAT proof is checked by the compiled checker
+    (:mod:`.compiled`) when True, by the Python one here when False, and by the
+    compiled one only from :data:`COMPILED_FROM_LITERALS` literals when None.
+    Both give the same verdict, reason and counts; the core they report and the
+    LRAT hints they write may differ (they propagate in different orders)."""
     start = time.perf_counter()
     lemmas = proof.lemmas
     if proof.defect:
@@ -150,7 +156,7 @@ def check_proof(
         if lrat and result.ok:
             result.lrat = _lrat_lines(proof.steps[: result.steps_read])
     else:
-        checker = _drat_checker(cnf, proof, loaded)
+        checker = _drat_checker(cnf, proof, loaded, compiled)
         result = checker.run(start, time_limit, on_progress)
         if lrat and result.ok:
             result.lrat = checker.lrat_lines()
@@ -182,8 +188,6 @@ def _show(lits: Sequence[int]) -> str:
 # ---------------------------------------------------------------------------
 def compiled_pays(proof: Proof) -> bool:
     """Whether the compiled checker is worth importing for ``proof`` (see COMPILED_FROM_LITERALS)."""
-    if not USE_COMPILED:
-        return False
     steps = proof.steps
     if isinstance(steps, DratSteps):
         return len(steps.lits) >= COMPILED_FROM_LITERALS
@@ -284,11 +288,13 @@ class LoadedFormula:
         return [list(clause) for clause in kept]
 
 
-def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> _DratChecker | CompiledDratChecker:
+def _drat_checker(
+    cnf: CNF, proof: Proof, loaded: LoadedFormula | None, compiled: bool | None
+) -> _DratChecker | CompiledDratChecker:
     """A checker with ``cnf`` loaded: the compiled one for a large proof, else a copy
     of ``loaded`` when it fits, else the Python one loaded afresh."""
     top = _highest_variable(cnf, proof)
-    if compiled_pays(proof):
+    if compiled if compiled is not None else compiled_pays(proof):
         from .compiled import CompiledDratChecker
 
         return CompiledDratChecker(cnf, proof, top)

@@ -190,7 +190,7 @@ def prepare(f_lits, f_starts, p_lits, p_starts, p_deleted, size):
     for c in range(n_formula):  # tautologies are never alive; lemmas come alive when added
         cls[c, C_ALIVE] = 1 - cls[c, C_TAUT]
         arena[cls[c, C_START] - 1] = cls[c, C_ALIVE]
-    w_pool = np.empty((2, max(w_total, 1)), np.int64)  # clause ids, blocking literals
+    w_pool = np.empty((max(w_total, 1), 2), np.int32)  # clauses (arena offsets), blocking literals
     i_pool = np.empty((2, max(i_total, 1)), np.int64)
     return sc, lits, cls, arena[:at].copy(), w_pool, i_pool
 
@@ -219,12 +219,12 @@ def _watch(cid, lits, cls, arena, w_pool, i_pool):
         lits[I_LEN, b ^ 1] += 1
     else:
         at = lits[W_START, a] + lits[W_LEN, a]
-        w_pool[0, at] = start
-        w_pool[1, at] = b
+        w_pool[at, 0] = start
+        w_pool[at, 1] = b
         lits[W_LEN, a] += 1
         at = lits[W_START, b] + lits[W_LEN, b]
-        w_pool[0, at] = start
-        w_pool[1, at] = a
+        w_pool[at, 0] = start
+        w_pool[at, 1] = a
         lits[W_LEN, b] += 1
 
 
@@ -252,12 +252,12 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
         j = 0
         k = 0
         while j < n:
-            c = w_pool[0, ws + j]  # where the clause's literals start in the arena
-            blocker = w_pool[1, ws + j]
+            c = w_pool[ws + j, 0]  # where the clause's literals start in the arena
+            blocker = w_pool[ws + j, 1]
             j += 1
             if val[blocker]:  # satisfied: the clause itself is not read
-                w_pool[0, ws + k] = c
-                w_pool[1, ws + k] = blocker
+                w_pool[ws + k, 0] = c
+                w_pool[ws + k, 1] = blocker
                 k += 1
                 continue
             if not arena[c - 1]:  # deleted: unwatched now
@@ -267,8 +267,8 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
                 arena[c + 1] = false_lit
             first = arena[c]
             if val[first]:
-                w_pool[0, ws + k] = c
-                w_pool[1, ws + k] = first
+                w_pool[ws + k, 0] = c
+                w_pool[ws + k, 1] = first
                 k += 1
                 continue
             moved = False
@@ -278,20 +278,20 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
                     arena[c + 1] = lit
                     arena[p] = false_lit
                     at = lits[W_START, lit] + lits[W_LEN, lit]
-                    w_pool[0, at] = c
-                    w_pool[1, at] = first
+                    w_pool[at, 0] = c
+                    w_pool[at, 1] = first
                     lits[W_LEN, lit] += 1
                     moved = True
                     break
             if moved:
                 continue
-            w_pool[0, ws + k] = c
-            w_pool[1, ws + k] = first
+            w_pool[ws + k, 0] = c
+            w_pool[ws + k, 1] = first
             k += 1
             if val[first ^ 1]:
                 while j < n:
-                    w_pool[0, ws + k] = w_pool[0, ws + j]
-                    w_pool[1, ws + k] = w_pool[1, ws + j]
+                    w_pool[ws + k, 0] = w_pool[ws + j, 0]
+                    w_pool[ws + k, 1] = w_pool[ws + j, 1]
                     k += 1
                     j += 1
                 lits[W_LEN, false_lit] = k
@@ -536,7 +536,7 @@ def _delete(step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratc
             lit = scratch[q]
             ws = lits[W_START, lit]
             for e in range(ws, ws + lits[W_LEN, lit]):
-                c = w_pool[0, e]
+                c = w_pool[e, 0]
                 cid = arena[c - HEADER]
                 if not cls[cid, C_ALIVE] or cls[cid, C_LEN] != n:
                     continue
@@ -571,9 +571,9 @@ def _delete(step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratc
             ws = lits[W_START, lit]
             last = ws + lits[W_LEN, lit] - 1
             for e in range(ws, last + 1):
-                if w_pool[0, e] == c:
-                    w_pool[0, e] = w_pool[0, last]
-                    w_pool[1, e] = w_pool[1, last]
+                if w_pool[e, 0] == c:
+                    w_pool[e, 0] = w_pool[last, 0]
+                    w_pool[e, 1] = w_pool[last, 1]
                     lits[W_LEN, lit] -= 1
                     break
     deletions[0, sc[N_DELETIONS]] = found
@@ -614,7 +614,9 @@ def run_steps(
             sc[REFUTATION] = BY_UNIT_PROPAGATION
             return d_ids, d_lits, groups, pend_list
         if p_deleted[step]:
-            outcome = _delete(step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratch, deletions)
+            outcome = _delete(
+                step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratch, deletions
+            )
             if outcome == 1:
                 sc[IGNORED] += 1
             elif outcome == 2:
@@ -641,7 +643,19 @@ def run_steps(
             pivot = -1
             if n > 0:
                 pivot, d_ids, d_lits, groups = _rat(
-                    cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups, pend_list, scratch
+                    cid,
+                    sc,
+                    lits,
+                    trail,
+                    cls,
+                    arena,
+                    w_pool,
+                    i_pool,
+                    d_ids,
+                    d_lits,
+                    groups,
+                    pend_list,
+                    scratch,
                 )
             if pivot < 0:
                 sc[STATUS] = REJECTED
@@ -789,7 +803,7 @@ def _text_drat(data, max_steps):
                 i += 1
             continue
         if b == 100:  # 'd'
-            if i + 1 < n and not (data[i + 1] in (32, 9, 10, 13)):
+            if i + 1 < n and data[i + 1] not in (32, 9, 10, 13):
                 return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
             if pending:
                 return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
@@ -817,7 +831,7 @@ def _text_drat(data, max_steps):
                 i += 1
                 if i - first > MAX_TOKEN:
                     return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
-            if digits == 0 or (i < n and not (data[i] in (32, 9, 10, 13))):
+            if digits == 0 or (i < n and data[i] not in (32, 9, 10, 13)):
                 return UNUSUAL, lits[:0], starts[:1], deleted[:0], False
             if value == 0:
                 deleted[n_steps] = deleting
@@ -920,8 +934,16 @@ class CompiledDratChecker:
             _index(f_lits), f_starts, self.p_index, self.p_starts, self.p_deleted, size
         )
         self.trail = np.empty(top + 1, np.int64)
-        load(self.sc, self.lits, self.trail, self.cls, self.arena, self.w_pool, self.i_pool,
-             np.empty(max(len(cnf.clauses), 1), np.int64))
+        load(
+            self.sc,
+            self.lits,
+            self.trail,
+            self.cls,
+            self.arena,
+            self.w_pool,
+            self.i_pool,
+            np.empty(max(len(cnf.clauses), 1), np.int64),
+        )
         n_steps = len(self.p_deleted)
         n_lemmas = n_steps - int(np.count_nonzero(self.p_deleted))
         longest = int(np.diff(self.p_starts).max()) if n_steps else 0
@@ -956,9 +978,26 @@ class CompiledDratChecker:
             # up to the next step whose number is a multiple of PROGRESS_EVERY
             chunk_end = min(total, (number // PROGRESS_EVERY + 1) * PROGRESS_EVERY - 1)
             self.d_ids, self.d_lits, self.groups, self.pend_list = run_steps(
-                step, chunk_end, sc, self.lits, self.trail, self.cls, self.arena, self.w_pool, self.i_pool,
-                self.p_index, self.p_starts, self.p_deleted, self.d_ids, self.d_lits, self.d_bounds,
-                self.d_pivot, self.groups, self.deletions, self.pend_list, self.scratch,
+                step,
+                chunk_end,
+                sc,
+                self.lits,
+                self.trail,
+                self.cls,
+                self.arena,
+                self.w_pool,
+                self.i_pool,
+                self.p_index,
+                self.p_starts,
+                self.p_deleted,
+                self.d_ids,
+                self.d_lits,
+                self.d_bounds,
+                self.d_pivot,
+                self.groups,
+                self.deletions,
+                self.pend_list,
+                self.scratch,
             )
             if sc[STATUS] != RUNNING:
                 break

@@ -307,13 +307,17 @@ def parse_proof(
     if is_binary_drat(data):
         if kind == "lrat":
             raise ProofInputError(f"{name}: binary data, not an LRAT text proof")
-        return _compiled_drat(data, True, name, max_clauses, end) or parse_binary_drat(data, name, max_clauses, end)
+        return _compiled_drat(data, True, name, max_clauses, end) or parse_binary_drat(
+            data, name, max_clauses, end
+        )
     text = _text(data, name, "DRAT or LRAT proof")
     if kind == "auto":
         kind = "lrat" if _looks_like_lrat(text) else "drat"
     if kind == "lrat":
         return parse_lrat(text, name, max_clauses, end)
-    return _compiled_drat(data, False, name, max_clauses, end) or parse_text_drat(text, name, max_clauses, end)
+    return _compiled_drat(data, False, name, max_clauses, end) or parse_text_drat(
+        text, name, max_clauses, end
+    )
 
 
 def _compiled_drat(data: bytes, binary: bool, name: str, max_clauses: int, end: float | None) -> Proof | None:
