@@ -6,6 +6,13 @@ stated, and implemented the slow and obvious way, in :mod:`.reference`; the
 differential test (tests/test_proof_differential.py) holds the two to the
 same verdicts.
 
+Two implementations of the same check: the Python one here, for small proofs
+(puzzle certificates: a few hundred lemmas, where importing numba would cost
+more than the whole check), and :mod:`.compiled` (numba), the same algorithm
+over flat arrays, for proofs of :data:`COMPILED_FROM_LITERALS` literals or
+more.  Both agree with the reference and with each other on verdicts, reasons
+and counts (tests/test_proof_compiled.py, benchmarks/proof_differential.py).
+
 Clauses are *normalised* once, formula and lemmas alike (:func:`normalised`):
 repeated literals are dropped, and a clause holding a literal and its
 negation (a tautology) is recognised: it is always true, so it takes no part
@@ -35,7 +42,10 @@ DRAT, checked *forward* (in proof order):
 Core marking: each RUP check records the clauses its conflict used; after the
 refutation those records give the *core* (original clauses and lemmas the
 refutation really needs).  Backward checking (verifying only core lemmas, in
-reverse) would skip the rest, but it would not pay on puzzle proofs: checking
+reverse, as drat-trim does) would skip the rest, but it would change verdicts:
+a lemma that does not follow rejects the proof here even when the refutation
+does not use it (drat-trim accepts such a proof), so every lemma is checked,
+in proof order.  Nor would it pay on puzzle proofs: checking
 the non-core lemmas took 0.4 / 0.5 / 3.4 ms of 25 / 26 / 55 ms per 9x9 Sudoku
 uniqueness proof (17-clue / top1465 / forum-hardest, 20 puzzles each; most
 non-core lemmas are satisfied at top level and cost no propagation), while

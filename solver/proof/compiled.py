@@ -1,28 +1,33 @@
 """The DRAT checker of :mod:`.checker`, compiled with numba, for large proofs.
 
-It is the same algorithm, step for step: the same clause normalisation, the
-same propagation order (implication lists of binary clauses first, then the
-two watched literals of longer clauses, moved exactly as the Python checker
-moves them), the same RUP then RAT checks, deletions, and derivation records.
-So it gives the same :class:`CheckResult` (verdict, reason, counts, core) and
-the same LRAT lines; tests/test_proof_compiled.py holds it to that, on random
-and solver proofs, and to the reference checker.
+The same check: clauses normalised the same way, every lemma checked in proof
+order (RUP, then RAT on each of its literals in turn), deletions honoured,
+ignored (units, clauses unit at top level) or missing by the same rules, the
+top-level refutation ("unit propagation") found at the same step, the same
+derivation records (core marking, LRAT out through the Python checker's LRAT
+writer).  Verdicts, reasons and counts are the Python checker's; tests/
+test_proof_compiled.py and benchmarks/proof_differential.py hold it to them and
+to the reference checker.  Unit propagation visits clauses in another order
+(blocking literals; a deleted clause leaves its watch lists at once), so the
+core it reports and the LRAT hints it writes may differ from the Python
+checker's (both are checked: the LRAT by our LRAT checker).
 
 Everything lives in flat arrays.  Literals are indices ``2*var + (lit < 0)``
 (so ``x ^ 1`` is the negation).  Clauses (the formula's, then each added
-lemma's, by id) share one arena of literals, normalised once before the check.
-The watch list and the implication list of each literal get their final
-capacity before the check (a clause is in at most two watch lists, and only
-once in each; binary clauses are never moved), so nothing is reallocated
-during propagation; the derivation records grow as needed.
+lemma's, by id) share one int32 arena, normalised once before the check, each
+preceded by a header (id, length, alive).  The watch list and the implication
+list of each literal get their final capacity before the check (a clause is
+in at most two watch lists, once in each; binary clauses are never moved), so
+nothing is reallocated during propagation; the derivation records grow as
+needed.
 
-The check runs in chunks of :data:`PROGRESS_EVERY` proof steps, returning to
-Python between chunks for the time limit and the progress bar.
+The check runs in chunks of :data:`.checker.PROGRESS_EVERY` proof steps,
+returning to Python between chunks for the time limit and the progress bar.
 
-Imported only for proofs large enough to pay for it (see
-:data:`.checker.COMPILED_FROM_LITERALS`): importing numba and loading the
-cached machine code costs ~0.3 s of a process's start; the first call on a
-machine compiles (~10-20 s, once: ``cache=True`` keeps it in ``__pycache__``).
+Imported only for large proofs (:data:`.checker.COMPILED_FROM_LITERALS`,
+:data:`.formats.COMPILED_PARSE_FROM_BYTES`): importing numba and loading the
+cached machine code costs a process ~0.4 s.  The first call on a machine
+compiles (~15 s CPU, once: ``cache=True`` keeps the code in ``__pycache__``).
 """
 
 from __future__ import annotations
