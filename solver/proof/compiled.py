@@ -237,20 +237,30 @@ def _watch(cid, lits, cls, arena, w_pool, i_pool):
 def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
     """Unit propagation from the head of the trail: a falsified clause's id, or -1."""
     val = lits[VAL]
+    reason = lits[REASON]
     i = sc[HEAD]
-    while i < sc[TRAIL_LEN]:
+    size = sc[TRAIL_LEN]  # kept here while propagating, stored back on return
+    conflict = -1
+    while i < size and conflict < 0:
         true_lit = trail[i]
         i += 1
         start = lits[I_START, true_lit]
         for e in range(start, start + lits[I_LEN, true_lit]):
             other = i_pool[0, e]
-            cid = i_pool[1, e]
-            if lits[VAL, other] or not cls[cid, C_ALIVE]:
+            if val[other]:
                 continue
-            if lits[VAL, other ^ 1]:
-                sc[HEAD] = i
-                return cid
-            _assign(other, cid, lits, trail, sc)
+            cid = i_pool[1, e]
+            if not cls[cid, C_ALIVE]:
+                continue
+            if val[other ^ 1]:
+                conflict = cid
+                break
+            val[other] = 1
+            reason[other] = cid
+            trail[size] = other
+            size += 1
+        if conflict >= 0:
+            break
         false_lit = true_lit ^ 1
         ws = lits[W_START, false_lit]
         n = lits[W_LEN, false_lit]
@@ -299,13 +309,16 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
                     w_pool[ws + k, 1] = w_pool[ws + j, 1]
                     k += 1
                     j += 1
-                lits[W_LEN, false_lit] = k
-                sc[HEAD] = i
-                return arena[c - HEADER]
-            _assign(first, arena[c - HEADER], lits, trail, sc)
+                conflict = arena[c - HEADER]
+                break
+            val[first] = 1
+            reason[first] = arena[c - HEADER]
+            trail[size] = first
+            size += 1
         lits[W_LEN, false_lit] = k
     sc[HEAD] = i
-    return -1
+    sc[TRAIL_LEN] = size
+    return conflict
 
 
 @njit(cache=True)
