@@ -45,10 +45,11 @@ from .formats import CNF, MAX_VARINT_BYTES, DratSteps, Proof, ProofInputError
 # Rows of the per-literal state (``lits`` array) and of the per-clause state.
 VAL, REASON, W_START, W_LEN, I_START, I_LEN, MARK, PEND = range(8)
 C_START, C_LEN, C_ALIVE, C_TAUT = range(4)
-# Each clause in the arena is preceded by its id, its length and whether it is alive
-# (also kept in ``cls``, by id): a watch holds where the clause's literals start, so
-# propagation reads one place of memory per clause.
-HEADER = 3
+# Each clause in the arena is preceded by its id, where the last search for a new watch
+# stopped (the next one starts there: the false literals it passed are not read again),
+# its length and whether it is alive (also kept in ``cls``, by id): a watch holds where
+# the clause's literals start, so propagation reads one place of memory per clause.
+HEADER = 4
 # Scalars.
 (
     HEAD,
@@ -148,6 +149,7 @@ def prepare(f_lits, f_starts, p_lits, p_starts, p_deleted, size):
             cls[cid, C_TAUT] = 1
         else:
             cls[cid, C_LEN] = n
+        arena[at - 3] = 2
         arena[at - 2] = n
         arena[at - 1] = 0
         at += n
@@ -166,6 +168,7 @@ def prepare(f_lits, f_starts, p_lits, p_starts, p_deleted, size):
             cls[cid, C_TAUT] = 1
         else:
             cls[cid, C_LEN] = n
+        arena[at - 3] = 2
         arena[at - 2] = n
         arena[at - 1] = 0
         at += n
@@ -287,11 +290,17 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
                 k += 1
                 continue
             moved = False
-            for p in range(c + 2, c + arena[c - 2]):
-                lit = arena[p]
+            length = arena[c - 2]
+            last = arena[c - 3]
+            for q in range(length - 2):  # from where the last search stopped, round
+                p = last + q
+                if p >= length:
+                    p -= length - 2
+                lit = arena[c + p]
                 if not val[lit ^ 1]:
                     arena[c + 1] = lit
-                    arena[p] = false_lit
+                    arena[c + p] = false_lit
+                    arena[c - 3] = p
                     at = lits[W_START, lit] + lits[W_LEN, lit]
                     w_pool[at, 0] = c
                     w_pool[at, 1] = first
