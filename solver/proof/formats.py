@@ -348,15 +348,24 @@ def is_binary_drat(data: bytes) -> bool:
 
 
 def _looks_like_lrat(text: str) -> bool:
-    """LRAT lines start with a clause id and carry two 0s (``id lits 0 hints 0``) or ``id d``."""
-    for line in text.splitlines():
-        tokens = line.split()
-        if not tokens or tokens[0].startswith("c"):
-            continue
-        if len(tokens) >= 2 and tokens[0] != "d" and tokens[1] == "d":
-            return True
-        return tokens.count("0") >= 2
-    return False
+    """LRAT lines start with a clause id and carry two 0s (``id lits 0 hints 0``) or ``id d``.
+
+    Only the first line that is not a comment decides: the text is split into lines
+    a growing prefix at a time, not all at once (a million lines of a large proof)."""
+    size = 1 << 12
+    while True:
+        lines = text[:size].splitlines()
+        whole = size >= len(text)
+        for line in lines if whole else lines[:-1]:  # the prefix's last line may go on
+            tokens = line.split()
+            if not tokens or tokens[0].startswith("c"):
+                continue
+            if len(tokens) >= 2 and tokens[0] != "d" and tokens[1] == "d":
+                return True
+            return tokens.count("0") >= 2
+        if whole:
+            return False
+        size *= 4
 
 
 # ---------------------------------------------------------------------------
