@@ -13,7 +13,7 @@ from ... import __version__
 from .. import kinds
 from ..examples import example
 from ..schemas import ErrorBody
-from . import Service
+from . import Service, in_thread
 
 
 def router(service: Service) -> APIRouter:
@@ -63,7 +63,54 @@ def router(service: Service) -> APIRouter:
                 status_code=503,
             )
         status = "degraded" if solvers["degraded"] else "ok"
-        return {"status": status, "version": __version__, "solvers": solvers}
+        return {"status": status, "version": __version__, "solvers": solvers, "jobs": jobs_summary()}
+
+    def jobs_summary() -> dict[str, Any] | None:
+        """The job runners as this server last saw them (no database read: a shared store's
+        list is refreshed with each heartbeat)."""
+        runner = service.runner
+        if runner is None:
+            return None
+        seen = runner.seen if runner.store.shared else runner.workers_seen()
+        return {
+            "local_slots": runner.workers,
+            "running_here": len(runner.running),
+            "store_unavailable": runner.unavailable,
+            "workers": [
+                {key: worker.get(key) for key in ("id", "role", "slots", "running", "heartbeat", "alive")}
+                for worker in seen
+            ],
+        }
+
+    @routes.get(
+        "/v1/workers",
+        tags=["service"],
+        responses=example(
+            {
+                "workers": [
+                    {
+                        "id": "worker@host-a:4242:1f2e3d",
+                        "role": "worker",
+                        "host": "host-a",
+                        "pid": 4242,
+                        "slots": 4,
+                        "running": 2,
+                        "lease_seconds": 30.0,
+                        "started": 1795790000.0,
+                        "heartbeat": 1795790100.0,
+                        "age": 1.2,
+                        "alive": True,
+                    }
+                ]
+            },
+            "every job runner seen (servers running jobs and `mindgames worker` processes), "
+            "with its last heartbeat; `alive` while it is within its lease",
+        ),
+    )
+    async def list_workers() -> dict:
+        """The job runners sharing this server's job store: on SQLite this server alone; on
+        PostgreSQL every API server and worker that beat within the last day."""
+        return {"workers": await in_thread(service.runner.workers_seen)}
 
     @routes.get(
         "/v1/kinds",
