@@ -25,6 +25,7 @@ from mindgames.solver.deadline import Deadline
 from ..io import emit_json, progress, seconds_left, stdout_is_terminal
 from ..options import add_kind_options, positive_float, positive_int
 from ..render import plural
+from . import generate_run
 
 
 class GenerateOutput:
@@ -88,6 +89,7 @@ def register(
         metavar="S",
         help="seconds for the whole run; the puzzles finished by then are written",
     )
+    generate_run.add_options(sub)  # --out DIR: a resumable generation run (generate_run.py)
     sub.set_defaults(func=run, action="generate", started=started, output=GenerateOutput())
     parsers["generate"] = sub
 
@@ -102,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, option.name) is not None
     }
     empty = output.empty(kind, options)
+    if args.out is not None or args.ray is not None:
+        return generate_run.run(args, kind, empty, options, output.make(args))
     seed = args.seed if args.seed is not None else new_seed()
     made = 0
     title = output.title(kind, empty, args)

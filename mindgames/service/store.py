@@ -16,6 +16,7 @@ program knows is refused (:class:`SchemaTooNew`), never used half-understood.
 
 from __future__ import annotations
 
+import builtins
 import json
 import os
 import socket
@@ -355,7 +356,7 @@ class JobStoreBase(ABC):
         """A worker that stopped cleanly leaves the list."""
         return None
 
-    def workers(self) -> list[dict]:
+    def workers(self) -> builtins.list[dict]:  # (`list` here is the method above)
         """The workers seen, newest heartbeat first."""
         return []
 
