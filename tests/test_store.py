@@ -5,6 +5,7 @@ skip, saying why, only where PostgreSQL's binaries or psycopg are absent)."""
 from __future__ import annotations
 
 import sqlite3
+import sys
 import threading
 import time
 
@@ -236,3 +237,10 @@ def test_an_unreachable_postgresql_database_is_a_one_line_problem(tmp_path):
     problem = store_problem(f"postgresql://nobody:secret@/jobs?host={tmp_path}&port=1")
     assert problem is not None and "\n" not in problem
     assert "secret" not in problem
+
+
+def test_without_psycopg_a_postgresql_store_is_a_one_line_error_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg fails as if not installed
+    problem = store_problem("postgresql://mindgames@/jobs")
+    assert problem is not None and "\n" not in problem
+    assert "pip install 'mindgames[postgres]'" in problem

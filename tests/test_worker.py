@@ -206,3 +206,36 @@ def test_two_servers_and_two_workers_survive_a_killed_worker_and_a_killed_server
             worker.stop()
         a.stop()
         b.stop()
+
+
+def test_a_worker_stopped_by_sigterm_hands_its_job_back_at_once(postgres, tmp_path):
+    url = postgres.database()
+    api = server(url, tmp_path, "api", "--no-local-jobs")
+    worker = Worker(url, tmp_path / "worker.log", "--slots", "1", "--lease-seconds", "60")
+    try:
+        with httpx.Client(base_url=api.url, timeout=60) as client:
+            job = client.post(
+                "/v1/jobs",
+                json={"kind": "sudoku", "action": "count", "puzzles": [EMPTY9] * 3, "time_limit": 5},
+            ).json()
+            deadline = time.monotonic() + 60
+            while client.get(f"/v1/jobs/{job['id']}").json()["status"] != "running":
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+            worker.stop()  # SIGTERM: no waiting for the 60 s lease
+            handed_back = client.get(f"/v1/jobs/{job['id']}").json()
+            assert handed_back["status"] == "queued"
+            assert handed_back["message"] == "requeued: its worker stopped"
+            assert all(not w["role"] == "worker" for w in client.get("/v1/workers").json()["workers"])
+    finally:
+        worker.stop()
+        api.stop()
+
+
+def test_no_local_jobs_needs_a_shared_store_and_so_does_a_worker(tmp_path, capsys):
+    from mindgames.cli import main
+
+    assert main(["serve", "--no-local-jobs", "--db", str(tmp_path / "jobs.sqlite3")]) == 2
+    assert "--no-local-jobs: a SQLite jobs database is run by its server alone" in capsys.readouterr().err
+    assert main(["worker", "--db", str(tmp_path / "jobs.sqlite3")]) == 2
+    assert "a worker needs a shared job store" in capsys.readouterr().err
