@@ -86,3 +86,45 @@ def test_a_generation_run_on_ray_interrupted_and_resumed_equals_an_uninterrupted
     local = sorted((tmp_path / "local").glob("puzzles-*.jsonl"))
     on_ray = sorted((tmp_path / "ray").glob("puzzles-*.jsonl"))
     assert [p.read_text() for p in on_ray] == [p.read_text() for p in local]
+
+
+def test_ctrl_c_cancels_the_tasks_and_leaves_the_answers_written_in_order(tmp_path):
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'mindgames[ray]')")
+    import signal
+    import subprocess
+    import time
+
+    from mindgames.service.settings import child_env
+
+    puzzles = tmp_path / "many.txt"
+    puzzles.write_text("\n".join(relabelled(9) * 20000) + "\n")
+    out = tmp_path / "out.jsonl"
+    with open(out, "w") as written:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "mindgames.cli",
+                "sudoku",
+                "solve",
+                str(puzzles),
+                "--json",
+                "--ray",
+                "local",
+            ],
+            stdout=written,
+            stderr=subprocess.PIPE,
+            env=child_env(),
+            preexec_fn=lambda: signal.signal(
+                signal.SIGINT, signal.SIG_DFL
+            ),  # not ignored as in a background job
+        )
+        deadline = time.monotonic() + 120
+        while out.stat().st_size == 0:
+            assert time.monotonic() < deadline and process.poll() is None
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 130
+    lines = out.read_text().splitlines()
+    indices = [json.loads(line)["index"] for line in lines if line.endswith("}")]
+    assert indices == list(range(len(indices))) and len(indices) < 180000

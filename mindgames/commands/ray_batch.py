@@ -58,6 +58,13 @@ def connect(address: str) -> Any:
     return ray
 
 
+def stop_local(ray: Any, address: str) -> None:
+    """Shut down the Ray that ``local`` started, before this process ends (left to exit, an
+    interrupted run left Ray's node agents running)."""
+    if address == "local":
+        ray.shutdown()
+
+
 def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
@@ -129,6 +136,7 @@ def answer_on_ray(
     finally:
         for task in in_flight:  # Ctrl-C, or an error: the rest is not wanted
             ray.cancel(task, force=True)
+        stop_local(ray, address)
 
 
 def run_on_ray(collection: Any, args: argparse.Namespace, color: bool, what: str) -> int:
@@ -174,5 +182,7 @@ def ray_parts(address: str, run: Any, kind: Any, empty: Any, engine: str, make: 
         finally:
             for task in tasks:
                 ray.cancel(task, force=True)
+            if tasks:  # interrupted: a Ray started for this command goes now, with its agents
+                stop_local(ray, address)
 
     return made
