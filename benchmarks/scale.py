@@ -1,7 +1,7 @@
 """Beyond one machine, measured on one: the job store on PostgreSQL against SQLite, and batches on
 Ray against ``--jobs 2``.
 
-    python -m benchmarks.scale [--jobs 100] [--puzzles 3000] [--markdown]
+    python -m benchmarks.scale [--jobs 100] [--puzzles 3000] [--no-jobs] [--no-batch]
 
 * Jobs: ``--jobs`` small jobs (a Sudoku solve of 2 puzzles each) posted to a real
   ``mindgames serve`` as fast as it accepts them, then waited for.  Jobs per second (first post
@@ -153,16 +153,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=100)
     parser.add_argument("--puzzles", type=int, default=3000)
-    parser.add_argument("--no-batch", action="store_true")
+    parser.add_argument("--no-batch", action="store_true", help="only the job store")
+    parser.add_argument("--no-jobs", action="store_true", help="only the batch")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores; {args.jobs} jobs of 2 Sudoku solves; a batch of {args.puzzles} puzzles")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        print("\n| job store | jobs/s | p50 latency (s) | p99 latency (s) |\n|---|---:|---:|---:|")
-        for label, figures in jobs_table(args.jobs, folder):
-            print(
-                f"| {label} | {figures['jobs_per_second']:.1f} | {figures['p50']:.2f} | {figures['p99']:.2f} |"
-            )
+        if not args.no_jobs:
+            print("\n| job store | jobs/s | p50 latency (s) | p99 latency (s) |\n|---|---:|---:|---:|")
+            for label, figures in jobs_table(args.jobs, folder):
+                print(
+                    f"| {label} | {figures['jobs_per_second']:.1f} | {figures['p50']:.2f} "
+                    f"| {figures['p99']:.2f} |"
+                )
         if not args.no_batch:
             print(f"\n| sudoku solve of {args.puzzles} puzzles | seconds | puzzles/s |\n|---|---:|---:|")
             rows = batch(args.puzzles, folder)

@@ -42,6 +42,21 @@ def router(service: Service) -> APIRouter:
                                 "respawns": 0,
                                 "broken": None,
                             },
+                            "jobs": {
+                                "local_slots": 2,
+                                "running_here": 1,
+                                "store_unavailable": None,
+                                "workers": [
+                                    {
+                                        "id": "server@host-a:4242:1f2e3d",
+                                        "role": "server",
+                                        "slots": 2,
+                                        "running": 1,
+                                        "heartbeat": 1795790100.0,
+                                        "alive": True,
+                                    }
+                                ],
+                            },
                         }
                     }
                 }
@@ -53,7 +68,8 @@ def router(service: Service) -> APIRouter:
         """`ok` while the solver processes work; `degraded` (still 200) while a dead one is being
         replaced; 503 `broken`, saying why, when they cannot start or the jobs database is
         gone.  Reads no database (a file check only): it answers while another process holds
-        the jobs database."""
+        the jobs database.  `jobs`: this server's job slots, and the job runners (servers and
+        `mindgames worker` processes) as of its last heartbeat on a shared PostgreSQL store."""
         pool = service.pool
         solvers = pool.status()
         broken = pool.broken or (service.store.problem() if service.store is not None else None)
