@@ -63,9 +63,7 @@ def extend(
         "cache directory, removed when the count completes)",
     )
     count.add_argument("--no-checkpoint", action="store_true", help="keep no checkpoint file")
-    count.add_argument(
-        "--ray", metavar="ADDRESS", help="run the cubes on a Ray cluster (ADDRESS, or 'local')"
-    )
+    # --ray (shared by every grid kind's solve / check / count: ray_batch) also runs --size's cubes
     count.add_argument(
         "--cross-check",
         type=nonnegative_int,

@@ -25,7 +25,7 @@ from mindgames.solver.deadline import Deadline
 from ..io import emit_json, progress, seconds_left, stdout_is_terminal
 from ..options import add_kind_options, positive_float, positive_int
 from ..render import plural
-from . import writing
+from . import generate_run, writing
 
 
 class GenerateOutput:
@@ -90,6 +90,7 @@ def register(
         help="seconds for the whole run; the puzzles finished by then are written",
     )
     writing.add_options(sub, kind)
+    generate_run.add_options(sub)  # --out DIR: a resumable generation run (generate_run.py)
     sub.set_defaults(func=run, action="generate", started=started, output=GenerateOutput())
     parsers["generate"] = sub
 
@@ -104,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, option.name) is not None
     }
     empty = output.empty(kind, options)
+    if args.out is not None or args.ray is not None:
+        return generate_run.run(args, kind, empty, options, output.make(args))
     seed = args.seed if args.seed is not None else new_seed()
     made = 0
     title = output.title(kind, empty, args)
