@@ -14,13 +14,8 @@ from collections.abc import Callable
 
 from ..errors import PuzzleError
 from ..grid import box_shape
-from . import formats, fpuzzles, pencilmarks, sites
-from .lzstring import compress_to_base64
+from . import formats, fpuzzles, pencilmarks, sites, sudokupad
 from .puzzle import Sudoku
-
-#: SudokuPad: a path ``fpuzzles<data>`` opens the puzzle that f-puzzles data states
-SUDOKUPAD_PAGE = "https://sudokupad.app/"
-
 
 def is_plain_variant(puzzle: Sudoku) -> bool:
     """Does a bare line read back as this puzzle (the default box for its size, or a jigsaw
@@ -95,13 +90,6 @@ def _classic_9x9(puzzle: Sudoku, name: str) -> None:
         raise PuzzleError(f"{name} holds a 9x9 Sudoku with 3x3 boxes, not {puzzle.variant}")
 
 
-def sudokupad_link(puzzle: Sudoku) -> str:
-    """The SudokuPad link that carries the puzzle as f-puzzles data (``sudokupad.app/fpuzzles...``,
-    the form :mod:`.sudokupad` reads), every rule in it."""
-    text = json.dumps(fpuzzles.to_json(puzzle), separators=(",", ":"))
-    return f"{SUDOKUPAD_PAGE}fpuzzles{compress_to_base64(text)}"
-
-
 def solo_link(puzzle: Sudoku) -> str:
     """The link that opens the puzzle in Solo's web version."""
     return f"{sites.SOLO_PAGE}#{sites.to_tatham(puzzle)}"
@@ -118,13 +106,13 @@ WRITERS: dict[str, Callable[[Sudoku], str]] = {
     "sdm": to_sdm,
     "sukaku": pencilmarks.to_sukaku,
     "candidates": to_candidates,
-    "fpuzzles": fpuzzles.to_link,
+    "fpuzzles": fpuzzles.to_fpuzzles,
 }
 
 #: ``--link SITE``: the link that opens the puzzle on that site
 LINKS: dict[str, Callable[[Sudoku], str]] = {
     "puzzlink": sites.to_puzzlink,
     "tatham": solo_link,
-    "fpuzzles": fpuzzles.to_link,
-    "sudokupad": sudokupad_link,
+    "fpuzzles": fpuzzles.to_fpuzzles,
+    "sudokupad": sudokupad.to_sudokupad,
 }
