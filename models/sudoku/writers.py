@@ -17,6 +17,7 @@ from ..grid import box_shape
 from . import formats, fpuzzles, pencilmarks, sites, sudokupad
 from .puzzle import Sudoku
 
+
 def is_plain_variant(puzzle: Sudoku) -> bool:
     """Does a bare line read back as this puzzle (the default box for its size, or a jigsaw
     with its labels, and no diagonals)?"""
