@@ -243,4 +243,4 @@ def test_without_psycopg_a_postgresql_store_is_a_one_line_error_naming_the_extra
     monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg fails as if not installed
     problem = store_problem("postgresql://mindgames@/jobs")
     assert problem is not None and "\n" not in problem
-    assert "pip install 'mindgames[postgres]'" in problem
+    assert "pip install 'psycopg[binary]'" in problem

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PATH|URL",
         help="the jobs database: a SQLite file (default: $MINDGAMES_DB or "
         "~/.local/share/mindgames/jobs.sqlite3), or postgresql://... shared by several servers "
-        "and `mindgames worker` processes (needs mindgames[postgres])",
+        "and `mindgames worker` processes",
     )
     parser.add_argument(
         "--max-body-bytes",

@@ -22,7 +22,7 @@ from .store import Exec, JobStoreBase, JobWriterBase, SchemaTooNew, StoreUnavail
 T = TypeVar("T")
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())::double precision"
 MISSING = (
-    "a postgresql:// job store needs psycopg 3, which is not installed: pip install 'mindgames[postgres]'"
+    "a postgresql:// job store needs psycopg 3, which is not installed: pip install 'psycopg[binary]'"
 )
 
 

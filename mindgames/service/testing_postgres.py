@@ -38,7 +38,7 @@ def why_no_postgres() -> str | None:
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        return "psycopg is not installed (pip install 'mindgames[postgres]')"
+        return "psycopg is not installed (pip install 'psycopg[binary]')"
     return None
 
 
