@@ -21,9 +21,7 @@ from .store import Exec, JobStoreBase, JobWriterBase, SchemaTooNew, StoreUnavail
 
 T = TypeVar("T")
 NOW = "EXTRACT(EPOCH FROM clock_timestamp())::double precision"
-MISSING = (
-    "a postgresql:// job store needs psycopg 3, which is not installed: pip install 'psycopg[binary]'"
-)
+MISSING = "a postgresql:// job store needs psycopg 3, which is not installed: pip install 'psycopg[binary]'"
 
 
 def _psycopg() -> Any:
