@@ -153,7 +153,7 @@ def test_a_hint_is_a_single_under_the_variant_rules_naming_the_rule() -> None:
     assert step is not None
     assert (step["row"], step["col"], step["value"], step["technique"]) == (1, 1, 2, "naked single")
     assert step["rules"] == ["cage 1 (r1c1)"]
-    assert step["text"] == "r1c1 is 2: r1c1 has one candidate left, by the givens and the rules cage 1 (r1c1)"
+    assert step["text"] == "r1c1 is 2: r1c1 has one candidate left, by the givens and the rule cage 1 (r1c1)"
 
 
 def test_a_hint_on_a_published_arrow_sudoku_names_its_arrow() -> None:
