@@ -241,6 +241,26 @@ class _Rules:
                 model.add_and(unit, [inside, at_least])
             counted.append(units)
         self._equals(model.unary_sum(counted, cap=total + 1), total)
+        # Redundant, for propagation: with the 1 and the N at positions p < q (either way
+        # round), the q - p - 1 digits between are distinct, from 2..N-1, adding up to the
+        # total: a placement no such set fits is forbidden, and a digit in no such set is
+        # kept out of the cells between.
+        middle = range(2, size)
+        for p in range(len(line)):
+            for q in range(p + 1, len(line)):
+                fitting = digit_sets(q - p - 1, total, middle)
+                allowed = {d for chosen in fitting for d in chosen}
+                for low, high in ((p, q), (q, p)):
+                    ends = (-one[low], -top[high])
+                    if not fitting:
+                        model.add_clause(ends)
+                        continue
+                    model.add_clauses(
+                        (*ends, -self.holds(line[i], d))
+                        for i in range(p + 1, q)
+                        for d in middle
+                        if d not in allowed
+                    )
 
     def _prefix_or(self, literals: list[int]) -> list[int]:
         """out[i] <-> any of literals[:i] (out[0] is false)."""
