@@ -1,6 +1,6 @@
 """Every action on variant Sudoku: solve, check (certified), count, explain, hint, compare, generate.
 
-The fixtures in data/sudoku/variants/ are published puzzles with their published solutions
+The fixtures in data/sudoku-variants/ are published puzzles with their published solutions
 (its README names the sources): a killer and a thermo from the UK Sudoku Championship 2022
 booklet (ukpuzzles.org), an arrow Sudoku with two-cell circles from the WPF Sudoku Grand
 Prix 2023, round 7, puzzle 8; transcribed from the tests of lisudoku_solver.
@@ -22,7 +22,7 @@ from mindgames.models.runner import PuzzleSolver
 from mindgames.models.sudoku import SUDOKU, Sudoku, check, count, make_puzzle, read, solve
 from mindgames.models.sudoku.variants import Cage, Constraints, Dot, Thermo
 
-FIXTURES = Path(__file__).resolve().parents[1] / "data" / "sudoku" / "variants"
+FIXTURES = Path(__file__).resolve().parents[1] / "data" / "sudoku-variants"
 
 
 def published(name: str) -> tuple[Sudoku, list[list[int]], str]:
