@@ -145,10 +145,11 @@ class Explainer:
         rules = self.kind.rules_in_clash(alone, lambda fewer: self._has_solution(fewer, deadline))
         plain = self.kind.explain_unsolvable(alone)
         if rules:
-            givens = f"givens {', '.join(cell_name(cell) for cell in sorted(clash))} and " if clash else ""
+            cells = ", ".join(cell_name(cell) for cell in sorted(clash))
+            givens = f"the given{'s' if len(clash) > 1 else ''} {cells} and " if clash else ""
             text = (
-                f"no solution: {givens}the rules {'; '.join(rules)} cannot all hold "
-                f"(without any one of them there is a solution)"
+                f"no solution: {givens}the rule{'s' if len(rules) > 1 else ''} {'; '.join(rules)} "
+                f"cannot all hold (without any one of them there is a solution)"
             )
         elif plain and set(self.kind.clashing_cells(alone)) == set(clash):
             text = plain

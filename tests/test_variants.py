@@ -14,6 +14,7 @@ import itertools
 import random
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -139,7 +140,7 @@ def sandwich(grid: Grid, rng: random.Random) -> Constraints:
     digits = grid[index] if line == "row" else [row[index] for row in grid]
     a, b = sorted((digits.index(1), digits.index(size)))
     return Constraints(
-        sandwiches=(Sandwich(line, index, nudge(rng, sum(digits[a + 1 : b]), 0, sum(range(2, size)))),)  # type: ignore[arg-type]
+        sandwiches=(Sandwich(line, index, nudge(rng, sum(digits[a + 1 : b]), 0, sum(range(2, size)))),)
     )
 
 
@@ -157,7 +158,7 @@ def arrow(grid: Grid, rng: random.Random) -> Constraints:
     path = some_cells(size, rng, rng.randint(3, 5) if two else rng.randint(1, 2))
     total = sum(grid[r][c] for r, c in path)
     wanted = [total // 10, total % 10] if two else [total]
-    circle = ()
+    circle: tuple[Cell, ...] = ()
     if rng.random() < 0.7 and all(1 <= v <= size for v in wanted):
         circle = with_values(grid, rng, wanted, set(path))
     if not circle:
@@ -184,7 +185,7 @@ def dot(grid: Grid, rng: random.Random) -> Constraints:
         )
         dots[frozenset((a, b))] = Dot(
             (a, b), colour if rng.random() < 0.8 else rng.choice(("white", "black"))
-        )  # type: ignore[arg-type]
+        )
     return Constraints(dots=tuple(dots.values()), negative_kropki=rng.random() < 0.2)
 
 
@@ -194,7 +195,7 @@ def xv(grid: Grid, rng: random.Random) -> Constraints:
         a, b = related_neighbours(grid, rng, lambda u, v: u + v in (5, 10))
         total = grid[a[0]][a[1]] + grid[b[0]][b[1]]
         letter = "X" if total == 10 else "V" if total == 5 else rng.choice(("X", "V"))
-        marks[frozenset((a, b))] = XV((a, b), letter if rng.random() < 0.8 else rng.choice(("X", "V")))  # type: ignore[arg-type]
+        marks[frozenset((a, b))] = XV((a, b), letter if rng.random() < 0.8 else rng.choice(("X", "V")))
     return Constraints(xv=tuple(marks.values()), negative_xv=rng.random() < 0.2)
 
 
@@ -205,12 +206,12 @@ def line(grid: Grid, rng: random.Random) -> Constraints:
     cells: tuple[Cell, ...] = ()
     if rng.random() < 0.7:  # try to make it true
         if kind == "whisper":
-            gap = -(-size // 2)
+            least = -(-size // 2)
             values = [
-                rng.choice([v for v in range(1, size + 1) if abs(v - 1) >= gap or abs(size - v) >= gap])
+                rng.choice([v for v in range(1, size + 1) if abs(v - 1) >= least or abs(size - v) >= least])
             ]
             for _ in range(length - 1):
-                far = [v for v in range(1, size + 1) if abs(v - values[-1]) >= gap]
+                far = [v for v in range(1, size + 1) if abs(v - values[-1]) >= least]
                 values.append(rng.choice(far))
         elif kind == "renban":
             low = rng.randint(1, size - length + 1)
@@ -226,8 +227,8 @@ def line(grid: Grid, rng: random.Random) -> Constraints:
         cells = with_values(grid, rng, values, set())
     if not cells:
         cells = some_cells(size, rng, length)
-    gap = rng.choice((None, None, 1, 2)) if kind == "whisper" else None
-    return Constraints(lines=(Line(kind, cells, gap),))  # type: ignore[arg-type]
+    gap: int | None = rng.choice((None, None, 1, 2)) if kind == "whisper" else None
+    return Constraints(lines=(Line(kind, cells, gap),))
 
 
 def parity(grid: Grid, rng: random.Random) -> Constraints:
@@ -286,14 +287,14 @@ FAMILIES: dict[str, Callable[[Grid, random.Random], Constraints]] = {
 
 def merged(parts: list[Constraints]) -> Constraints:
     """The rules of several Constraints together (the last flags win)."""
-    fields: dict[str, object] = {}
+    fields: dict[str, Any] = {}
     for part in parts:
         for name, value in vars(part).items():
             if isinstance(value, tuple):
-                fields[name] = (*fields.get(name, ()), *value)  # type: ignore[misc]
+                fields[name] = (*fields.get(name, ()), *value)
             elif value:
                 fields[name] = True
-    return Constraints(**fields)  # type: ignore[arg-type]
+    return Constraints(**fields)
 
 
 # ---------------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """Every action on variant Sudoku: solve, check (certified), count, explain, hint, compare, generate.
 
-The fixtures in tests/variants/ are published puzzles with their published solutions (each
-file's ``"source"`` names where it appeared): a killer and a thermo from the UK Sudoku
-Championship 2022 booklet, an arrow Sudoku (two-cell circles) from the WPF Sudoku Grand
-Prix 2023; they were transcribed from the tests of lisudoku_solver.
+The fixtures in data/sudoku-variants/ are published puzzles with their published solutions
+(its README names the sources): a killer and a thermo from the UK Sudoku Championship 2022
+booklet (ukpuzzles.org), an arrow Sudoku with two-cell circles from the WPF Sudoku Grand
+Prix 2023, round 7, puzzle 8; transcribed from the tests of lisudoku_solver.
 """
 
 from __future__ import annotations
@@ -19,17 +19,21 @@ import pytest
 from mindgames.models.errors import PuzzleError
 from mindgames.models.explain import Explainer
 from mindgames.models.runner import PuzzleSolver
-from mindgames.models.sudoku import SUDOKU, Sudoku, check, count, make_puzzle, solve
+from mindgames.models.sudoku import SUDOKU, Sudoku, check, count, make_puzzle, read, solve
 from mindgames.models.sudoku.variants import Cage, Constraints, Dot, Thermo
 
-FIXTURES = Path(__file__).parent / "variants"
+FIXTURES = Path(__file__).resolve().parents[1] / "data" / "sudoku-variants"
 
 
 def published(name: str) -> tuple[Sudoku, list[list[int]], str]:
-    """A fixture: the puzzle, its published solution, and where it was published."""
-    record = json.loads((FIXTURES / f"{name}.json").read_text())
-    source, solution = record.pop("source"), record.pop("solution")
-    return SUDOKU.parse_value(record), solution, source
+    """A fixture: the puzzle (read as the command line reads the file), its published solution,
+    and where it was published (the README's line)."""
+    path = FIXTURES / f"{name}.json"
+    (item,) = read(path.read_text())
+    source = next(
+        line for line in (FIXTURES / "README.md").read_text().splitlines() if f"`{name}.json`" in line
+    )
+    return item.require(), json.loads(path.read_text())["solution"], source
 
 
 @pytest.mark.parametrize("name", ["killer", "thermo", "arrow"])
@@ -149,7 +153,7 @@ def test_a_hint_is_a_single_under_the_variant_rules_naming_the_rule() -> None:
     assert step is not None
     assert (step["row"], step["col"], step["value"], step["technique"]) == (1, 1, 2, "naked single")
     assert step["rules"] == ["cage 1 (r1c1)"]
-    assert step["text"] == "r1c1 is 2: r1c1 has one candidate left, by the givens and the rules cage 1 (r1c1)"
+    assert step["text"] == "r1c1 is 2: r1c1 has one candidate left, by the givens and the rule cage 1 (r1c1)"
 
 
 def test_a_hint_on_a_published_arrow_sudoku_names_its_arrow() -> None:
@@ -187,9 +191,7 @@ def mindgames(*args: str, stdin: str | None = None) -> subprocess.CompletedProce
 
 
 def puzzle_text(name: str) -> str:
-    record = json.loads((FIXTURES / f"{name}.json").read_text())
-    del record["source"], record["solution"]
-    return json.dumps(record)
+    return (FIXTURES / f"{name}.json").read_text()
 
 
 def test_check_certify_on_the_command_line() -> None:

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mindgames.models.errors import PuzzleError
-from mindgames.models.sudoku import SUDOKU, make_puzzle, read, write
+from mindgames.models.sudoku import SUDOKU, Sudoku, make_puzzle, read, write
 from mindgames.models.sudoku.variants import Cage, Constraints, Line, Sandwich
 
 from .test_variants import BOXES, FAMILIES, merged, random_grid
 
 
 @st.composite
-def variant_puzzles(draw: st.DrawFn):  # type: ignore[no-untyped-def]
+def variant_puzzles(draw: st.DrawFn) -> Sudoku:
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     size = draw(st.sampled_from(sorted(BOXES)))
     grid = random_grid(size, rng)
@@ -34,7 +35,7 @@ def variant_puzzles(draw: st.DrawFn):  # type: ignore[no-untyped-def]
 
 @settings(max_examples=150, deadline=None)
 @given(puzzle=variant_puzzles())
-def test_a_puzzle_written_as_json_reads_back_the_same(puzzle) -> None:  # type: ignore[no-untyped-def]
+def test_a_puzzle_written_as_json_reads_back_the_same(puzzle: Sudoku) -> None:
     text = json.dumps(SUDOKU.to_json(puzzle))
     assert SUDOKU.parse_value(json.loads(text)) == puzzle
     assert SUDOKU.parse_value(text) == puzzle  # a JSON text, as the service's "puzzle" string
@@ -42,13 +43,13 @@ def test_a_puzzle_written_as_json_reads_back_the_same(puzzle) -> None:  # type: 
 
 @settings(max_examples=50, deadline=None)
 @given(puzzle=variant_puzzles())
-def test_a_puzzle_written_as_text_reads_back_the_same(puzzle) -> None:  # type: ignore[no-untyped-def]
+def test_a_puzzle_written_as_text_reads_back_the_same(puzzle: Sudoku) -> None:
     (item,) = read(write(puzzle))
     assert item.require() == puzzle
 
 
 def test_the_schema_reads_as_documented() -> None:
-    value = {
+    value: dict[str, Any] = {
         "grid": [[0] * 9 for _ in range(9)],
         "cages": [{"cells": ["r1c1", "r1c2"], "sum": 3}, {"cells": ["r9c9", "r9c8"]}],
         "sandwiches": [{"column": 3, "sum": 0}],

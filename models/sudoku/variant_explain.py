@@ -284,7 +284,11 @@ def _single(
 def _step(
     technique: str, cell: Cell, value: int, why: str, rules: list[str], because: list[Cell]
 ) -> dict[str, Any]:
-    by = f"the givens and the rules {'; '.join(rules)}" if rules else "the givens"
+    by = (
+        f"the givens and the rule{'s' if len(rules) > 1 else ''} {'; '.join(rules)}"
+        if rules
+        else "the givens"
+    )
     return {
         "row": cell[0] + 1,
         "col": cell[1] + 1,

@@ -45,8 +45,10 @@ from .variants import Constraints, Line
 
 Cells = tuple[tuple[Choice, ...], ...]
 
-#: a cage total with more digit sets than this is a linear sum rather than a choice of sets
+#: a cage total with more digit sets than this is a sum (a unary count) rather than a choice of sets
 COMBINATIONS_AT_MOST = 64
+#: a pair rule ruling out at most this many pairs of digits per digit is written "not both" per pair
+FEW_PAIRS = 2
 
 
 def add_constraints(
@@ -158,7 +160,15 @@ class _Rules:
         return self.cells[cell[0]][cell[1]].is_(value)
 
     def pair(self, a: Cell, b: Cell, allowed: Callable[[int, int], bool]) -> None:
-        """Only the pairs of digits (u in ``a``, v in ``b``) that ``allowed(u, v)`` accepts."""
+        """Only the pairs of digits (u in ``a``, v in ``b``) that ``allowed(u, v)`` accepts.
+
+        A relation ruling out a few pairs (two cells differ, are not consecutive) is "not
+        both" for each of them; any other, for each digit of one cell, the digits of the
+        other it allows (one clause each, both ways: propagation from either cell)."""
+        forbidden = [(u, v) for u in self.digits for v in self.digits if not allowed(u, v)]
+        if len(forbidden) <= FEW_PAIRS * self.size:
+            self.model.add_clauses((-self.holds(a, u), -self.holds(b, v)) for u, v in forbidden)
+            return
         clauses: list[tuple[int, ...]] = []
         for u in self.digits:
             partners = [self.holds(b, v) for v in self.digits if allowed(u, v)]
@@ -241,6 +251,26 @@ class _Rules:
                 model.add_and(unit, [inside, at_least])
             counted.append(units)
         self._equals(model.unary_sum(counted, cap=total + 1), total)
+        # Redundant, for propagation: with the 1 and the N at positions p < q (either way
+        # round), the q - p - 1 digits between are distinct, from 2..N-1, adding up to the
+        # total: a placement no such set fits is forbidden, and a digit in no such set is
+        # kept out of the cells between.
+        middle = range(2, size)
+        for p in range(len(line)):
+            for q in range(p + 1, len(line)):
+                fitting = digit_sets(q - p - 1, total, middle)
+                allowed = {d for chosen in fitting for d in chosen}
+                for low, high in ((p, q), (q, p)):
+                    ends = (-one[low], -top[high])
+                    if not fitting:
+                        model.add_clause(ends)
+                        continue
+                    model.add_clauses(
+                        (*ends, -self.holds(line[i], d))
+                        for i in range(p + 1, q)
+                        for d in middle
+                        if d not in allowed
+                    )
 
     def _prefix_or(self, literals: list[int]) -> list[int]:
         """out[i] <-> any of literals[:i] (out[0] is false)."""
