@@ -1,5 +1,5 @@
 """The per-cube records kept in data/records/ (the 12x12 takuzu count's checkpoint, the
-estimate and sample logs) are the evidence behind README's 12x12 figures: a cube counted twice,
+estimate and sample logs) are the evidence behind the 12x12 figures of docs/counting.md: a cube counted twice,
 by another run or another join, must have the same count in both."""
 
 from __future__ import annotations
@@ -41,11 +41,11 @@ def test_cubes_counted_twice_have_one_count():
 
 
 RESULT = RECORDS / "binairo-12x12-takuzu-count.json"
-README = REPO / "README.md"
+COUNTING_PAGE = REPO / "docs" / "counting.md"  # the account of the count, moved from README
 LOG = REPO / "BENCHMARKS.md"
 
 
-def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_and_the_log_state_it():
+def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_the_docs_and_the_log_state_it():
     from mindgames.models.binairo import count as binairo_count
 
     todo = binairo_count.cubes(binairo_count.tables(12, 12, "takuzu"), "mitm")
@@ -56,7 +56,7 @@ def test_the_exact_12x12_count_is_the_weighted_sum_of_every_cube_and_readme_and_
     total = sum(cube.weight * counted[i] for i, cube in enumerate(todo))
     result = json.loads(RESULT.read_text())  # the command's own output, recorded
     assert result["status"] == "counted" and result["count"] == total
-    assert f"| 12 | {total:,} |" in README.read_text()  # the exact counts table
+    assert f"| 12 | {total:,} |" in COUNTING_PAGE.read_text()  # the exact counts table
     assert f"takuzu, exact: {total:,}" in LOG.read_text()  # the research log
 
 

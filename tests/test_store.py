@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from mindgames.service.jobs import JobStore, open_writer, store_problem
-from mindgames.service.store import SCHEMA_VERSION, SchemaTooNew, open_store
+from mindgames.service.jobs import JobStore, open_store, open_writer, store_problem
+from mindgames.service.store import SCHEMA_VERSION, SchemaTooNew
 from mindgames.service.testing_postgres import PostgresCluster, why_no_postgres
 
 REQUEST = {"kind": "sudoku", "action": "solve", "puzzles": ["." * 81, "." * 81]}

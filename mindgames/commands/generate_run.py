@@ -254,7 +254,7 @@ def run(
     if args.ray:
         from .ray_batch import ray_parts
 
-        maker = ray_parts(args.ray, generation, kind, empty, args.engine, make)
+        maker = ray_parts(args.ray, make_part, generation, kind, empty, args.engine, make)
     else:
         maker = local_parts(generation, kind, empty, args.engine, make)
     with progress(args.count, f"{kind.name} generate --out {folder}") as bar:

@@ -211,7 +211,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--ray and --jobs exclude each other (Ray decides where chunks run)")
         collection = read_collection(kind, args)
         if collection.numbered:  # one puzzle: answered here, as --jobs answers it
-            return ray_batch.run_on_ray(collection, args, color, f"{kind.name} {args.action}")
+            return ray_batch.run_on_ray(
+                collection, args, color, f"{kind.name} {args.action}", collection_progress
+            )
         return run_in_process(kind, collection, args, color, turn_started)
     with contextlib.ExitStack() as stack:
         # Workers asked for start before the input is read: they load while it is parsed.

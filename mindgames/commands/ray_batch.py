@@ -20,6 +20,7 @@ import argparse
 import itertools
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import Any
 
 from ..io import UsageError
@@ -139,9 +140,15 @@ def answer_on_ray(
         stop_local(ray, address)
 
 
-def run_on_ray(collection: Any, args: argparse.Namespace, color: bool, what: str) -> int:
-    """``KIND ACTION FILE --ray``: the collection answered on Ray, written as ``--jobs`` writes it."""
-    from .grid import collection_progress
+def run_on_ray(
+    collection: Any,
+    args: argparse.Namespace,
+    color: bool,
+    what: str,
+    collection_progress: Callable[[Any, str], AbstractContextManager[Any]],
+) -> int:
+    """``KIND ACTION FILE --ray``: the collection answered on Ray, written as ``--jobs`` writes it
+    (``collection_progress``: the grid command's bar, passed in so that this module stays below it)."""
 
     def write(text: str) -> None:
         sys.stdout.write(text)
@@ -160,10 +167,11 @@ def run_on_ray(collection: Any, args: argparse.Namespace, color: bool, what: str
 
 
 # -- generation runs -----------------------------------------------------------------------------
-def ray_parts(address: str, run: Any, kind: Any, empty: Any, engine: str, make: Any) -> Callable[..., Any]:
-    """A generation run's part maker: the parts asked for as Ray tasks, yielded as they finish."""
-    from .generate_run import make_part
-
+def ray_parts(
+    address: str, make_part: Callable[..., Any], run: Any, kind: Any, empty: Any, engine: str, make: Any
+) -> Callable[..., Any]:
+    """A generation run's part maker: ``make_part`` (the run's, passed in so that this module
+    stays below the run's) for each part asked for, as Ray tasks, yielded as they finish."""
     ray = connect(address)
     remote = ray.remote(make_part)
 

@@ -81,8 +81,7 @@ async def work(args: argparse.Namespace) -> None:
     import asyncio
     import signal
 
-    from ..service.jobs import JobRunner
-    from ..service.store import open_store
+    from ..service.jobs import JobRunner, open_store
 
     store = open_store(args.db)
     runner = JobRunner(

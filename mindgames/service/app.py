@@ -18,11 +18,10 @@ from fastapi.middleware.cors import CORSMiddleware
 from .. import __version__
 from .errors import install_error_handlers
 from .gate import Gate
-from .jobs import JobRunner
+from .jobs import JobRunner, open_store
 from .pool import SolverPool
 from .routes import Service, generate, health, jobs, pages, plans, puzzles
 from .settings import Settings
-from .store import open_store
 
 
 def without_telemetry() -> dict:

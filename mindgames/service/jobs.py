@@ -625,3 +625,12 @@ if __name__ == "__main__":
     job_main(
         sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 0
     )
+
+
+def open_store(db: str) -> JobStoreBase:
+    """The store at ``db``: a PostgreSQL URL or a SQLite file (:class:`JobStore`)."""
+    if is_url(db):
+        from .store_postgres import PostgresStore
+
+        return PostgresStore(db)
+    return JobStore(db)

@@ -387,14 +387,3 @@ class JobWriterBase(ABC):
     @abstractmethod
     def done(self) -> int:
         """How many results the job has (a resumed job continues after them)."""
-
-
-def open_store(db: str) -> JobStoreBase:
-    """The store at ``db``: a PostgreSQL URL or a SQLite file."""
-    if is_url(db):
-        from .store_postgres import PostgresStore
-
-        return PostgresStore(db)
-    from .jobs import JobStore
-
-    return JobStore(db)
