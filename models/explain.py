@@ -14,6 +14,7 @@ under assumptions (the givens), so nothing is compiled twice.
 * **open** (several solutions): the cells where two solutions differ, and
   givens taken from the first solution that make it the only one, minimal in
   the same way (grown until unique, then shrunk with every removal checked).
+* **solved** (a complete grid that keeps every rule): nothing to deduce or hint; a result.
 * **unique**: the grade and the techniques the kind's own ladder needs
   (``kind.grade(puzzle)``; a kind without a ladder grades nothing: "one solution").
 
@@ -32,6 +33,14 @@ from .errors import TimeLimitReached
 from .grid import cell_name
 from .kind import Cell, GridKind
 from .runner import PuzzleSolver
+
+#: what explain and hint say of a complete grid that keeps every rule: a result, not an error
+SOLVED_TEXT = "solved: every cell is filled and every rule holds, nothing to hint"
+
+
+def is_complete(givens: dict[Cell, Any], solution: Any) -> bool:
+    """Whether every cell of ``solution`` (rows of values) is a given: nothing is left to deduce."""
+    return len(givens) == sum(len(row) for row in solution)
 
 
 def one_based(cell: Cell) -> list[int]:
@@ -111,7 +120,7 @@ class Explainer:
         solutions = [self.kind.decode(encoding, witness) for witness in answer.witnesses]
         if answer.status == "multiple":
             return self._open(puzzle, solutions, deadline)
-        return self._unique(puzzle, deadline)
+        return self._unique(puzzle, solutions[0], deadline)
 
     def minimal_clash(self, puzzle: Any, deadline: Deadline = Deadline(None)) -> dict[Cell, Any]:
         """Givens that cannot all hold, none of which can go (each removal checked)."""
@@ -195,7 +204,9 @@ class Explainer:
         )
         return Explanation("open", text, open_cells=open_cells, add_givens=extra, solutions=solutions)
 
-    def _unique(self, puzzle: Any, deadline: Deadline) -> Explanation:
+    def _unique(self, puzzle: Any, solution: Any, deadline: Deadline) -> Explanation:
+        if is_complete(self.kind.given_cells(puzzle), solution):
+            return Explanation("solved", SOLVED_TEXT)
         graded = self.kind.grade(puzzle, deadline)
         if graded is None:  # the kind has no ladder
             return Explanation("unique", "one solution")
@@ -227,6 +238,8 @@ class Explainer:
                 raise TimeLimitReached("time limit reached while explaining")
             return self.explain(puzzle, deadline.remaining()).to_json()
         solution = self.kind.decode(encoding, answer.witnesses[0])
+        if is_complete(self.kind.given_cells(puzzle), solution):
+            return {"explanation": "solved", "text": SOLVED_TEXT}
         step = self.kind.hint(puzzle, deadline)
         if step is not None:
             check_hint(step, solution)

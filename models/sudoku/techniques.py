@@ -160,6 +160,12 @@ class Step:
     text: str
     place: tuple[Cell, int] | None = None
     eliminate: tuple[tuple[Cell, int], ...] = ()
+    #: the candidates that must already be gone for the step to hold (what it depends on; the
+    #: pruned hint follows them back); None: it may depend on every elimination before it
+    requires: frozenset[tuple[Cell, int]] | None = None
+    #: its difficulty on Sudoku Explainer's scale when it differs from its technique's base
+    #: (a chain's grows with its length: :mod:`mindgames.models.sudoku.rating`)
+    rating: float | None = None
 
 
 def _cells(cells: Iterator[Cell] | list[Cell] | tuple[Cell, ...]) -> str:
@@ -221,6 +227,7 @@ def hidden_single(board: Board) -> Step | None:
                 f"{symbol_char(value)} can go nowhere else in {unit.name}: "
                 f"{cell_name(cell)} is {symbol_char(value)}",
                 place=(cell, value),
+                requires=frozenset((other, value) for other in unit.cells if other != cell),
             )
     return None
 
@@ -236,6 +243,7 @@ def naked_single(board: Board) -> Step | None:
                 because,
                 f"{cell_name(cell)} sees every other value: it is {symbol_char(value)}",
                 place=(cell, value),
+                requires=frozenset((cell, other) for other in range(1, board.size + 1) if other != value),
             )
     return None
 
@@ -260,11 +268,20 @@ def locked_candidates(board: Board) -> Step | None:
                         f"all in {other.name}: not elsewhere in {other.name} "
                         f"({_cells(c for c, _ in gone)})",
                         eliminate=gone,
+                        requires=frozenset((cell, value) for cell in unit.cells if cell not in places),
                     )
     return None
 
 
 def _naked_subset(board: Board, n: int, name: str) -> Step | None:
+    return next(naked_subsets(board, n, name), None)
+
+
+def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
+    return next(hidden_subsets(board, n, name), None)
+
+
+def naked_subsets(board: Board, n: int, name: str) -> Iterator[Step]:
     """``n`` open cells of a unit whose candidates together are ``n`` values: no other cell has them."""
     for unit in board.units:
         open_cells = [cell for cell in board.open_cells(unit) if len(board.candidates[cell]) <= n]
@@ -275,17 +292,19 @@ def _naked_subset(board: Board, n: int, name: str) -> Step | None:
             others = [cell for cell in board.open_cells(unit) if cell not in group]
             gone = _eliminations(board, others, values)
             if gone:
-                return Step(
+                yield Step(
                     name,
                     group,
                     f"{_cells(group)} hold {_values(sorted(values))} between them: "
                     f"no other cell of {unit.name} can",
                     eliminate=gone,
+                    requires=frozenset(
+                        (cell, v) for cell in group for v in range(1, board.size + 1) if v not in values
+                    ),
                 )
-    return None
 
 
-def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
+def hidden_subsets(board: Board, n: int, name: str) -> Iterator[Step]:
     """``n`` values of a unit with only ``n`` places between them: those cells hold nothing else."""
     for unit in board.units:
         values = [v for v in board.missing(unit) if 2 <= len(board.places(unit, v)) <= n]
@@ -295,14 +314,14 @@ def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
                 continue
             gone = _eliminations(board, cells, set(range(1, board.size + 1)) - set(group))
             if gone:
-                return Step(
+                yield Step(
                     name,
                     tuple(cells),
                     f"in {unit.name}, {_values(group)} can only go in {_cells(cells)}: "
                     f"those cells hold nothing else",
                     eliminate=gone,
+                    requires=frozenset((cell, v) for v in group for cell in unit.cells if cell not in cells),
                 )
-    return None
 
 
 def naked_pair(board: Board) -> Step | None:
@@ -345,8 +364,15 @@ def x_wing(board: Board) -> Step | None:
                         "X-wing",
                         tuple(sorted(corners)),
                         f"in {first.name} and {second.name}, {symbol_char(value)} is in "
-                        f"{covered[0].name} or {covered[1].name} only: not elsewhere in them",
+                        f"{covered[0].name} or {covered[1].name} only: not elsewhere in them "
+                        f"({_cells(c for c, _ in gone)})",
                         eliminate=gone,
+                        requires=frozenset(
+                            (cell, value)
+                            for unit in (first, second)
+                            for cell in unit.cells
+                            if cell not in corners
+                        ),
                     )
     return None
 
@@ -411,7 +437,49 @@ BASIC: tuple[tuple[int, Callable[[Board], Step | None]], ...] = (
     (4, hidden_triple),
     (5, x_wing),
 )
-LADDER = BASIC + ((6, probing_depth_1), (7, probing_depth_2))
+#: the base rating of each contradiction rung (calibrated on se_rated_87.tsv)
+CHAIN_BASE = {"digit": 6.6, "singles": 7.1, "ladder": 8.8}
+#: what a puzzle none of the rungs solves is rated (SE's hardest puzzles rate 10.5-11.9)
+NEEDS_SEARCH_RATING = 11.0
+
+#: technique name -> its base difficulty on the SE scale
+BASE_RATING: dict[str, float] = {
+    "full house": 1.0,
+    "hidden single": 1.2,
+    "direct pointing": 1.7,
+    "direct claiming": 1.9,
+    "direct hidden pair": 2.0,
+    "naked single": 2.3,
+    "direct hidden triple": 2.5,
+    "pointing": 2.6,
+    "claiming": 2.8,
+    "naked pair": 3.0,
+    "X-wing": 3.2,
+    "hidden pair": 3.4,
+    "naked triple": 3.6,
+    "swordfish": 3.8,
+    "hidden triple": 4.0,
+    "XY-wing": 4.2,
+    "XYZ-wing": 4.4,
+    "unique rectangle": 4.5,
+    "naked quad": 5.0,
+    "jellyfish": 5.2,
+    "hidden quad": 5.4,
+    "bivalue universal grave": 5.6,
+    "one-digit contradiction": CHAIN_BASE["digit"],
+    "contradiction by singles": CHAIN_BASE["singles"],
+    "contradiction by the ladder": CHAIN_BASE["ladder"],
+    "needs search": NEEDS_SEARCH_RATING,
+}
+
+
+#: the highest a contradiction rung's rating grows with its length (within SE's range of the
+#: chains it stands for, and within its grade)
+CHAIN_TOP = {
+    "one-digit contradiction": 7.0,
+    "contradiction by singles": 8.4,
+    "contradiction by the ladder": 10.4,
+}
 NEEDS_SEARCH = 8
 GRADE_NAMES = {
     1: "easy",
@@ -423,40 +491,28 @@ GRADE_NAMES = {
     7: "diabolical",
     NEEDS_SEARCH: "needs search",
 }
-#: technique name -> level, for the scale in words
-LEVELS = {
-    "hidden single": 1,
-    "naked single": 1,
-    "locked candidates": 2,
-    "naked pair": 3,
-    "hidden pair": 3,
-    "naked triple": 4,
-    "hidden triple": 4,
-    "X-wing": 5,
-    "contradiction by propagation (depth 1)": 6,
-    "contradiction by propagation (depth 2)": 7,
-    "needs search": NEEDS_SEARCH,
-}
+#: the highest rating on Sudoku Explainer's scale of each grade (ER; monotonic: a harder
+#: grade is a higher range): singles, direct techniques and naked singles, intersections
+#: pairs and X-wing, triples swordfish and wings, rectangles quads jellyfish and BUG, the chains
+#: (one-digit and by singles), contradictions by the whole ladder, and above: needs search
+GRADE_TOPS = {1: 1.5, 2: 2.5, 3: 3.4, 4: 4.4, 5: 6.2, 6: 8.4, 7: 10.4, NEEDS_SEARCH: 99.0}
 
 
-def next_step(board: Board, up_to: int = 7) -> tuple[int, Step] | None:
-    """The first deduction of the lowest rung (at most ``up_to``) that makes one."""
-    for level, technique in LADDER:
-        if level > up_to:
-            return None
-        step = technique(board)
-        if step is not None:
-            return level, step
-    return None
+def grade_of(rating: float) -> int:
+    """The grade whose range holds an SE rating."""
+    return next(level for level, top in sorted(GRADE_TOPS.items()) if rating <= top + 1e-9)
 
 
 @dataclass
 class Solving:
-    """A puzzle solved by the ladder: the steps taken, how far it got, its grade."""
+    """A puzzle solved along the ladder: the steps taken, how far it got, its grade and rating."""
 
     steps: list[Step]
     board: Board
     grade: int
+    rating: float = 0.0
+    rating_ep: float = 0.0
+    rating_ed: float = 0.0
 
     @property
     def grade_name(self) -> str:
@@ -466,28 +522,23 @@ class Solving:
     def techniques(self) -> list[str]:
         """The techniques used, easiest first, each once."""
         used = {step.technique for step in self.steps}
-        if self.grade == NEEDS_SEARCH:
+        if self.grade == NEEDS_SEARCH and not self.board.solved:
             used.add("needs search")
         return sorted(used, key=lambda name: (LEVELS[name], name))
 
 
-def solve_by_ladder(puzzle: Sudoku, up_to: int = 7, deadline: Deadline = Deadline(None)) -> Solving:
-    """Apply the ladder until solved or stuck; the grade is the hardest level used
-    (:data:`NEEDS_SEARCH` when stuck).  Raises Contradiction if the givens clash,
-    TimeLimitReached when ``deadline`` passes first."""
-    board = Board.of(puzzle)
-    board.deadline = deadline
-    steps: list[Step] = []
-    hardest = 1
-    while not board.solved:
-        found = next_step(board, up_to)
-        if found is None:
-            return Solving(steps, board, NEEDS_SEARCH)
-        level, step = found
-        hardest = max(hardest, level)
-        steps.append(step)
-        board.apply(step)
-    return Solving(steps, board, hardest)
+#: technique name -> the grade its base rating falls in, for the scale in words
+LEVELS: dict[str, int] = {name: grade_of(rating) for name, rating in BASE_RATING.items()}
+
+
+def solve_by_ladder(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> Solving:
+    """Solve along Sudoku Explainer's ladder (:mod:`mindgames.models.sudoku.rating`) until
+    solved or stuck; the rating is its ER, the grade the range of :data:`GRADE_TOPS` holding it.
+    Raises Contradiction if the givens clash, TimeLimitReached when ``deadline`` passes first."""
+    from .rating import rate
+
+    rated = rate(puzzle, deadline)
+    return Solving(rated.steps, rated.board, grade_of(rated.er), rated.er, rated.ep, rated.ed)
 
 
 def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
@@ -496,28 +547,70 @@ def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str
     return solving.grade, solving.grade_name, solving.techniques
 
 
-def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | None, list[Step]]:
-    """The next value the ladder places, and the eliminations it needed before it.
+def depends_on(steps: list[Step], last: Step) -> list[Step]:
+    """The steps among ``steps`` (applied in order, from the givens) that ``last`` depends on:
+    those that removed a candidate it requires, then those their own steps require, and so on.
+    A step without ``requires`` depends on every step before it.  Removing any step returned
+    takes away a candidate absence that a later returned step (or ``last``) needs."""
+    removed_by: dict[tuple[Cell, int], int] = {}
+    for index, step in enumerate(steps):
+        for gone in step.eliminate:
+            removed_by.setdefault(gone, index)
 
-    (None, steps) when the ladder is stuck before placing anything."""
+    def wanted(step: Step, before: int) -> set[int]:
+        if step.requires is None:
+            return set(range(before))
+        return {i for gone in step.requires if (i := removed_by.get(gone, before)) < before}
+
+    kept: set[int] = set()
+    todo = wanted(last, len(steps))
+    while todo:
+        index = todo.pop()
+        if index not in kept:
+            kept.add(index)
+            todo |= wanted(steps[index], index) - kept
+    return [steps[index] for index in sorted(kept)]
+
+
+def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | None, list[Step]]:
+    """The next value the ladder places, and the eliminations before it that it depends on
+    (pruned by :func:`depends_on`: the steps taken but not needed are left out).
+
+    (None, steps) when the ladder is stuck before placing anything, or nothing is open."""
+    from .rating import next_rated_step
+
     board = Board.of(puzzle)
     board.deadline = deadline
     before: list[Step] = []
     while not board.solved:
-        found = next_step(board)
+        found = next_rated_step(board)
         if found is None:
             return None, before
-        _level, step = found
+        _difficulty, step = found
         if step.place is not None:
-            return step, before
+            return step, depends_on(before, step)
         before.append(step)
         board.apply(step)
     return None, before
 
 
+def step_json(step: Step) -> dict:
+    """One step as the interfaces show it (cells 1-based)."""
+    reply: dict = {"technique": step.technique, "text": step.text}
+    reply["because"] = [[r + 1, c + 1] for r, c in step.because]
+    if step.place is not None:
+        (r, c), value = step.place
+        reply["place"] = {"row": r + 1, "col": c + 1, "value": value}
+    reply["eliminate"] = [{"row": r + 1, "col": c + 1, "value": value} for (r, c), value in step.eliminate]
+    return reply
+
+
 def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | None:
     """The next step as the interfaces show it (cells 1-based): the value the ladder places
-    next, with the eliminations that led to it in its text; None when the ladder is stuck."""
+    next; ``steps`` the eliminations it depends on and itself, ``eliminate`` every candidate
+    those steps remove (each cell named); None when the ladder is stuck."""
+    from .rating import difficulty_of
+
     step, before = hint(puzzle, deadline)
     if step is None:
         return None
@@ -526,14 +619,19 @@ def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | Non
     text = step.text
     if before:
         text = "; then ".join([*(s.text for s in before), text])
-    techniques = [s.technique for s in before] + [step.technique]
-    hardest = max(techniques, key=lambda name: LEVELS[name])
-    because = sorted({cell for s in [*before, step] for cell in s.because})
+    chain = [*before, step]
+    hardest = max(chain, key=difficulty_of)
+    because = sorted({cell for s in chain for cell in s.because})
     return {
         "row": r + 1,
         "col": c + 1,
         "value": value,
-        "technique": hardest,
+        "technique": hardest.technique,
+        "rating": max(difficulty_of(s) for s in chain),
         "because": [[br + 1, bc + 1] for br, bc in because],
         "text": text,
+        "eliminate": [
+            {"row": er + 1, "col": ec + 1, "value": v} for s in chain for (er, ec), v in s.eliminate
+        ],
+        "steps": [step_json(s) for s in chain],
     }

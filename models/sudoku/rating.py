@@ -1,0 +1,597 @@
+"""A rating on Sudoku Explainer's scale (SE, ER/EP/ED): the ladder a setter knows, and paths.
+
+Sudoku Explainer (SE) rates a puzzle by solving it with the easiest technique that makes
+progress at each step; the rating **ER** is the hardest step of that path, **EP** the hardest
+step up to the first placement, **ED** the first step's.  The techniques and their base
+difficulties are SE's published table (the SukakuExplainer wiki, "Difficulty ratings in Sudoku
+Explainer v1.2.1"); the code here is mindgames' own, written from the techniques' definitions.
+
+====  =========================================  ====  =======================================
+ SE   technique                                   SE   technique
+====  =========================================  ====  =======================================
+1.0   full house (last cell of a unit)            3.8   swordfish
+1.2   hidden single in a box                      4.0   hidden triple
+1.5   hidden single in a row or column            4.2   XY-wing
+1.7   direct pointing                             4.4   XYZ-wing
+1.9   direct claiming                             4.5   unique rectangle (type 1)
+2.0   direct hidden pair                          5.0   naked quad
+2.3   naked single                                5.2   jellyfish
+2.5   direct hidden triple                        5.4   hidden quad
+2.6   pointing                                    5.6   bivalue universal grave (BUG+1)
+2.8   claiming                                    6.6+  one-digit contradiction (X-chains, nishio)
+3.0   naked pair                                  7.1+  contradiction by singles (forcing chains)
+3.2   X-wing                                      8.8+  contradiction by the ladder (dynamic)
+3.4   hidden pair                                 11.0  none of them: needs search
+3.6   naked triple
+====  =========================================  ====  =======================================
+
+"Direct" techniques are SE's: the eliminations of a pointing, claiming or hidden subset that
+leave a value one place in a unit, taken with that placement as one step.  The chain rungs
+are mindgames' approximations of SE's chains (SE finds chains; these find contradictions by
+assuming a candidate and propagating), a tenth added each time the propagation's length
+doubles, as SE adds for longer chains; they are calibrated on the 87 SE-rated puzzles of
+``se_rated_87.tsv`` (``python -m benchmarks.rating``).
+
+The techniques work on any layout's units (rows, columns, boxes, jigsaw regions, diagonals):
+a box or region is a "block"; the unique rectangle needs boxes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import combinations
+from math import log2
+
+from mindgames.solver.deadline import Deadline
+
+from ..errors import TimeLimitReached
+from ..grid import Unit, cell_name, symbol_char
+from .puzzle import Sudoku
+from .techniques import (
+    BASE_RATING,
+    CHAIN_BASE,
+    CHAIN_TOP,
+    NEEDS_SEARCH_RATING,
+    Board,
+    Cell,
+    Contradiction,
+    Step,
+    _cells,
+    _eliminations,
+    _values,
+    hidden_pair,
+    hidden_single,
+    hidden_subsets,
+    hidden_triple,
+    naked_pair,
+    naked_single,
+    naked_subsets,
+    naked_triple,
+)
+
+Technique = Callable[[Board], "Step | None"]
+
+
+def is_block(unit: Unit) -> bool:
+    return unit.name.startswith(("box", "region"))
+
+
+def is_line(unit: Unit) -> bool:
+    return unit.name.startswith(("row ", "column "))
+
+
+def _rated(step: Step | None, technique: str | None = None, rating: float | None = None) -> Step | None:
+    if step is None:
+        return None
+    return Step(
+        technique or step.technique,
+        step.because,
+        step.text,
+        step.place,
+        step.eliminate,
+        step.requires,
+        rating,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Singles, by the kind of unit (SE rates a box's hidden single easier than a line's)
+# ---------------------------------------------------------------------------
+def _hidden_single_where(board: Board, wanted: Callable[[Unit], bool], name: str) -> Step | None:
+    chosen = tuple(unit for unit in board.units if wanted(unit))
+    if not chosen:
+        return None
+    found = hidden_single(Board(board.size, chosen, board.peers, board.values, board.candidates))
+    return _rated(found, name)
+
+
+def full_house(board: Board) -> Step | None:
+    """The last open cell of a unit: its value is the one the unit lacks."""
+    for unit in board.units:
+        open_cells = board.open_cells(unit)
+        if len(open_cells) == 1:
+            (cell,) = open_cells
+            (value,) = board.missing(unit)
+            if value in board.candidates[cell]:
+                return Step(
+                    "full house",
+                    tuple(c for c in unit.cells if c != cell),
+                    f"{cell_name(cell)} is the last open cell of {unit.name}: it is {symbol_char(value)}",
+                    place=(cell, value),
+                    requires=frozenset(),
+                )
+    return None
+
+
+def hidden_single_in_block(board: Board) -> Step | None:
+    return _hidden_single_where(board, is_block, "hidden single")
+
+
+def hidden_single_in_line(board: Board) -> Step | None:
+    return _hidden_single_where(board, lambda unit: not is_block(unit), "hidden single")
+
+
+# ---------------------------------------------------------------------------
+# Intersections and subsets, plain and "direct"
+# ---------------------------------------------------------------------------
+def _locked(board: Board, from_block: bool) -> Iterator[Step]:
+    """Every pointing (``from_block``: a box's value confined to a line) or claiming (a line's
+    value confined to a box) that eliminates something."""
+    for unit in board.units:
+        if is_block(unit) != from_block:
+            continue
+        for value in board.missing(unit):
+            places = board.places(unit, value)
+            if len(places) < 2:
+                continue
+            for other in board.units:
+                if other is unit or not set(places) <= set(other.cells):
+                    continue
+                outside = [cell for cell in other.cells if cell not in places]
+                gone = _eliminations(board, outside, {value})
+                if gone:
+                    yield Step(
+                        "pointing" if from_block else "claiming",
+                        tuple(places),
+                        f"in {unit.name}, {symbol_char(value)} must be in {_cells(places)}, "
+                        f"all in {other.name}: not elsewhere in {other.name} "
+                        f"({_cells(c for c, _ in gone)})",
+                        eliminate=gone,
+                        requires=frozenset((cell, value) for cell in unit.cells if cell not in places),
+                    )
+
+
+def _subsets(board: Board, n: int, hidden: bool) -> Iterator[Step]:
+    """Every naked (or hidden) subset of ``n`` that eliminates something."""
+    names = {2: "pair", 3: "triple", 4: "quad"}
+    name = f"{'hidden' if hidden else 'naked'} {names[n]}"
+    yield from (hidden_subsets if hidden else naked_subsets)(board, n, name)
+
+
+def _direct(steps: Iterator[Step], name: str, board: Board) -> Step | None:
+    """The first of ``steps`` whose eliminations leave some value one place in a box it
+    touches: that step and the placement, as one (SE's "direct" techniques; a box only, which
+    matches SE's ratings of the calibration set: 58 of its 61 puzzles below 3.0 exactly)."""
+    for step in steps:
+        trial = board.copy()
+        try:
+            for cell, value in step.eliminate:
+                trial.eliminate(cell, value)
+        except Contradiction:
+            continue
+        touched = {cell for cell, _ in step.eliminate}
+        removed = {value for _, value in step.eliminate}
+        for unit in board.units:
+            if not is_block(unit) or not touched & set(unit.cells):
+                continue
+            for value in sorted(removed):
+                places = trial.places(unit, value)
+                if len(places) == 1 and len(board.places(unit, value)) > 1:
+                    (cell,) = places
+                    return Step(
+                        name,
+                        step.because,
+                        f"{step.text}; then {symbol_char(value)} can go nowhere else in {unit.name}: "
+                        f"{cell_name(cell)} is {symbol_char(value)}",
+                        place=(cell, value),
+                        eliminate=step.eliminate,
+                        requires=(step.requires or frozenset())
+                        | frozenset((other, value) for other in unit.cells if other != cell)
+                        - set(step.eliminate),
+                    )
+    return None
+
+
+def direct_pointing(board: Board) -> Step | None:
+    return _direct(_locked(board, True), "direct pointing", board)
+
+
+def direct_claiming(board: Board) -> Step | None:
+    return _direct(_locked(board, False), "direct claiming", board)
+
+
+def direct_hidden_pair(board: Board) -> Step | None:
+    return _direct(_subsets(board, 2, True), "direct hidden pair", board)
+
+
+def direct_hidden_triple(board: Board) -> Step | None:
+    return _direct(_subsets(board, 3, True), "direct hidden triple", board)
+
+
+def pointing(board: Board) -> Step | None:
+    return next(_locked(board, True), None)
+
+
+def claiming(board: Board) -> Step | None:
+    return next(_locked(board, False), None)
+
+
+def naked_quad(board: Board) -> Step | None:
+    return next(_subsets(board, 4, False), None)
+
+
+def hidden_quad(board: Board) -> Step | None:
+    return next(_subsets(board, 4, True), None)
+
+
+# ---------------------------------------------------------------------------
+# Fish: a value in n rows confined to n columns (or columns to rows)
+# ---------------------------------------------------------------------------
+def _fish(board: Board, n: int, name: str) -> Step | None:
+    rows = [u for u in board.units if u.name.startswith("row ")]
+    columns = [u for u in board.units if u.name.startswith("column ")]
+    for base, cover, across in ((rows, columns, 1), (columns, rows, 0)):
+        for value in range(1, board.size + 1):
+            spots: dict[Unit, frozenset[int]] = {}
+            for unit in base:
+                places = board.places(unit, value)
+                if 2 <= len(places) <= n:
+                    spots[unit] = frozenset(cell[across] for cell in places)
+            for group in combinations(spots, n):
+                covered = frozenset().union(*(spots[unit] for unit in group))
+                if len(covered) != n:
+                    continue
+                corners = {cell for unit in group for cell in board.places(unit, value)}
+                cover_units = [cover[i] for i in sorted(covered)]
+                others = [cell for unit in cover_units for cell in unit.cells if cell not in corners]
+                gone = _eliminations(board, others, {value})
+                if gone:
+                    return Step(
+                        name,
+                        tuple(sorted(corners)),
+                        f"in {', '.join(u.name for u in group)}, {symbol_char(value)} is only in "
+                        f"{', '.join(u.name for u in cover_units)}: not elsewhere in them "
+                        f"({_cells(c for c, _ in gone)})",
+                        eliminate=gone,
+                        requires=frozenset(
+                            (cell, value) for unit in group for cell in unit.cells if cell not in corners
+                        ),
+                    )
+    return None
+
+
+def x_wing(board: Board) -> Step | None:
+    return _fish(board, 2, "X-wing")
+
+
+def swordfish(board: Board) -> Step | None:
+    return _fish(board, 3, "swordfish")
+
+
+def jellyfish(board: Board) -> Step | None:
+    return _fish(board, 4, "jellyfish")
+
+
+# ---------------------------------------------------------------------------
+# Wings, unique rectangle, BUG
+# ---------------------------------------------------------------------------
+def _only(board: Board, cells: tuple[Cell, ...]) -> frozenset[tuple[Cell, int]]:
+    """The candidates ``cells`` must not have (every value but theirs): what a wing relies on."""
+    return frozenset(
+        (cell, v) for cell in cells for v in range(1, board.size + 1) if v not in board.candidates[cell]
+    )
+
+
+def xy_wing(board: Board) -> Step | None:
+    """A pivot x/y seeing pincers x/z and y/z: whichever the pivot is, one pincer is z, so no
+    cell seeing both pincers is z."""
+    pairs = [cell for cell, left in board.candidates.items() if len(left) == 2]
+    for pivot in pairs:
+        x, y = sorted(board.candidates[pivot])
+        wings = [cell for cell in pairs if cell in board.peers[pivot]]
+        for first, second in combinations(wings, 2):
+            a, b = board.candidates[first], board.candidates[second]
+            if a == b or not (x in a) ^ (x in b):
+                continue
+            if not ((x in a and y in b) or (y in a and x in b)):
+                continue
+            z_first, z_second = a - {x, y}, b - {x, y}
+            if len(z_first) != 1 or z_first != z_second:
+                continue
+            (z,) = z_first
+            targets = sorted((board.peers[first] & board.peers[second]) - {pivot})
+            gone = _eliminations(board, targets, {z})
+            if gone:
+                return Step(
+                    "XY-wing",
+                    (pivot, first, second),
+                    f"{cell_name(pivot)} is {_values((x, y))}, so {cell_name(first)} or "
+                    f"{cell_name(second)} is {symbol_char(z)}: no cell seeing both is "
+                    f"({_cells(c for c, _ in gone)})",
+                    eliminate=gone,
+                    requires=_only(board, (pivot, first, second)),
+                )
+    return None
+
+
+def xyz_wing(board: Board) -> Step | None:
+    """A pivot x/y/z seeing pincers x/z and y/z: one of the three is z, so no cell seeing all
+    three is."""
+    for pivot, left in board.candidates.items():
+        if len(left) != 3:
+            continue
+        wings = [
+            cell
+            for cell in board.peers[pivot]
+            if len(board.candidates.get(cell, ())) == 2 and board.candidates[cell] < left
+        ]
+        for first, second in combinations(wings, 2):
+            a, b = board.candidates[first], board.candidates[second]
+            if a == b or len(a & b) != 1:
+                continue
+            (z,) = a & b
+            targets = sorted(board.peers[first] & board.peers[second] & board.peers[pivot])
+            gone = _eliminations(board, targets, {z})
+            if gone:
+                return Step(
+                    "XYZ-wing",
+                    (pivot, first, second),
+                    f"one of {_cells((pivot, first, second))} is {symbol_char(z)}: no cell seeing all "
+                    f"three is ({_cells(c for c, _ in gone)})",
+                    eliminate=gone,
+                    requires=_only(board, (pivot, first, second)),
+                )
+    return None
+
+
+def unique_rectangle(board: Board) -> Step | None:
+    """Type 1: three corners of a rectangle on two boxes hold only a/b; the fourth cannot be
+    a or b, else the two values could swap and the puzzle would have two solutions."""
+    blocks = [unit for unit in board.units if is_block(unit)]
+    block_of = {cell: index for index, unit in enumerate(blocks) for cell in unit.cells}
+    if not blocks:
+        return None
+    pairs = [cell for cell, left in board.candidates.items() if len(left) == 2]
+    for (r1, c1), (r2, c2) in combinations(pairs, 2):
+        if r1 == r2 or c1 == c2 or board.candidates[r1, c1] != board.candidates[r2, c2]:
+            continue
+        values = board.candidates[r1, c1]
+        for third, fourth in (((r1, c2), (r2, c1)), ((r2, c1), (r1, c2))):
+            if board.candidates.get(third) != values or fourth not in board.candidates:
+                continue
+            corners = ((r1, c1), (r2, c2), third, fourth)
+            if len({block_of.get(cell) for cell in corners}) != 2 or not values < board.candidates[fourth]:
+                continue
+            gone = _eliminations(board, [fourth], values)
+            return Step(
+                "unique rectangle",
+                tuple(sorted(corners[:3])),
+                f"{_cells(sorted(corners[:3]))} hold only {_values(sorted(values))}: "
+                f"{cell_name(fourth)} cannot (two solutions otherwise)",
+                eliminate=gone,
+                requires=_only(board, corners[:3]),
+            )
+    return None
+
+
+def bug_plus_one(board: Board) -> Step | None:
+    """Bivalue universal grave + 1: every open cell has two candidates but one with three; the
+    value of that cell seen three times in one of its units is its value (else two solutions)."""
+    triples = [cell for cell, left in board.candidates.items() if len(left) > 2]
+    if len(triples) != 1 or len(board.candidates[triples[0]]) != 3:
+        return None
+    (cell,) = triples
+    for unit in board.units:
+        if cell not in unit.cells:
+            continue
+        for value in sorted(board.candidates[cell]):
+            if len(board.places(unit, value)) == 3:
+                return Step(
+                    "bivalue universal grave",
+                    (cell,),
+                    f"every open cell but {cell_name(cell)} has two candidates: "
+                    f"{cell_name(cell)} is {symbol_char(value)} (two solutions otherwise)",
+                    place=(cell, value),
+                    requires=None,
+                )
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Contradictions: the chain rungs (assume a candidate, propagate, reach a contradiction)
+# ---------------------------------------------------------------------------
+def _propagate_digit(board: Board, value: int) -> int:
+    """Hidden singles of ``value`` alone until none is left; how many placements it took."""
+    made = 0
+    while True:
+        board.check()
+        for unit in board.units:
+            if value in board.missing(unit):
+                places = board.places(unit, value)
+                if len(places) == 1:
+                    board.place(places[0], value)
+                    made += 1
+                    break
+        else:
+            return made
+
+
+def _propagate_singles(board: Board) -> int:
+    made = 0
+    while True:
+        board.check()
+        step = hidden_single(board) or naked_single(board)
+        if step is None:
+            return made
+        board.apply(step)
+        made += 1
+
+
+def _propagate_ladder(board: Board) -> int:
+    made = 0
+    while True:
+        board.check()
+        step = next((s for t in BELOW_CHAINS for s in [t(board)] if s), None)
+        if step is None:
+            return made
+        board.apply(step)
+        made += 1
+
+
+def length_bonus(length: int) -> float:
+    """A tenth for each doubling of the propagation's length beyond two (SE's longer chains
+    rate higher, by tenths)."""
+    return 0.1 * max(0, int(log2(max(length, 1) / 2)))
+
+
+def _contradictions(
+    board: Board, propagate: Callable[[Board, int], int], name: str, base: float, digit_only: bool
+) -> Step | None:
+    """The candidate whose assumption ``propagate`` takes to a contradiction in the fewest
+    steps (SE chooses the shortest chain): it goes, rated ``base`` plus :func:`length_bonus`."""
+    best: tuple[int, Cell, int, str] | None = None
+    for cell, left in board.candidates.items():
+        for value in sorted(left):
+            if board.deadline.passed():
+                raise TimeLimitReached("time limit reached while rating")
+            trial = board.copy()
+            try:
+                trial.place(cell, value)
+                propagate(trial, value)
+            except Contradiction as why:
+                length = len(board.candidates) - len(trial.candidates)  # the placements it took
+                if best is None or length < best[0]:
+                    best = (length, cell, value, str(why))
+    if best is None:
+        return None
+    length, cell, value, why = best
+    return Step(
+        name,
+        (cell,),
+        f"if {cell_name(cell)} were {symbol_char(value)}, then {why}: it is not {symbol_char(value)}",
+        eliminate=((cell, value),),
+        requires=None,
+        rating=round(min(base + length_bonus(length), CHAIN_TOP[name]), 1),
+    )
+
+
+def digit_contradiction(board: Board) -> Step | None:
+    return _contradictions(
+        board, lambda b, v: _propagate_digit(b, v), "one-digit contradiction", CHAIN_BASE["digit"], True
+    )
+
+
+def singles_contradiction(board: Board) -> Step | None:
+    return _contradictions(
+        board, lambda b, v: _propagate_singles(b), "contradiction by singles", CHAIN_BASE["singles"], False
+    )
+
+
+def ladder_contradiction(board: Board) -> Step | None:
+    return _contradictions(
+        board, lambda b, v: _propagate_ladder(b), "contradiction by the ladder", CHAIN_BASE["ladder"], False
+    )
+
+
+#: SE's ladder: (base difficulty, technique), in the order SE tries them (easiest first)
+SE_LADDER: tuple[tuple[float, Technique], ...] = (
+    (1.0, full_house),
+    (1.2, hidden_single_in_block),
+    (1.5, hidden_single_in_line),
+    (1.7, direct_pointing),
+    (1.9, direct_claiming),
+    (2.0, direct_hidden_pair),
+    (2.3, naked_single),
+    (2.5, direct_hidden_triple),
+    (2.6, pointing),
+    (2.8, claiming),
+    (3.0, naked_pair),
+    (3.2, x_wing),
+    (3.4, hidden_pair),
+    (3.6, naked_triple),
+    (3.8, swordfish),
+    (4.0, hidden_triple),
+    (4.2, xy_wing),
+    (4.4, xyz_wing),
+    (4.5, unique_rectangle),
+    (5.0, naked_quad),
+    (5.2, jellyfish),
+    (5.4, hidden_quad),
+    (5.6, bug_plus_one),
+    (CHAIN_BASE["digit"], digit_contradiction),
+    (CHAIN_BASE["singles"], singles_contradiction),
+    (CHAIN_BASE["ladder"], ladder_contradiction),
+)
+#: the rungs a "contradiction by the ladder" propagates with (all below the chains)
+BELOW_CHAINS: tuple[Technique, ...] = tuple(t for d, t in SE_LADDER if d < CHAIN_BASE["digit"])
+
+
+def difficulty_of(step: Step) -> float:
+    """A step's rating: its own (a chain's) or its technique's base."""
+    return step.rating if step.rating is not None else BASE_RATING[step.technique]
+
+
+def next_rated_step(board: Board) -> tuple[float, Step] | None:
+    """The first deduction of the easiest technique of :data:`SE_LADDER` that makes one."""
+    for base, technique in SE_LADDER:
+        step = technique(board)
+        if step is not None:
+            if step.rating is None and step.technique == "hidden single":
+                step = _rated(step, rating=base)
+            assert step is not None
+            return difficulty_of(step), step
+    return None
+
+
+@dataclass
+class Rating:
+    """A puzzle solved along SE's ladder: the path, ER, EP and ED, and whether it finished."""
+
+    steps: list[Step]
+    board: Board
+    er: float
+    ep: float
+    ed: float
+    solved: bool
+
+    def to_json(self) -> dict[str, float]:
+        return {"rating": self.er, "rating_ep": self.ep, "rating_ed": self.ed}
+
+
+def rate(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> Rating:
+    """Solve along :data:`SE_LADDER`; ER is the hardest step (:data:`NEEDS_SEARCH_RATING` when
+    the ladder is stuck), EP the hardest up to the first placement, ED the first step's.
+    Raises Contradiction if the givens clash, TimeLimitReached when ``deadline`` passes."""
+    board = Board.of(puzzle)
+    board.deadline = deadline
+    steps: list[Step] = []
+    ratings: list[float] = []
+    first_placement: int | None = None
+    solved = True
+    while not board.solved:
+        found = next_rated_step(board)
+        if found is None:
+            solved = False
+            ratings.append(NEEDS_SEARCH_RATING)
+            break
+        difficulty, step = found
+        steps.append(step)
+        ratings.append(difficulty)
+        if step.place is not None and first_placement is None:
+            first_placement = len(ratings)
+        board.apply(step)
+    if not ratings:
+        return Rating(steps, board, 0.0, 0.0, 0.0, True)
+    until = first_placement or len(ratings)
+    return Rating(steps, board, max(ratings), max(ratings[:until]), ratings[0], solved)
