@@ -59,6 +59,7 @@ class Explanation:
     grade: int | None = None
     grade_name: str | None = None
     techniques: list[str] = field(default_factory=list)
+    rating: dict[str, float] = field(default_factory=dict)  # the kind's rating fields (Sudoku: SE's)
     solutions: list[Any] = field(default_factory=list)  # the witnesses of "open", for drawing
 
     def to_json(self) -> dict[str, Any]:
@@ -73,6 +74,7 @@ class Explanation:
             ]
         elif self.grade is not None:
             reply.update(grade=self.grade, grade_name=self.grade_name, techniques=self.techniques)
+            reply.update(self.rating)
         return reply
 
 
@@ -211,12 +213,15 @@ class Explainer:
         if graded is None:  # the kind has no ladder
             return Explanation("unique", "one solution")
         level, name, techniques = graded
+        rating = self.kind.rating(puzzle, deadline) or {}
+        rated = f", rating {rating['rating']:.1f}" if "rating" in rating else ""
         return Explanation(
             "unique",
-            f"one solution; grade {level} ({name}): {', '.join(techniques)}",
+            f"one solution; grade {level} ({name}{rated}): {', '.join(techniques)}",
             grade=level,
             grade_name=name,
             techniques=techniques,
+            rating=rating,
         )
 
     def fixed(self, puzzle: Any, explanation: Explanation) -> Any:

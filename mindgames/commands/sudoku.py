@@ -17,6 +17,7 @@ from mindgames.models.sudoku.generate import generate_with
 
 from ..io import UsageError
 from ..render import plural
+from .explain import register_path
 from .grid_generate import GenerateOutput
 
 GRADES = tuple(techniques.GRADE_NAMES.values())
@@ -38,6 +39,7 @@ def extend(
         help=f"only puzzles of this grade by the deduction ladder ({', '.join(GRADES)})",
     )
     generate.set_defaults(output=SudokuOutput())
+    register_path(actions, started)
 
 
 class SudokuOutput(GenerateOutput):

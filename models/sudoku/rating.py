@@ -595,3 +595,34 @@ def rate(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> Rating:
         return Rating(steps, board, 0.0, 0.0, 0.0, True)
     until = first_placement or len(ratings)
     return Rating(steps, board, max(ratings), max(ratings[:until]), ratings[0], solved)
+
+
+def path_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict:
+    """The whole logical path along :data:`SE_LADDER`, as the interfaces show it (cells
+    1-based), close to the step lists of Sudoku Explainer and HoDoKu: per step its number,
+    technique, rating, the cells it uses with their candidates then, what it places and
+    eliminates, and its text; then ER/EP/ED and whether the ladder reached the solution."""
+    rated = rate(puzzle, deadline)
+    board = Board.of(puzzle)
+    steps = []
+    for number, step in enumerate(rated.steps, 1):
+        used = [
+            {"row": r + 1, "col": c + 1, "candidates": sorted(board.candidates[r, c])}
+            for r, c in step.because
+            if (r, c) in board.candidates
+        ]
+        entry: dict = {"step": number, "technique": step.technique, "rating": difficulty_of(step)}
+        entry["cells"] = used
+        if step.place is not None:
+            (r, c), value = step.place
+            entry["place"] = {"row": r + 1, "col": c + 1, "value": value}
+        entry["eliminate"] = [{"row": r + 1, "col": c + 1, "value": v} for (r, c), v in step.eliminate]
+        entry["text"] = step.text
+        steps.append(entry)
+        board.apply(step)
+    return {
+        "solved": rated.solved,
+        **rated.to_json(),
+        "steps": steps,
+        "grid": [[rated.board.values.get((r, c), 0) for c in range(puzzle.size)] for r in range(puzzle.size)],
+    }

@@ -537,8 +537,16 @@ def solve_by_ladder(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> Solv
     Raises Contradiction if the givens clash, TimeLimitReached when ``deadline`` passes first."""
     from .rating import rate
 
+    if _last_solved and _last_solved[0] == puzzle:  # explain asks for the grade, then the rating
+        return _last_solved[1]
     rated = rate(puzzle, deadline)
-    return Solving(rated.steps, rated.board, grade_of(rated.er), rated.er, rated.ep, rated.ed)
+    solving = Solving(rated.steps, rated.board, grade_of(rated.er), rated.er, rated.ep, rated.ed)
+    _last_solved[:] = [puzzle, solving]
+    return solving
+
+
+#: the last puzzle solved along the ladder and its Solving (one, for grade then rating)
+_last_solved: list = []
 
 
 def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
