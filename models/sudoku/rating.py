@@ -92,6 +92,7 @@ def _rated(step: Step | None, technique: str | None = None, rating: float | None
         step.eliminate,
         step.requires,
         rating,
+        step.recheck,
     )
 
 
@@ -404,6 +405,9 @@ def bug_plus_one(board: Board) -> Step | None:
                     f"{cell_name(cell)} is {symbol_char(value)} (two solutions otherwise)",
                     place=(cell, value),
                     requires=None,
+                    recheck=lambda other, cell=cell, value=value: (
+                        (found := bug_plus_one(other)) is not None and found.place == (cell, value)
+                    ),
                 )
     return None
 
@@ -476,6 +480,19 @@ def _contradictions(
     if best is None:
         return None
     length, cell, value, why = best
+
+    def recheck(other: Board) -> bool:
+        """Whether assuming the candidate still leads ``propagate`` to a contradiction."""
+        if value not in other.candidates.get(cell, ()):
+            return False
+        trial = other.copy()
+        try:
+            trial.place(cell, value)
+            propagate(trial, value)
+        except Contradiction:
+            return True
+        return False
+
     return Step(
         name,
         (cell,),
@@ -483,6 +500,7 @@ def _contradictions(
         eliminate=((cell, value),),
         requires=None,
         rating=round(min(base + length_bonus(length), CHAIN_TOP[name]), 1),
+        recheck=recheck,
     )
 
 

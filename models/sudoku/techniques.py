@@ -166,6 +166,8 @@ class Step:
     #: its difficulty on Sudoku Explainer's scale when it differs from its technique's base
     #: (a chain's grows with its length: :mod:`mindgames.models.sudoku.rating`)
     rating: float | None = None
+    #: for a step without ``requires`` (a contradiction): whether it still holds on a board
+    recheck: Callable[[Board], bool] | None = field(default=None, compare=False, repr=False)
 
 
 def _cells(cells: Iterator[Cell] | list[Cell] | tuple[Cell, ...]) -> str:
@@ -555,11 +557,13 @@ def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str
     return solving.grade, solving.grade_name, solving.techniques
 
 
-def depends_on(steps: list[Step], last: Step) -> list[Step]:
-    """The steps among ``steps`` (applied in order, from the givens) that ``last`` depends on:
-    those that removed a candidate it requires, then those their own steps require, and so on.
-    A step without ``requires`` depends on every step before it.  Removing any step returned
-    takes away a candidate absence that a later returned step (or ``last``) needs."""
+def depends_on(start: Board, steps: list[Step], last: Step) -> list[Step]:
+    """The steps among ``steps`` (applied in order from ``start``) that ``last`` depends on:
+    first those that removed a candidate it requires, those their own steps require, and so
+    on; then each of them left out where the rest still holds (two steps removing the same
+    candidate: one is enough).  Removing any step returned takes away a candidate absence
+    that a later returned step (or ``last``) requires.  A step without ``requires`` depends on
+    every step before it."""
     removed_by: dict[tuple[Cell, int], int] = {}
     for index, step in enumerate(steps):
         for gone in step.eliminate:
@@ -577,7 +581,30 @@ def depends_on(steps: list[Step], last: Step) -> list[Step]:
         if index not in kept:
             kept.add(index)
             todo |= wanted(steps[index], index) - kept
-    return [steps[index] for index in sorted(kept)]
+    chosen = [steps[index] for index in sorted(kept)]
+    if any(step.requires is None and step.recheck is None for step in [*chosen, last]):
+        return chosen
+    for step in list(chosen):  # fewer steps never make a step hold that did not: one pass is minimal
+        fewer = [other for other in chosen if other is not step]
+        if holds(start, fewer, last):
+            chosen = fewer
+    return chosen
+
+
+def holds(start: Board, steps: list[Step], last: Step) -> bool:
+    """Whether each of ``steps`` and then ``last``, applied in order from ``start``, finds the
+    candidates it requires gone (each step's pattern is there when it is taken)."""
+    board = start.copy()
+    for step in [*steps, last]:
+        if step.requires is None:
+            assert step.recheck is not None
+            if not step.recheck(board):
+                return False
+        elif any(value in board.candidates.get(cell, ()) for cell, value in step.requires):
+            return False
+        if step is not last:
+            board.apply(step)
+    return True
 
 
 def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | None, list[Step]]:
@@ -589,6 +616,7 @@ def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | No
 
     board = Board.of(puzzle)
     board.deadline = deadline
+    start = board.copy()
     before: list[Step] = []
     while not board.solved:
         found = next_rated_step(board)
@@ -596,7 +624,7 @@ def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | No
             return None, before
         _difficulty, step = found
         if step.place is not None:
-            return step, depends_on(before, step)
+            return step, depends_on(start, before, step)
         before.append(step)
         board.apply(step)
     return None, before
