@@ -53,9 +53,10 @@ def read_rated(path: Path) -> list[tuple[str, float, float, float]]:
     return rows
 
 
-def calibrate(path: Path) -> dict:
-    """Ours beside SE's for every puzzle of ``path``: the figures the table prints."""
-    rows = read_rated(path)
+def calibrate(path: Path, below: float | None = None) -> dict:
+    """Ours beside SE's for every puzzle of ``path`` (``below``: only those SE rates lower):
+    the figures the table prints."""
+    rows = [row for row in read_rated(path) if below is None or row[1] < below]
     ours = []
     start = time.perf_counter()
     for puzzle, *_ in rows:

@@ -172,11 +172,19 @@ def test_explain_json_carries_the_rating_beside_the_grade():
     assert reply["rating"] <= GRADE_TOPS[reply["grade"]]
 
 
-#: what benchmarks/rating.py measured when this was calibrated: the test fails on a drift below
-CALIBRATED = {"spearman": 0.97, "within_0.3": 0.90, "within_1.0": 0.95}
+#: what benchmarks/rating.py measured on the 75 puzzles SE rates below 10 when this was
+#: calibrated (Spearman 0.986, 92 % within 0.3, 97.3 % within 1.0; all 87: 0.990, 93 %, 98 %):
+#: the test fails on a drift below
+CALIBRATED = {"spearman": 0.98, "within_0.3": 0.92, "within_1.0": 0.97}
 
 
 def test_the_rating_stays_calibrated_on_sudoku_explainer_ratings():
-    figures = calibrate(SE_RATED)
+    figures = calibrate(SE_RATED, below=10)  # the 12 above take minutes: the test below has two
     for measure, floor in CALIBRATED.items():
         assert figures[measure] >= floor, (measure, figures[measure])
+
+
+def test_the_hardest_puzzles_rate_as_sudoku_explainer_rates_them():
+    hardest = [row for row in read_rated(SE_RATED) if row[1] >= 10][:2]
+    for puzzle, se_rating, *_ in hardest:
+        assert abs(rate(SUDOKU.parse_value(puzzle)).er - se_rating) <= 0.3

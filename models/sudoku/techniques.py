@@ -69,6 +69,9 @@ class Board:
     candidates: dict[Cell, set[int]] = field(default_factory=dict)
     #: when the ladder must stop (TimeLimitReached): probing is checked candidate by candidate
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    #: a rating the caller already has (a path's hardest step so far): a chain rung may take the
+    #: first contradiction it finds rated no higher, not the shortest (the rating stays the same)
+    settle: float = 0.0
 
     @classmethod
     def of(cls, puzzle: Sudoku) -> Board:
@@ -94,6 +97,7 @@ class Board:
             dict(self.values),
             {cell: set(values) for cell, values in self.candidates.items()},
             self.deadline,
+            self.settle,
         )
 
     @property
