@@ -6,31 +6,37 @@ step up to the first placement, **ED** the first step's.  The techniques and the
 difficulties are SE's published table (the SukakuExplainer wiki, "Difficulty ratings in Sudoku
 Explainer v1.2.1"); the code here is mindgames' own, written from the techniques' definitions.
 
-====  =========================================  ====  =======================================
- SE   technique                                   SE   technique
-====  =========================================  ====  =======================================
-1.0   full house (last cell of a unit)            3.8   swordfish
-1.2   hidden single in a box                      4.0   hidden triple
-1.5   hidden single in a row or column            4.2   XY-wing
-1.7   direct pointing                             4.4   XYZ-wing
-1.9   direct claiming                             4.5   unique rectangle (type 1)
-2.0   direct hidden pair                          5.0   naked quad
-2.3   naked single                                5.2   jellyfish
-2.5   direct hidden triple                        5.4   hidden quad
-2.6   pointing                                    5.6   bivalue universal grave (BUG+1)
-2.8   claiming                                    6.6+  one-digit contradiction (X-chains, nishio)
-3.0   naked pair                                  7.1+  contradiction by singles (forcing chains)
-3.2   X-wing                                      8.8+  contradiction by the ladder (dynamic)
-3.4   hidden pair                                 11.0  none of them: needs search
-3.6   naked triple
-====  =========================================  ====  =======================================
+====  =========================================  ========  ===================================
+ SE   technique                                   SE        technique
+====  =========================================  ========  ===================================
+1.0   full house (last cell of a unit)            3.8       swordfish
+1.2   hidden single in a box                      4.0       hidden triple
+1.5   hidden single in a row or column            4.2       XY-wing
+1.7   direct pointing                             4.4       XYZ-wing
+1.9   direct claiming                             4.5       unique rectangle (type 1)
+2.0   direct hidden pair                          5.0       naked quad
+2.3   naked single                                5.2       jellyfish
+2.5   direct hidden triple                        5.4       hidden quad
+2.6   pointing                                    5.6       bivalue universal grave (BUG+1)
+2.8   claiming                                    6.6-7.0   one-digit forcing chain (X-chains)
+3.0   naked pair                                  7.1-7.5   forcing chain
+3.2   X-wing                                      7.6-8.1   nishio
+3.4   hidden pair                                 8.5-9.4   dynamic forcing chain
+3.6   naked triple                                9.5-10.4  dynamic forcing chain (+)
+====  =========================================  ========  ===================================
+
+A puzzle the ladder leaves unsolved is rated 11.0 (needs search; SE rates such puzzles 10.5-11.9).
 
 "Direct" techniques are SE's: the eliminations of a pointing, claiming or hidden subset that
-leave a value one place in a unit, taken with that placement as one step.  The chain rungs
-are mindgames' approximations of SE's chains (SE finds chains; these find contradictions by
-assuming a candidate and propagating), a tenth added each time the propagation's length
-doubles, as SE adds for longer chains; they are calibrated on the 87 SE-rated puzzles of
-``se_rated_87.tsv`` (``python -m benchmarks.rating``).
+leave a value one place in a box, taken with that placement as one step.  The chain rungs
+are mindgames' approximations of SE's chains: SE finds chains; these find contradictions by
+assuming a candidate and propagating.  *Static* propagation follows only the singles that one
+placement forces (a cell that had two candidates, a value that had two places in a unit: a
+chain's strong links) and sees a contradiction only there; *dynamic* propagation follows every
+single (nishio: of the assumed digit only; "+": the ladder below the chains as well).  A tenth
+is added each time the propagation's length doubles, as SE adds for longer chains.  Calibrated
+on the 87 SE-rated puzzles of ``se_rated_87.tsv`` and on SE's ratings of magictour's top 95
+(``benchmarks/se_rated_top95.tsv``): ``python -m benchmarks.rating [TSV]``.
 
 The techniques work on any layout's units (rows, columns, boxes, jigsaw regions, diagonals):
 a box or region is a "block"; the unique rectangle needs boxes.
@@ -51,8 +57,7 @@ from ..grid import Unit, cell_name, symbol_char
 from .puzzle import Sudoku
 from .techniques import (
     BASE_RATING,
-    CHAIN_BASE,
-    CHAIN_TOP,
+    CHAINS,
     NEEDS_SEARCH_RATING,
     Board,
     Cell,
@@ -427,7 +432,7 @@ def bug_plus_one(board: Board) -> Step | None:
 # ---------------------------------------------------------------------------
 # Contradictions: the chain rungs (assume a candidate, propagate, reach a contradiction)
 # ---------------------------------------------------------------------------
-def _propagate_digit(board: Board, value: int, limit: int) -> int:
+def _propagate_digit(board: Board, start: Board, value: int, limit: int) -> int:
     """Hidden singles of ``value`` alone until none is left or ``limit`` are made (Contradiction
     when a unit is left with no place for it); how many it made."""
     made = 0
@@ -446,12 +451,64 @@ def _propagate_digit(board: Board, value: int, limit: int) -> int:
     return made
 
 
+def _propagate_static(board: Board, start: Board, digit: int | None, limit: int) -> int:
+    """Singles that follow from one placement each (a chain's strong links): a cell that had
+    two candidates in ``start`` left with one, a value that had two places in a unit of
+    ``start`` left with one; only of ``digit`` when given.  Until none is left or ``limit``
+    are made.  Contradiction only where a chain sees one: such a cell left with no candidate,
+    such a value left with no place (a cell or unit of more is not followed)."""
+    bivalue = [cell for cell, left in start.candidates.items() if len(left) == 2]
+    bilocal = [
+        (unit, value)
+        for unit in start.units
+        for value in start.missing(unit)
+        if (digit is None or value == digit) and len(start.places(unit, value)) == 2
+    ]
+    made = 0
+    while made < limit:
+        found: tuple[Cell, int] | None = None
+        for cell in bivalue:
+            left = board.candidates.get(cell)
+            if left is not None and len(left) < 2:
+                if not left:
+                    raise Contradiction(f"{cell_name(cell)} has no candidate left")
+                (value,) = left
+                if found is None and (digit is None or value == digit):
+                    found = (cell, value)
+        for unit, value in bilocal:
+            if value in board.missing(unit):
+                places = board.places(unit, value)
+                if not places:
+                    raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
+                if found is None and len(places) == 1:
+                    found = (places[0], value)
+        if found is None:
+            return made
+        _place_quietly(board, *found)
+        made += 1
+    return made
+
+
+def _place_quietly(board: Board, cell: Cell, value: int) -> None:
+    """Fill ``cell`` and take ``value`` from its peers, leaving a peer with no candidate to
+    the caller (a chain sees only what its links reach)."""
+    del board.candidates[cell]
+    board.values[cell] = value
+    for peer in board.peers[cell]:
+        left = board.candidates.get(peer)
+        if left is not None:
+            left.discard(value)
+
+
 def _singles_sweep(board: Board) -> int:
     """Every hidden single of each unit in turn, then every naked single, in one sweep (the hot
     loop of the chain rungs); Contradiction when a unit lacks a place for a value it needs.
     How many cells it filled."""
     made = 0
     candidates, values, size = board.candidates, board.values, board.size
+    for cell, left in candidates.items():
+        if not left:
+            raise Contradiction(f"{cell_name(cell)} has no candidate left")
     for unit in board.units:
         seen: set[int] = set()
         repeated: set[int] = set()
@@ -512,13 +569,14 @@ def length_bonus(length: int) -> float:
 
 
 def _contradictions(
-    board: Board, propagate: Callable[[Board, int, int], int], name: str, base: float
+    board: Board, propagate: Callable[[Board, Board, int, int], int], name: str
 ) -> Step | None:
-    """The candidate whose assumption ``propagate`` (board, value, most steps) takes to a
-    contradiction in the fewest steps (SE chooses the shortest chain): it goes, rated ``base``
-    plus :func:`length_bonus`.  A trial stops at the shortest length found so far, and the
+    """The candidate whose assumption ``propagate`` (trial, start, value, most steps) takes to
+    a contradiction in the fewest steps (SE chooses the shortest chain): it goes, rated by
+    :data:`CHAINS` (its base plus :func:`length_bonus`, at most its top).  A trial stops at the shortest length found so far, and the
     scan at the first contradiction rated no higher than ``board.settle`` (a rating the path
     already has: it cannot change the puzzle's)."""
+    base, top = CHAINS[name]
     best: tuple[int, Cell, int, str] | None = None
     limit = board.size * board.size * board.size
     for cell, left in board.candidates.items():
@@ -528,13 +586,13 @@ def _contradictions(
             trial = board.copy()
             try:
                 trial.place(cell, value)
-                propagate(trial, value, limit)
+                propagate(trial, board, value, limit)
             except Contradiction as why:
                 length = len(board.candidates) - len(trial.candidates)  # the placements it took
                 if best is None or length < best[0]:
                     best = (length, cell, value, str(why))
                     limit = length
-            if best is not None and min(base + length_bonus(best[0]), CHAIN_TOP[name]) <= board.settle:
+            if best is not None and min(base + length_bonus(best[0]), top) <= board.settle:
                 break
         else:
             continue
@@ -550,7 +608,7 @@ def _contradictions(
         trial = other.copy()
         try:
             trial.place(cell, value)
-            propagate(trial, value, other.size**3)
+            propagate(trial, other, value, other.size**3)
         except Contradiction:
             return True
         return False
@@ -561,30 +619,42 @@ def _contradictions(
         f"if {cell_name(cell)} were {symbol_char(value)}, then {why}: it is not {symbol_char(value)}",
         eliminate=((cell, value),),
         requires=None,
-        rating=round(min(base + length_bonus(length), CHAIN_TOP[name]), 1),
+        rating=round(min(base + length_bonus(length), top), 1),
         recheck=recheck,
     )
 
 
-def digit_contradiction(board: Board) -> Step | None:
-    return _contradictions(board, _propagate_digit, "one-digit contradiction", CHAIN_BASE["digit"])
-
-
-def singles_contradiction(board: Board) -> Step | None:
+def one_digit_forcing_chain(board: Board) -> Step | None:
     return _contradictions(
         board,
-        lambda trial, _value, limit: _propagate_singles(trial, limit),
-        "contradiction by singles",
-        CHAIN_BASE["singles"],
+        lambda trial, start, value, limit: _propagate_static(trial, start, value, limit),
+        "one-digit forcing chain",
     )
 
 
-def ladder_contradiction(board: Board) -> Step | None:
+def forcing_chain(board: Board) -> Step | None:
     return _contradictions(
         board,
-        lambda trial, _value, limit: _propagate(trial, BELOW_CHAINS, limit),
-        "contradiction by the ladder",
-        CHAIN_BASE["ladder"],
+        lambda trial, start, _value, limit: _propagate_static(trial, start, None, limit),
+        "forcing chain",
+    )
+
+
+def nishio(board: Board) -> Step | None:
+    return _contradictions(board, _propagate_digit, "nishio")
+
+
+def dynamic_forcing_chain(board: Board) -> Step | None:
+    return _contradictions(
+        board, lambda trial, _start, _value, limit: _propagate_singles(trial, limit), "dynamic forcing chain"
+    )
+
+
+def dynamic_forcing_chain_plus(board: Board) -> Step | None:
+    return _contradictions(
+        board,
+        lambda trial, _start, _value, limit: _propagate(trial, BELOW_CHAINS, limit),
+        "dynamic forcing chain (+)",
     )
 
 
@@ -613,9 +683,11 @@ SE_LADDER: tuple[tuple[float, Technique], ...] = (
     (5.2, jellyfish),
     (5.4, hidden_quad),
     (5.6, bug_plus_one),
-    (CHAIN_BASE["digit"], digit_contradiction),
-    (CHAIN_BASE["singles"], singles_contradiction),
-    (CHAIN_BASE["ladder"], ladder_contradiction),
+    (CHAINS["one-digit forcing chain"][0], one_digit_forcing_chain),
+    (CHAINS["forcing chain"][0], forcing_chain),
+    (CHAINS["nishio"][0], nishio),
+    (CHAINS["dynamic forcing chain"][0], dynamic_forcing_chain),
+    (CHAINS["dynamic forcing chain (+)"][0], dynamic_forcing_chain_plus),
 )
 #: the rungs a "contradiction by the ladder" propagates with after the singles: intersections, pairs,
 #: triples and X-wing (the wings, rectangles and quads as well made it ten times slower and

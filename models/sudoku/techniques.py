@@ -443,8 +443,15 @@ BASIC: tuple[tuple[int, Callable[[Board], Step | None]], ...] = (
     (4, hidden_triple),
     (5, x_wing),
 )
-#: the base rating of each contradiction rung (calibrated on se_rated_87.tsv)
-CHAIN_BASE = {"digit": 6.6, "singles": 7.1, "ladder": 8.8}
+#: each contradiction rung: (its base rating, the highest its length takes it), SE's range of
+#: the chains it stands for (calibrated on se_rated_87.tsv and SE's ratings of magictour top 95)
+CHAINS: dict[str, tuple[float, float]] = {
+    "one-digit forcing chain": (6.6, 7.0),  # static, one digit: SE's X-chains and X-cycles
+    "forcing chain": (7.1, 7.5),  # static, every digit: SE's forcing chains
+    "nishio": (7.6, 8.1),  # dynamic, one digit: SE's nishio
+    "dynamic forcing chain": (8.5, 9.4),  # dynamic singles: SE's dynamic forcing chains
+    "dynamic forcing chain (+)": (9.5, 10.4),  # dynamic, the whole ladder: SE's (+) chains
+}
 #: what a puzzle none of the rungs solves is rated (SE's hardest puzzles rate 10.5-11.9)
 NEEDS_SEARCH_RATING = 11.0
 
@@ -472,20 +479,11 @@ BASE_RATING: dict[str, float] = {
     "jellyfish": 5.2,
     "hidden quad": 5.4,
     "bivalue universal grave": 5.6,
-    "one-digit contradiction": CHAIN_BASE["digit"],
-    "contradiction by singles": CHAIN_BASE["singles"],
-    "contradiction by the ladder": CHAIN_BASE["ladder"],
+    **{name: base for name, (base, _top) in CHAINS.items()},
     "needs search": NEEDS_SEARCH_RATING,
 }
 
 
-#: the highest a contradiction rung's rating grows with its length (within SE's range of the
-#: chains it stands for, and within its grade)
-CHAIN_TOP = {
-    "one-digit contradiction": 7.0,
-    "contradiction by singles": 8.4,
-    "contradiction by the ladder": 10.4,
-}
 NEEDS_SEARCH = 8
 GRADE_NAMES = {
     1: "easy",
