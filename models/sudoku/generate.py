@@ -118,8 +118,11 @@ def search_rated(
 
     for _start in range(SEARCH_STARTS):
         seeded = exemplar(empty, low, high, rng)
-        if seeded is not None:
+        if seeded is not None:  # minimal as every generated puzzle (its rating is checked below)
             puzzle, solution = seeded
+            puzzle, finished = generator.minimize(puzzle, rng, deadline)
+            if not finished:
+                raise TimeLimitReached("time limit reached while generating")
         else:
             puzzle, solution = generator.generate(
                 empty, random.Random(rng.randrange(2**32)), deadline, on_progress
