@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations
 from math import log2
 
@@ -422,11 +422,15 @@ def bug_plus_one(board: Board) -> Step | None:
                     f"{cell_name(cell)} is {symbol_char(value)} (two solutions otherwise)",
                     place=(cell, value),
                     requires=None,
-                    recheck=lambda other, cell=cell, value=value: (
-                        (found := bug_plus_one(other)) is not None and found.place == (cell, value)
-                    ),
+                    recheck=partial(_same_bug, place=(cell, value)),
                 )
     return None
+
+
+def _same_bug(board: Board, place: tuple[Cell, int]) -> bool:
+    """Whether BUG+1 still places ``place`` on ``board``."""
+    found = bug_plus_one(board)
+    return found is not None and found.place == place
 
 
 # ---------------------------------------------------------------------------
@@ -514,12 +518,12 @@ def _singles_sweep(board: Board) -> int:
         repeated: set[int] = set()
         placed: set[int] = set()
         for cell in unit.cells:
-            left = candidates.get(cell)
-            if left is None:
+            held = candidates.get(cell)
+            if held is None:
                 placed.add(values[cell])
             else:
-                repeated |= seen & left
-                seen |= left
+                repeated |= seen & held
+                seen |= held
         if len(seen | placed) < size:
             value = min(set(range(1, size + 1)) - seen - placed)
             raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
@@ -529,9 +533,9 @@ def _singles_sweep(board: Board) -> int:
             board.place(next(c for c in unit.cells if value in candidates.get(c, ())), value)
             made += 1
     for cell in [cell for cell, left in candidates.items() if len(left) == 1]:
-        left = candidates.get(cell)
-        if left is not None:
-            (value,) = left
+        last = candidates.get(cell)
+        if last is not None:
+            (value,) = last
             board.place(cell, value)
             made += 1
     return made
@@ -590,7 +594,7 @@ def _contradictions(
             except Contradiction as why:
                 length = len(board.candidates) - len(trial.candidates)  # the placements it took
                 if best is None or length < best[0]:
-                    best = (length, cell, value, str(why))
+                    best = (length, cell, value, str(why))  # (a contradiction's words)
                     limit = length
             if best is not None and min(base + length_bonus(best[0]), top) <= board.settle:
                 break
@@ -599,7 +603,7 @@ def _contradictions(
         break
     if best is None:
         return None
-    length, cell, value, why = best
+    length, cell, value, reason = best
 
     def recheck(other: Board) -> bool:
         """Whether assuming the candidate still leads ``propagate`` to a contradiction."""
@@ -616,7 +620,7 @@ def _contradictions(
     return Step(
         name,
         (cell,),
-        f"if {cell_name(cell)} were {symbol_char(value)}, then {why}: it is not {symbol_char(value)}",
+        f"if {cell_name(cell)} were {symbol_char(value)}, then {reason}: it is not {symbol_char(value)}",
         eliminate=((cell, value),),
         requires=None,
         rating=round(min(base + length_bonus(length), top), 1),
