@@ -403,6 +403,77 @@ def unique_rectangle(board: Board) -> Step | None:
     return None
 
 
+def _rectangles(board: Board) -> Iterator[tuple[frozenset[int], tuple[Cell, Cell], tuple[Cell, Cell]]]:
+    """Every would-be deadly pattern: two cells of a row (or column) holding only a/b (the
+    floor), and the two cells across from them in another row (column) holding a and b among
+    others (the roof), the four on exactly two boxes."""
+    blocks = [unit for unit in board.units if is_block(unit)]
+    block_of = {cell: index for index, unit in enumerate(blocks) for cell in unit.cells}
+    if not blocks:
+        return
+    pairs = sorted(cell for cell, left in board.candidates.items() if len(left) == 2)
+    for first, second in combinations(pairs, 2):
+        values = frozenset(board.candidates[first])
+        if board.candidates[second] != values:
+            continue
+        if first[0] == second[0]:
+            across = [((r, first[1]), (r, second[1])) for r in range(board.size) if r != first[0]]
+        elif first[1] == second[1]:
+            across = [((first[0], c), (second[0], c)) for c in range(board.size) if c != first[1]]
+        else:
+            continue
+        for roof in across:
+            if not all(cell in board.candidates and values < board.candidates[cell] for cell in roof):
+                continue
+            if len({block_of.get(cell) for cell in (first, second, *roof)}) == 2:
+                yield values, (first, second), roof
+
+
+def unique_rectangle_2_4(board: Board) -> Step | None:
+    """Types 2 and 4 of the unique rectangle (SE 4.6): with a floor of a/b, the roof must break
+    the pattern.  Type 2: both roof cells hold one extra value c, so one of them is c: no cell
+    seeing both is.  Type 4: a is confined to the roof in a unit they share, so one of them is a
+    and neither can be b."""
+    for values, floor, roof in _rectangles(board):
+        extra = (board.candidates[roof[0]] | board.candidates[roof[1]]) - values
+        if len(extra) == 1 and board.candidates[roof[0]] == board.candidates[roof[1]]:
+            (value,) = extra
+            targets = sorted((board.peers[roof[0]] & board.peers[roof[1]]) - set(floor))
+            gone = _eliminations(board, targets, {value})
+            if gone:
+                return Step(
+                    "unique rectangle",
+                    (*floor, *roof),
+                    f"{_cells(floor)} hold only {_values(sorted(values))}: one of {_cells(roof)} is "
+                    f"{symbol_char(value)} (two solutions otherwise), so no cell seeing both is "
+                    f"({_cells(c for c, _ in gone)})",
+                    eliminate=gone,
+                    requires=_only(board, (*floor, *roof)),
+                    rating=4.6,
+                )
+        for unit in board.units:
+            if not set(roof) <= set(unit.cells):
+                continue
+            for value in sorted(values):
+                if set(board.places(unit, value)) != set(roof):
+                    continue
+                (other,) = values - {value}
+                gone = _eliminations(board, list(roof), {other})
+                if gone:
+                    return Step(
+                        "unique rectangle",
+                        (*floor, *roof),
+                        f"{_cells(floor)} hold only {_values(sorted(values))} and in {unit.name} "
+                        f"{symbol_char(value)} is only in {_cells(roof)}: neither can be "
+                        f"{symbol_char(other)} (two solutions otherwise)",
+                        eliminate=gone,
+                        requires=_only(board, floor)
+                        | frozenset((cell, value) for cell in unit.cells if cell not in roof),
+                        rating=4.6,
+                    )
+    return None
+
+
 def bug_plus_one(board: Board) -> Step | None:
     """Bivalue universal grave + 1: every open cell has two candidates but one with three; the
     value of that cell seen three times in one of its units is its value (else two solutions)."""
@@ -683,6 +754,7 @@ SE_LADDER: tuple[tuple[float, Technique], ...] = (
     (4.2, xy_wing),
     (4.4, xyz_wing),
     (4.5, unique_rectangle),
+    (4.6, unique_rectangle_2_4),
     (5.0, naked_quad),
     (5.2, jellyfish),
     (5.4, hidden_quad),
