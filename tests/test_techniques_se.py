@@ -23,6 +23,7 @@ from mindgames.models.sudoku.rating import (
     rate,
     swordfish,
     unique_rectangle,
+    unique_rectangle_2_4,
     x_wing,
     xy_wing,
     xyz_wing,
@@ -202,3 +203,16 @@ def test_contradictions_remove_only_wrong_candidates():
     board = board_with(r1c1={1, 2}, r1c2={1, 3}, r1c3={1, 3})
     assert forcing_chain(board).eliminate == (((0, 0), 1),)
     assert dynamic_forcing_chain(board).eliminate == (((0, 0), 1),)
+
+
+def test_unique_rectangle_types_2_and_4():
+    # type 2: a floor of 1/2 in row 1, a roof of 1/2/7 in row 2: one roof cell is 7
+    step = unique_rectangle_2_4(board_with(r1c1={1, 2}, r1c4={1, 2}, r2c1={1, 2, 7}, r2c4={1, 2, 7}))
+    assert gone(step) == {(1, c, 7) for c in range(9) if c not in (0, 3)} and step.rating == 4.6
+    # type 4: the roof's extras differ, but row 2's 1 is only in the roof: neither roof cell is 2
+    board = board_with(r1c1={1, 2}, r1c4={1, 2}, r2c1={1, 2, 7}, r2c4={1, 2, 8})
+    without(board, 1, [(1, c) for c in range(9) if c not in (0, 3)])
+    assert gone(unique_rectangle_2_4(board)) == {(1, 0, 2), (1, 3, 2)}
+    # not on four boxes, and not when the roof's extras differ with 1 free in row 2
+    assert unique_rectangle_2_4(board_with(r1c1={1, 2}, r1c4={1, 2}, r4c1={1, 2, 7}, r4c4={1, 2, 7})) is None
+    assert unique_rectangle_2_4(board_with(r1c1={1, 2}, r1c4={1, 2}, r2c1={1, 2, 7}, r2c4={1, 2, 8})) is None
