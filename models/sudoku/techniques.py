@@ -1,26 +1,30 @@
-"""How a person solves a Sudoku: a ladder of named techniques over candidates, hints and a grade.
+"""How a person solves a Sudoku: candidates, named techniques, hints and grades.
 
 Each technique is a small function ``(board) -> Step | None``: the first
 deduction it finds (cells visited in row-major order, units in the order of
 :func:`~mindgames.models.sudoku.rules.units`), or None where it does not apply.  It
-works on any variant (boxes, jigsaw regions, diagonals): it only knows units.
+works on any variant (boxes, jigsaw regions, diagonals): it only knows units.  A step
+names what it places or eliminates, the cells it uses and the candidates it ``requires``
+gone, so that a hint keeps only the steps its placement depends on (:func:`depends_on`).
 
-The ladder, from the easiest rung up (the number is the rung's level):
+The ladder the puzzles are solved along is Sudoku Explainer's
+(:mod:`mindgames.models.sudoku.rating`: the easiest technique that makes progress, each
+with SE's difficulty).  A puzzle's **rating** is SE's ER, the hardest step of that path;
+its **grade** is the range of :data:`GRADE_TOPS` that holds the rating (monotonic):
 
-====  ==========================================  ==============================
- 1    hidden single, naked single                 a value has one place / a cell one value
- 2    locked candidates                           a unit's value confined to another unit
- 3    naked pair, hidden pair                     two cells share two values
- 4    naked triple, hidden triple                 three cells share three values
- 5    X-wing                                      a value in two rows in the same two columns
- 6    contradiction by propagation (depth 1)      assuming a candidate, singles reach a contradiction
- 7    contradiction by propagation (depth 2)      assuming a candidate, levels 1-5 reach a contradiction
- 8    needs search                                none of the above makes progress
-====  ==========================================  ==============================
+====  ============  ==========  ==============================================
+ 1    easy          1.0-1.5     hidden singles
+ 2    medium        1.6-2.5     direct techniques, naked singles
+ 3    tricky        2.6-3.4     pointing, claiming, pairs, X-wing
+ 4    hard          3.5-4.4     triples, swordfish, XY- and XYZ-wings
+ 5    expert        4.5-6.2     unique rectangles, quads, jellyfish, BUG
+ 6    fiendish      6.3-8.4     forcing chains (one digit, every digit), nishio
+ 7    diabolical    8.5-10.4    dynamic forcing chains
+ 8    needs search  above 10.4  the ladder is stuck
+====  ============  ==========  ==============================================
 
-Solving by the ladder applies, at each step, the first technique of the
-lowest rung that makes progress.  The **grade** of a puzzle is the highest
-level it needed (:data:`GRADE_NAMES` names them); it is deterministic.
+The older rungs below (``probing_depth_1``, ``probing_depth_2``) stay for callers of the
+contradiction-by-propagation technique; the ladder's chain rungs are in ``rating``.
 """
 
 from __future__ import annotations
