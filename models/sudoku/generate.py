@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from mindgames.solver.deadline import Deadline
@@ -65,6 +66,8 @@ def generate_with(
 #: how many puzzles a graded search starts from, and how many mutations it tries from each
 SEARCH_STARTS = 8
 SEARCH_MUTATIONS = 25
+#: the longest one rating may take in a search (a puzzle that takes longer is not a candidate)
+RATING_SECONDS = 20.0
 
 
 def grade_range(grade_name: str) -> tuple[float, float]:
@@ -114,7 +117,14 @@ def search_rated(
         return low - rating + 0.1 if rating <= low else rating - high
 
     def rated(puzzle: Sudoku) -> float:
-        return rate(puzzle, deadline).er
+        """The puzzle's rating; infinitely far when rating it takes longer than
+        :data:`RATING_SECONDS` (the chain rungs of a sparse variant can take minutes)."""
+        try:
+            return rate(puzzle, deadline.within(RATING_SECONDS)).er
+        except TimeLimitReached:
+            if deadline.passed():
+                raise
+            return math.inf
 
     for _start in range(SEARCH_STARTS):
         seeded = exemplar(empty, low, high, rng)

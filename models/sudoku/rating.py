@@ -39,7 +39,8 @@ on the 87 SE-rated puzzles of ``se_rated_87.tsv`` and on SE's ratings of magicto
 (``benchmarks/se_rated_top95.tsv``): ``python -m benchmarks.rating [TSV]``.
 
 The techniques work on any layout's units (rows, columns, boxes, jigsaw regions, diagonals):
-a box or region is a "block"; the unique rectangle needs boxes.
+a box or region is a "block"; the uniqueness techniques (unique rectangles, BUG) only where
+every unit is a row, a column or a box.
 """
 
 from __future__ import annotations
@@ -91,6 +92,12 @@ def units_holding(units: tuple[Unit, ...]) -> dict[Cell, tuple[Unit, ...]]:
 
 def is_block(unit: Unit) -> bool:
     return unit.name.startswith(("box", "region"))
+
+
+def only_rows_columns_boxes(board: Board) -> bool:
+    """Whether every unit is a row, column or box: the uniqueness techniques (rectangles, BUG)
+    argue from that layout (a diagonal or a jigsaw region can forbid their swap)."""
+    return all(unit.name.startswith(("row ", "column ", "box ")) for unit in board.units)
 
 
 def is_line(unit: Unit) -> bool:
@@ -376,6 +383,8 @@ def xyz_wing(board: Board) -> Step | None:
 def unique_rectangle(board: Board) -> Step | None:
     """Type 1: three corners of a rectangle on two boxes hold only a/b; the fourth cannot be
     a or b, else the two values could swap and the puzzle would have two solutions."""
+    if not only_rows_columns_boxes(board):
+        return None
     blocks = [unit for unit in board.units if is_block(unit)]
     block_of = {cell: index for index, unit in enumerate(blocks) for cell in unit.cells}
     if not blocks:
@@ -407,6 +416,8 @@ def _rectangles(board: Board) -> Iterator[tuple[frozenset[int], tuple[Cell, Cell
     """Every would-be deadly pattern: two cells of a row (or column) holding only a/b (the
     floor), and the two cells across from them in another row (column) holding a and b among
     others (the roof), the four on exactly two boxes."""
+    if not only_rows_columns_boxes(board):
+        return
     blocks = [unit for unit in board.units if is_block(unit)]
     block_of = {cell: index for index, unit in enumerate(blocks) for cell in unit.cells}
     if not blocks:
@@ -477,6 +488,8 @@ def unique_rectangle_2_4(board: Board) -> Step | None:
 def bug_plus_one(board: Board) -> Step | None:
     """Bivalue universal grave + 1: every open cell has two candidates but one with three; the
     value of that cell seen three times in one of its units is its value (else two solutions)."""
+    if not only_rows_columns_boxes(board):
+        return None
     triples = [cell for cell, left in board.candidates.items() if len(left) > 2]
     if len(triples) != 1 or len(board.candidates[triples[0]]) != 3:
         return None
