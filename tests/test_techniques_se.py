@@ -216,3 +216,10 @@ def test_unique_rectangle_types_2_and_4():
     # not on four boxes, and not when the roof's extras differ with 1 free in row 2
     assert unique_rectangle_2_4(board_with(r1c1={1, 2}, r1c4={1, 2}, r4c1={1, 2, 7}, r4c4={1, 2, 7})) is None
     assert unique_rectangle_2_4(board_with(r1c1={1, 2}, r1c4={1, 2}, r2c1={1, 2, 7}, r2c4={1, 2, 8})) is None
+
+
+def test_no_uniqueness_technique_where_a_diagonal_can_forbid_the_swap():
+    board = Board.of(make_puzzle([[0] * 9 for _ in range(9)], (3, 3), None, True))
+    for name, values in {(0, 0): {1, 2}, (0, 3): {1, 2}, (1, 0): {1, 2}, (1, 3): {1, 2, 5}}.items():
+        board.candidates[name] = set(values)
+    assert unique_rectangle(board) is None and unique_rectangle_2_4(board) is None
