@@ -11,14 +11,17 @@ empty clauses anywhere), or an honest proof from a python-sat solver
 dropped, literals repeated or reordered, deletions of units and reasons
 inserted, the empty clause cut off).  For every pair:
 
-* our checker (:mod:`mindgames.solver.proof.checker`) and the reference
-  (:mod:`mindgames.solver.proof.reference`) must agree: the verdict, how the
-  refutation ended, the failing step, the ignored and missing deletions;
+* our checker (:mod:`mindgames.solver.proof.checker`), our compiled checker
+  (:mod:`mindgames.solver.proof.compiled`, which large proofs get) and the
+  reference (:mod:`mindgames.solver.proof.reference`) must agree: the verdict,
+  how the refutation ended, the failing step, the ignored and missing
+  deletions; the two checkers of ours also on the reason, the lemmas checked
+  and the RAT lemmas;
 * a proof either accepts must be of an unsatisfiable formula, by brute force
   over every assignment: an accepted proof of a satisfiable formula is unsound;
-* an accepted proof's LRAT form (:meth:`CheckResult.lrat`) must check in our
-  LRAT checker, and the binary DRAT encoding of the proof must get the same
-  verdict as the text.
+* an accepted proof's LRAT form (:meth:`CheckResult.lrat`), from either of
+  our checkers, must check in our LRAT checker, and the binary DRAT encoding
+  of the proof must get the same verdict as the text.
 
 Prints the pairs run, accepted and rejected, disagreements (must be 0) and
 unsound acceptances (must be 0); exit code 1 if either is not 0.
@@ -201,19 +204,30 @@ def _mutated(rng: random.Random, cnf: CNF, steps: list) -> list:
 def compare(cnf: CNF, proof: Proof) -> tuple[bool, list[str]]:
     """(accepted, the problems found: disagreements, unsound acceptances, LRAT failures)."""
     problems = []
-    fast = check_proof(cnf, proof, lrat=True)
+    fast = check_proof(cnf, proof, lrat=True, compiled=False)
+    compiled = check_proof(cnf, proof, lrat=True, compiled=True)
     ref = reference.check(cnf, proof)
-    ours = (fast.ok, fast.refutation, fast.failed_step, fast.ignored_deletions, fast.missing_deletions)
     theirs = (ref.ok, ref.refutation, ref.failed_step, ref.ignored_deletions, ref.missing_deletions)
-    if ours != theirs:
-        problems.append(f"disagreement: checker {ours}, reference {theirs}")
-    if (fast.ok or ref.ok) and satisfiable(cnf):
+    for name, result in (("checker", fast), ("compiled", compiled)):
+        ours = (
+            result.ok,
+            result.refutation,
+            result.failed_step,
+            result.ignored_deletions,
+            result.missing_deletions,
+        )
+        if ours != theirs:
+            problems.append(f"disagreement: {name} {ours}, reference {theirs}")
+        if result.ok:
+            assert result.lrat is not None
+            lrat = check_proof(cnf, parse_proof(lrat_text(result.lrat).encode(), kind="lrat"))
+            if not lrat.ok:
+                problems.append(f"LRAT form rejected: {name}'s: {lrat.reason}")
+    shared = ("reason", "checked", "rat_lemmas", "lemmas")
+    if [getattr(fast, key) for key in shared] != [getattr(compiled, key) for key in shared]:
+        problems.append(f"disagreement: checker {fast}, compiled {compiled}")
+    if (fast.ok or ref.ok or compiled.ok) and satisfiable(cnf):
         problems.append(f"unsound: {'checker' if fast.ok else ''} {'reference' if ref.ok else ''} accepted")
-    if fast.ok:
-        assert fast.lrat is not None
-        lrat = check_proof(cnf, parse_proof(lrat_text(fast.lrat).encode(), kind="lrat"))
-        if not lrat.ok:
-            problems.append(f"LRAT form rejected: {lrat.reason}")
     binary = check_proof(cnf, parse_proof(drat_binary(proof.steps)))
     if binary.ok != fast.ok:
         problems.append("binary DRAT verdict differs from text")

@@ -61,6 +61,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mindgames",
         description="Solve, check, count and generate logic puzzles with real constraint engines.",
+        epilog="`mindgames KIND --help` lists a kind's actions, `mindgames KIND ACTION --help` their "
+        "options. Documentation: README.md and docs/ (the site: mkdocs serve).",
     )
     parser.add_argument("--version", action="version", version=f"mindgames {__version__}")
     subparsers = parser.add_subparsers(dest="kind", metavar="KIND")

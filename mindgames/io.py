@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
+import re
 import stat
 import sys
 import time
@@ -34,6 +36,11 @@ def fail(message: str, code: int = 2) -> int:
     return code
 
 
+#: FILE that is no file but a puzzle site's link (``https://...``, ``puzz.link/p?...``) or a
+#: game ID (``3x3:...``, ``8x8u:...``): read as the puzzle's text
+_LINK_OR_ID = re.compile(r"^(?:https?://|[\w-]+(?:\.[\w-]+)+/\S*\?|\d+(?:x\d+)?[a-z\d]*[:#])")
+
+
 def open_input(source: str) -> tuple[BinaryIO, str]:
     """FILE opened for reading bytes, or standard input for ``-``, and its name for
     messages; UsageError if it cannot be read."""
@@ -45,6 +52,8 @@ def open_input(source: str) -> tuple[BinaryIO, str]:
     try:
         return path.open("rb"), source
     except FileNotFoundError:
+        if _LINK_OR_ID.match(source):  # a pasted link or game ID: the puzzle itself
+            return io.BytesIO(source.encode()), "the argument"
         raise UsageError(f"{source}: no such file") from None
     except PermissionError:
         raise UsageError(f"{source}: permission denied") from None

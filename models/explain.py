@@ -54,6 +54,7 @@ class Explanation:
     explanation: str
     text: str
     clash: list[Cell] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)  # the puzzle's own rules a clash needs (variants)
     open_cells: list[Cell] = field(default_factory=list)
     add_givens: dict[Cell, Any] = field(default_factory=dict)
     grade: int | None = None
@@ -66,6 +67,8 @@ class Explanation:
         reply: dict[str, Any] = {"explanation": self.explanation, "text": self.text}
         if self.explanation == "clash":
             reply["clash"] = [one_based(cell) for cell in self.clash]
+            if self.rules:
+                reply["rules"] = self.rules
         elif self.explanation == "open":
             reply["open_cells"] = [one_based(cell) for cell in self.open_cells]
             reply["add_givens"] = [
@@ -148,8 +151,18 @@ class Explainer:
         # The simple case (two equal digits in a unit): the clashing givens alone break a rule,
         # named as the kind names it, about these givens only.
         alone = self.kind.with_givens(puzzle, clash)
+        # The puzzle's own rules the clash needs (a Sudoku's cages...), each removal checked:
+        # a given needed under every rule is needed under fewer, so both sets stay minimal.
+        rules = self.kind.rules_in_clash(alone, lambda fewer: self._has_solution(fewer, deadline))
         plain = self.kind.explain_unsolvable(alone)
-        if plain and set(self.kind.clashing_cells(alone)) == set(clash):
+        if rules:
+            cells = ", ".join(cell_name(cell) for cell in sorted(clash))
+            givens = f"the given{'s' if len(clash) > 1 else ''} {cells} and " if clash else ""
+            text = (
+                f"no solution: {givens}the rule{'s' if len(rules) > 1 else ''} {'; '.join(rules)} "
+                f"cannot all hold (without any one of them there is a solution)"
+            )
+        elif plain and set(self.kind.clashing_cells(alone)) == set(clash):
             text = plain
         else:
             text = (
@@ -157,7 +170,13 @@ class Explainer:
                 f"(without any one of them there is a solution): "
                 f"{', '.join(cell_name(cell) for cell in sorted(clash))}"
             )
-        return Explanation("clash", text, clash=sorted(clash))
+        return Explanation("clash", text, clash=sorted(clash), rules=rules)
+
+    def _has_solution(self, puzzle: Any, deadline: Deadline) -> bool:
+        result = self.solver.solve(puzzle, deadline.remaining())
+        if result.status == "unknown":
+            raise TimeLimitReached("time limit reached while explaining")
+        return result.status == "solved"
 
     def unique_with(self, puzzle: Any, solution: Any, deadline: Deadline = Deadline(None)) -> dict[Cell, Any]:
         """Extra givens from ``solution`` that make it the puzzle's only solution, minimal:

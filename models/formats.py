@@ -11,6 +11,8 @@ A kind's puzzle file is cut the same way whatever the kind:
 * A text whose first content starts with ``[`` or ``{`` may be one JSON document
   (:func:`json_document`): a puzzle, a list of puzzles or ``{"puzzles": [...]}``
   (:func:`json_puzzles`); otherwise its lines are read one by one (JSON Lines).
+  A kind with sections (:attr:`TextFormat.puzzle_sections`: SadMan Sudoku's ``[Puzzle]``)
+  takes a first line ``[Name]`` as a section, never as JSON.
 
 :func:`units` cuts an input into :class:`Unit`\\ s as its lines come, one puzzle's
 text each, not parsed: a long input is never held whole.  A kind parses a unit
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar
@@ -225,6 +228,20 @@ class TextFormat(Generic[S, T]):
     block_lines_at_most: int | None = None
     #: does a comment end a block (as a blank line does), or is it passed over?
     comments_end_blocks: bool = False
+    #: the sections (a line ``[Name]``, as SadMan Sudoku's ``[Puzzle]``) whose lines hold
+    #: puzzles, in lower case; a section of another name is passed over to the next section
+    #: line.  Empty: the kind has no sections (a line ``[...]`` is content).
+    puzzle_sections: tuple[str, ...] = ()
+
+
+def section_name(line: str) -> str | None:
+    """The name of a section line ``[Name]`` (words only: JSON such as ``[1, 2]`` is none),
+    in lower case; None for any other line."""
+    found = _SECTION.fullmatch(line.strip())
+    return found[1].lower() if found else None
+
+
+_SECTION = re.compile(r"\[([A-Za-z][A-Za-z ]{0,30})\]")
 
 
 def units(lines: Iterable[str], text_format: TextFormat[S, Any], stated: S) -> Iterator[Unit]:
@@ -239,7 +256,9 @@ def units(lines: Iterable[str], text_format: TextFormat[S, Any], stated: S) -> I
             break
     else:
         return  # nothing but whitespace
-    if held[-1].lstrip()[:1] in JSON_STARTS:
+    first = held[-1]
+    is_section = bool(text_format.puzzle_sections) and section_name(first) is not None
+    if first.lstrip()[:1] in JSON_STARTS and not is_section:
         value, held = json_document(held, lines)
         if value is not None:
             for where, item in json_puzzles(value, text_format.json_one_puzzle):
@@ -256,8 +275,19 @@ def line_units(lines: Iterable[str], text_format: TextFormat[S, Any], stated: S)
     block: list[tuple[int, str]] = []
     current = stated
     long_block = False  # more lines than a puzzle has: the rest of the block goes one by one
+    sections = text_format.puzzle_sections
+    skipping = False  # within a section that holds no puzzle
     for number, line in enumerate(lines, start=1):
         content = line.strip()
+        if sections and content.startswith("["):
+            name = section_name(content)
+            if name is not None:  # a section line ends the block, as a blank line does
+                yield from _block_units(block, current, text_format)
+                block, long_block = [], False
+                skipping = name not in sections
+                continue
+        if skipping:
+            continue
         if content.startswith("#"):
             if end_on_comment:
                 yield from _block_units(block, current, text_format)
@@ -333,6 +363,32 @@ def json_line(text: str, where: str) -> Any:
         raise error_at(where, f"invalid JSON ({detail})") from None
 
 
+# ---------------------------------------------------------------------------
+# Writing for other programs and sites: a kind's ``writers`` and ``links``
+# ---------------------------------------------------------------------------
+def solved_puzzle(kind: Any, puzzle: Any, solution: Sequence[Sequence[Any]]) -> Any:
+    """The puzzle with every cell of ``solution`` given: how a site that holds no answers
+    shows one (its link opens the filled grid)."""
+    cells = {(r, c): value for r, row in enumerate(solution) for c, value in enumerate(row)}
+    return kind.with_givens(puzzle, cells)
+
+
+def share_links(kind: Any, puzzle: Any, solution: Sequence[Sequence[Any]] | None = None) -> dict[str, Any]:
+    """Every site of ``kind.links`` with the link opening the puzzle there (``puzzle``) and,
+    given a solution, the link opening the filled grid (``solution``); a site that cannot
+    show this puzzle has ``error``, what it lacks."""
+    links: dict[str, Any] = {}
+    for site, link in kind.links.items():
+        try:
+            entry = {"puzzle": link(puzzle)}
+            if solution is not None:
+                entry["solution"] = link(solved_puzzle(kind, puzzle, solution))
+        except PuzzleError as error:
+            entry = {"error": str(error)}
+        links[site] = entry
+    return links
+
+
 __all__ = [
     "JSON_STARTS",
     "MAX_DOCUMENT_CHARS",
@@ -352,5 +408,8 @@ __all__ = [
     "read_header",
     "recognise",
     "rows_of_cells",
+    "section_name",
+    "share_links",
+    "solved_puzzle",
     "units",
 ]

@@ -27,7 +27,7 @@ is a result (``invalid``) and the others are still answered.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -186,6 +186,12 @@ class GridKind(PuzzleKind, Generic[P, E]):
     def to_json(self, puzzle: P) -> dict[str, Any]:
         """The puzzle as a JSON object that :meth:`parse_value` reads back."""
 
+    #: ``--format NAME``: the formats the kind writes a puzzle in, by name (each function's
+    #: text reads back as the same puzzle; PuzzleError for a puzzle the format cannot carry)
+    writers: ClassVar[Mapping[str, Callable[[Any], str]]] = {}
+    #: ``--link SITE`` and the service's ``links``: the sites whose link opens a puzzle, by name
+    links: ClassVar[Mapping[str, Callable[[Any], str]]] = {}
+
     # -- the rules, for the runner ------------------------------------------------------
     @abstractmethod
     def shape(self, puzzle: P) -> Hashable:
@@ -238,6 +244,13 @@ class GridKind(PuzzleKind, Generic[P, E]):
 
     def clashing_cells(self, puzzle: P) -> list[tuple[int, int]]:
         """Given cells (row, column; 0-based) that already break a rule, for highlighting."""
+        return []
+
+    def rules_in_clash(self, puzzle: P, solvable: Callable[[P], bool]) -> list[str]:
+        """The puzzle's own rules (a Sudoku's cages, thermos...: rules that vary from puzzle to
+        puzzle) that its clash needs, minimal, by name; ``puzzle`` has the clashing givens
+        only and ``solvable`` answers for it with fewer rules.  [] (the default): no rule of
+        the kind varies, the givens clash under the kind's rules alone."""
         return []
 
     def result_fields(self, puzzle: P) -> dict[str, Any]:

@@ -22,7 +22,7 @@ def test_explain_marks_open_cells_and_the_givens_that_fix_them(page):
     page.click("#sudoku-explain")
     page.wait_for_selector("#sudoku-message.info >> text=several solutions")
     marked = cells(page, "sudoku-grid")
-    assert any("open" in c["classes"] for c in marked) and any("added" in c["classes"] for c in marked)
+    assert any("open" in c["classes"] for c in marked) and any("suggested" in c["classes"] for c in marked)
 
 
 def test_hint_fills_one_cell_and_says_why(page):

@@ -91,18 +91,24 @@ def test_a_url_is_read_among_other_lines_of_a_file() -> None:
     [
         ("https://puzz.link/p?nurikabe/5/5/abc", "a puzz.link 'nurikabe' puzzle, not a Sudoku"),
         ("https://puzz.link/p?sudoku/8/8/zzzd", "a 8x8 puzz.link Sudoku; pzprjs draws Sudoku boxes for 4x4"),
-        ("https://puzz.link/p?sudoku/4/4/g5k23k3g", "character 2: r1c2 is given 5, out of range (1..4)"),
-        ("https://puzz.link/p?sudoku/4/4/g1k23", "9 cells for a grid of 16 (the URL is cut short?)"),
+        (
+            "https://puzz.link/p?sudoku/4/4/g5k23k3g",
+            "character 33: r1c2 is given 5, out of range (1..4) in the puzz.link cells",
+        ),
+        (
+            "https://puzz.link/p?sudoku/4/4/g1k23",
+            "9 cells in the puzz.link URL for a grid of 16 (cut short?)",
+        ),
         ("https://puzz.link/p?sudoku/4/4/g1k23k3gg", "more cells than the 16 of the grid"),
         ("https://puzz.link/p?sudoku/4/4/g.k23k3g", "a '?' given"),
-        ("https://puzz.link/p?sudoku/4/4/g1k2!k3g", "character 5: unexpected '!'"),
+        ("https://puzz.link/p?sudoku/4/4/g1k2!k3g", "character 36: unexpected '!' in the puzz.link cells"),
         ("https://puzz.link/p?sudoku/16/16/-1", "'-' needs 2 hex digits after it"),
         ("https://puzz.link/p?sudoku/4/4", "expected sudoku/COLUMNS/ROWS/CELLS"),
         ("https://puzz.link/sudoku", "has no '?'"),
     ],
 )
 def test_a_malformed_url_is_an_error_naming_what_is_wrong(url: str, message: str) -> None:
-    with pytest.raises(PuzzleError, match="^line 1: .*" + re.escape(message)):
+    with pytest.raises(PuzzleError, match="^line 1[:,] .*" + re.escape(message)):
         parse(url)
 
 
@@ -207,21 +213,21 @@ def test_to_tatham_refuses_a_region_in_pieces() -> None:
     [
         ("3x3k:zzzc,abc,def", "a Killer Solo ID: killer cages are not supported"),
         ("3x3#1234", "'3x3#1234' is a Solo random-seed ID"),
-        ("3x3:a10zzzb", "character 2: r1c2 is given 10, out of range (1..9)"),
-        ("2x2:1", "1 cells for a grid of 16 (the ID is cut short?)"),
-        ("2x2:pa", "character 2: more cells than the 16 of the grid"),
-        ("2x2:p!", "character 2: unexpected '!'"),
+        ("3x3:a10zzzb", "character 6: r1c2 is given 10, out of range (1..9) in the Solo cells"),
+        ("2x2:1", "1 cells in the Solo ID for a grid of 16 (cut short?)"),
+        ("2x2:pa", "character 6: more cells than the 16 of the grid in the Solo cells"),
+        ("2x2:p!", "character 6: unexpected '!' in the Solo cells"),
         ("2x2:a1c2_3c3e,abc", "unexpected ',abc' after the cells (only a jigsaw has walls)"),
         ("4j:p", "a jigsaw Solo ID needs ',' and its block walls after the cells"),
-        ("4j:p,__", "2 lines for a grid of 25 (the ID is cut short?)"),
+        ("4j:p,__", "2 lines of jigsaw walls in the Solo ID for a grid of 25 (cut short?)"),
         ("4j:p,zz", "more lines than the 24 of the grid"),
-        ("4j:p,ab1", "character 3: unexpected '1'"),
+        ("4j:p,ab1", "character 8: unexpected '1' in the Solo jigsaw walls"),
         ("3x3q:zzzc", "'3x3q' is not Solo's parameters"),
         ("7x7:a", "make a 49x49 grid; sizes"),
     ],
 )
 def test_a_malformed_solo_id_is_an_error_naming_what_is_wrong(game_id: str, message: str) -> None:
-    with pytest.raises(PuzzleError, match="^line 1: .*" + re.escape(message)):
+    with pytest.raises(PuzzleError, match="^line 1[:,] .*" + re.escape(message)):
         parse(game_id)
 
 

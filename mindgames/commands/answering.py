@@ -21,6 +21,7 @@ from mindgames.models.runner import PuzzleSolver, Result
 from ..io import UsageError, emit_json, read_text
 from ..options import unread_fields
 from ..render import plural, side_by_side
+from . import writing
 
 
 def stated_options(kind: GridKind, args: argparse.Namespace) -> dict[str, Any]:
@@ -57,6 +58,9 @@ def answer(
     else:
         result = ask(solver, item.puzzle, args, time_limit, on_count, on_solution, name=f"puzzle-{index + 1}")
         result.extra.update(kind.result_fields(item.puzzle))
+        if args.json and writing.asked(args):
+            solution = result.solution if args.action == "solve" else None
+            result.extra.update(writing.json_fields(kind, args, item.puzzle, solution))
     result.index = index
     return result
 
@@ -148,11 +152,24 @@ def status_text(result: Result, action: str) -> str:
 
 
 def print_result(
-    kind: GridKind, result: Result, puzzle: Any, action: str, color: bool, numbered: bool
+    kind: GridKind,
+    result: Result,
+    puzzle: Any,
+    action: str,
+    color: bool,
+    numbered: bool,
+    args: argparse.Namespace | None = None,
 ) -> None:
     """The answer's line (``puzzle N:`` when the input held several), then the puzzle
-    beside its solution (or beside both witnesses of ``multiple``)."""
+    beside its solution (or beside both witnesses of ``multiple``); with ``--format`` or
+    ``--link`` in ``args``, the answer's grid written so (:mod:`.writing`)."""
     head = f"puzzle {result.index + 1}: " if numbered else ""
+    if args is not None and writing.asked(args):
+        status = result.error if result.status == "invalid" else status_text(result, action)
+        solution = result.solution if action == "solve" else None
+        shown = None if action == "solve" and solution is None else puzzle
+        writing.print_written(kind, args, shown, solution, f"{status}", head)
+        return
     if result.status == "invalid":
         print(f"{head}invalid: {result.error}")
         return

@@ -63,9 +63,7 @@ def extend(
         "cache directory, removed when the count completes)",
     )
     count.add_argument("--no-checkpoint", action="store_true", help="keep no checkpoint file")
-    count.add_argument(
-        "--ray", metavar="ADDRESS", help="run the cubes on a Ray cluster (ADDRESS, or 'local')"
-    )
+    # --ray (shared by every grid kind's solve / check / count: ray_batch) also runs --size's cubes
     count.add_argument(
         "--cross-check",
         type=nonnegative_int,
@@ -476,7 +474,9 @@ def count_all_by_engine(
     return 0
 
 
-def cpu_time(seconds: float) -> str:
+def cpu_time(seconds: float | None) -> str:
+    if seconds is None:  # every sampled cube was read from a log that another join timed
+        return "an unknown CPU time (no cube of this sample was timed with this join)"
     return f"{seconds:,.1f} CPU s" if seconds < 3600 else f"{seconds / 3600:,.1f} CPU hours"
 
 

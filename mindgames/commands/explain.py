@@ -27,6 +27,7 @@ from mindgames.solver import engine_names
 from ..io import emit_json, seconds_left, stdout_is_terminal
 from ..options import add_kind_options, positive_float
 from ..render import side_by_side
+from . import writing
 from .answering import read_puzzles
 
 
@@ -45,6 +46,8 @@ def register(actions: argparse._SubParsersAction, kind: GridKind, started: float
                 help="write each puzzle made unique by the givens added (as the kind writes puzzles)",
             )
         add_kind_options(sub, kind.options)
+        if action == "explain":
+            writing.add_options(sub, kind)
         sub.set_defaults(func=run, action=action, started=started)
 
 
@@ -70,13 +73,23 @@ def run(args: argparse.Namespace) -> int:
                     reply.update(explanation.to_json())
             except TimeLimitReached as stop:
                 reply.update(status="unknown", error=str(stop))
-        if getattr(args, "fix", False):
+        fixed = getattr(args, "fix", False)
+        if fixed and writing.asked(args):
+            done = explanation is not None and explanation.explanation != "clash"
+            shown = explainer.fixed(item.puzzle, explanation) if done else None
+            status = reply.get("text") if done else f"not fixed: {reply.get('error') or reply.get('text')}"
+            writing.print_written(kind, args, shown, None, str(status), head)
+        elif fixed:
             if explanation is not None and explanation.explanation != "clash":
                 print(kind.write(explainer.fixed(item.puzzle, explanation)).rstrip("\n"))
             else:
                 print(f"# {head}not fixed: {reply.get('error') or reply.get('text')}")
         elif args.json:
+            reply.update(writing.json_fields(kind, args, item.puzzle))
             emit_json(reply)
+        elif writing.asked(args):
+            status = reply.get("text") or f"{reply['status']}: {reply.get('error')}"
+            writing.print_written(kind, args, item.puzzle, None, str(status), head)
         else:
             print_reply(kind, item.puzzle, reply, explanation, head, color)
         sys.stdout.flush()

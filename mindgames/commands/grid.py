@@ -49,7 +49,7 @@ from ..io import (
 )
 from ..options import add_kind_options, nonnegative_int, positive_float, positive_int
 from ..render import plural
-from . import explain, grid_generate
+from . import explain, grid_generate, ray_batch, writing
 from .answering import answer, print_result, stated_options
 from .grid_jobs import AUTO_JOBS_FROM, WorkerDied, answer_in_workers, job_count, worker_pool
 
@@ -91,7 +91,9 @@ def register(subparsers: argparse._SubParsersAction, kind: GridKind) -> None:
             help="worker processes for a collection, output in input order "
             f"(default: all cores from {AUTO_JOBS_FROM} puzzles up, else 1)",
         )
+        ray_batch.add_option(sub)  # --ray ADDRESS: the chunks as Ray tasks
         add_kind_options(sub, kind.options)
+        writing.add_options(sub, kind)
         if action == "count":
             sub.add_argument(
                 "--limit",
@@ -204,6 +206,13 @@ def run(args: argparse.Namespace) -> int:
         )
     color = stdout_is_terminal() and not args.json
     requested = getattr(args, "jobs", None)
+    if args.ray is not None:
+        if requested is not None:
+            raise UsageError("--ray and --jobs exclude each other (Ray decides where chunks run)")
+        collection = read_collection(kind, args)
+        if collection.numbered:  # one puzzle: answered here, as --jobs answers it
+            return ray_batch.run_on_ray(collection, args, color, f"{kind.name} {args.action}")
+        return run_in_process(kind, collection, args, color, turn_started)
     with contextlib.ExitStack() as stack:
         # Workers asked for start before the input is read: they load while it is parsed.
         early = stack.enter_context(worker_pool(args, color, requested)) if (requested or 1) > 1 else []
@@ -254,7 +263,7 @@ def run_in_process(
             if args.json:
                 out.write(json_line(result.to_json()))
             else:
-                print_result(kind, result, item.puzzle, args.action, color, numbered)
+                print_result(kind, result, item.puzzle, args.action, color, numbered, args)
             if bar.visible and not by_solution:
                 bar.advance() if collection.count is not None else bar.update(
                     completed=collection.source.bytes_read

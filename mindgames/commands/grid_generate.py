@@ -25,6 +25,7 @@ from mindgames.solver.deadline import Deadline
 from ..io import emit_json, progress, seconds_left, stdout_is_terminal
 from ..options import add_kind_options, positive_float, positive_int
 from ..render import plural
+from . import generate_run, writing
 
 
 class GenerateOutput:
@@ -88,6 +89,8 @@ def register(
         metavar="S",
         help="seconds for the whole run; the puzzles finished by then are written",
     )
+    writing.add_options(sub, kind)
+    generate_run.add_options(sub)  # --out DIR: a resumable generation run (generate_run.py)
     sub.set_defaults(func=run, action="generate", started=started, output=GenerateOutput())
     parsers["generate"] = sub
 
@@ -102,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, option.name) is not None
     }
     empty = output.empty(kind, options)
+    if args.out is not None or args.ray is not None:
+        return generate_run.run(args, kind, empty, options, output.make(args))
     seed = args.seed if args.seed is not None else new_seed()
     made = 0
     title = output.title(kind, empty, args)
@@ -117,7 +122,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             for item in puzzles:
                 if args.json:
-                    emit_json(output.json(kind, item, args))
+                    record = output.json(kind, item, args)
+                    record.update(writing.json_fields(kind, args, item.puzzle))
+                    emit_json(record)
+                elif writing.asked(args):
+                    head = f"puzzle {item.index + 1}: " if args.count > 1 else ""
+                    writing.print_written(kind, args, item.puzzle, None, f"unique, seed {item.seed}", head)
+                    sys.stdout.flush()
                 else:
                     output.text(kind, item, args)
                     sys.stdout.flush()

@@ -86,7 +86,7 @@ def chunk_output(
         for index, unit in enumerate(units, first):
             item = kind.parse_unit(unit)
             result = answer(solver, kind, item, args, index, args.time_limit)
-            print_result(kind, result, item.puzzle, args.action, color, numbered=True)
+            print_result(kind, result, item.puzzle, args.action, color, numbered=True, args=args)
     return written.getvalue()
 
 

@@ -24,8 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--db",
-        metavar="PATH",
-        help="the jobs database (default: $MINDGAMES_DB or ~/.local/share/mindgames/jobs.sqlite3)",
+        metavar="PATH|URL",
+        help="the jobs database: a SQLite file (default: $MINDGAMES_DB or "
+        "~/.local/share/mindgames/jobs.sqlite3), or postgresql://... shared by several servers "
+        "and `mindgames worker` processes",
     )
     parser.add_argument(
         "--max-body-bytes",
@@ -138,6 +140,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the API process within 50 ms: no hop to a solver process)",
     )
     parser.add_argument(
+        "--no-local-jobs",
+        dest="local_jobs",
+        action="store_false",
+        help="run no jobs in this server: `mindgames worker` processes on the same PostgreSQL "
+        "database run them (this server still queues, lists, cancels and deletes them)",
+    )
+    add_lease_option(parser)
+    parser.add_argument(
         "--resume-jobs",
         action="store_true",
         help="after a restart, continue the jobs the last server left running "
@@ -177,6 +187,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug")
     )
     parser.set_defaults(func=run)
+
+
+def add_lease_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lease-seconds",
+        type=positive_float,
+        default=30.0,
+        metavar="S",
+        help="on PostgreSQL: a running job whose runner has not renewed its lease for S seconds "
+        "(the machine lost, the process killed) is queued again and continues after its last "
+        "result (default 30)",
+    )
 
 
 def nonnegative_float(text: str) -> float:
@@ -234,6 +256,8 @@ def run(args: argparse.Namespace) -> int:
         resume_jobs=args.resume_jobs,
         worker_memory_mb=args.worker_memory_mb,
         inline=args.inline,
+        local_jobs=args.local_jobs,
+        lease_seconds=args.lease_seconds,
     )
     if args.solver_workers is not None:
         settings.solver_workers = args.solver_workers
@@ -242,13 +266,21 @@ def run(args: argparse.Namespace) -> int:
 
     from ..service import create_app
     from ..service.jobs import store_problem
+    from ..service.store import is_url
+    from ..service.store_postgres import redacted
 
+    if not args.local_jobs and not is_url(settings.db):
+        raise UsageError(
+            "--no-local-jobs: a SQLite jobs database is run by its server alone; "
+            "give --db postgresql://... to let `mindgames worker` processes run the jobs"
+        )
     problem = store_problem(settings.db)
     if problem is not None:
         raise UsageError(problem)
     app = create_app(settings)
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"mindgames: serving http://{shown}:{args.port}/ (jobs in {settings.db})", flush=True)
+    where = redacted(settings.db) if is_url(settings.db) else settings.db
+    print(f"mindgames: serving http://{shown}:{args.port}/ (jobs in {where})", flush=True)
     from ..service.protocol import protocol_with_deadlines
 
     uvicorn.run(

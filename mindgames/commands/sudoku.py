@@ -45,6 +45,11 @@ def extend(
         metavar="A-B",
         help="a puzzle rated A to B on Sudoku Explainer's scale (e.g. 2.6-4.4), found by search",
     )
+    generate.add_argument(
+        "--killer",
+        action="store_true",
+        help="killer Sudoku: cages cut from each solution, givens removed while unique (often all)",
+    )
     generate.set_defaults(output=SudokuOutput())
     register_path(actions, started)
 
@@ -93,7 +98,7 @@ class SudokuOutput(GenerateOutput):
     def make(self, args: argparse.Namespace) -> Make:
         if args.grade is not None and args.rating is not None:
             raise UsageError("give either --grade or --rating, not both")
-        return functools.partial(generate_with, grade=args.grade, rating=args.rating)
+        return functools.partial(generate_with, grade=args.grade, rating=args.rating, killer=args.killer)
 
     def json(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> dict[str, Any]:
         puzzle = item.puzzle
@@ -105,6 +110,7 @@ class SudokuOutput(GenerateOutput):
             "box": list(puzzle.box) if puzzle.box else None,
             "diagonals": puzzle.diagonals,
             "regions": sudoku.region_labels(puzzle),
+            **sudoku.constraints_to_json(puzzle.constraints),
             "givens": len(kind.given_cells(puzzle)),
             "uniqueness": "unique",
             "minimal": True,
@@ -120,5 +126,6 @@ class SudokuOutput(GenerateOutput):
             print(sudoku.header(puzzle))
         givens = len(kind.given_cells(puzzle))
         print(f"# {puzzle.variant}: {plural(givens, 'given')}, unique, minimal (seed {item.seed})")
-        print(sudoku.to_text(puzzle))
+        # a puzzle with variant rules is its JSON line (no line of symbols holds cages)
+        print(sudoku.write(puzzle).splitlines()[1] if puzzle.constraints else sudoku.to_text(puzzle))
         sys.stdout.flush()

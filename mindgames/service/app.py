@@ -18,10 +18,11 @@ from fastapi.middleware.cors import CORSMiddleware
 from .. import __version__
 from .errors import install_error_handlers
 from .gate import Gate
-from .jobs import JobRunner, JobStore
+from .jobs import JobRunner
 from .pool import SolverPool
 from .routes import Service, generate, health, jobs, pages, plans, puzzles
 from .settings import Settings
+from .store import open_store
 
 
 def without_telemetry() -> dict:
@@ -39,7 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        store = JobStore(settings.db)
+        store = open_store(settings.db)
         recovered = store.recover(settings.resume_jobs)
         if recovered:
             what = "queued again" if settings.resume_jobs else "marked interrupted"
@@ -54,10 +55,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await pool.start()
         runner = JobRunner(
             store,
-            settings.job_workers,
+            settings.job_workers if settings.local_jobs else 0,  # 0: workers elsewhere run them
             settings.max_job_seconds,
             settings.job_memory_mb,
             settings.retention_days,
+            lease_seconds=settings.lease_seconds,
         )
         await runner.start()
         service.started(store=store, pool=pool, runner=runner)

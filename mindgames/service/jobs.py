@@ -1,4 +1,5 @@
-"""Long work as jobs: kept in SQLite, each run in its own process.
+"""Long work as jobs: kept in a job store (SQLite here; PostgreSQL in :mod:`.store_postgres`),
+each run in its own process.
 
 A job row holds its request, its status (``queued`` | ``running`` | ``done`` |
 ``failed`` | ``cancelled`` | ``interrupted``) and its progress; each result is a
@@ -7,7 +8,9 @@ least every 0.2 s), so what was finished is not lost if the server dies.  The
 process's writes are guarded by a run token, so a process orphaned by a killed
 server cannot overwrite what the restarted server decided.  On start the server marks the jobs it finds
 ``running`` as ``interrupted`` (keeping their results), or, with
-``resume_jobs``, queues them again to continue after their last result.
+``resume_jobs``, queues them again to continue after their last result.  On a shared store
+(PostgreSQL) a running job holds a lease its runner renews; a job whose runner vanished is
+queued again when the lease expires, and continues after its last result.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,58 +36,38 @@ from mindgames.models.processes import exit_with_parent
 
 from .kinds import COUNT_GRIDS, Answerer, TaskError, execute, grid_kind, task_size
 from .settings import cap_memory, child_command, child_cwd, child_env
+from .store import (
+    CHECKPOINT_SUFFIX,
+    Exec,
+    JobStoreBase,
+    JobWriterBase,
+    SchemaTooNew,
+    StoreUnavailable,
+    is_url,
+    remove_checkpoint,
+    worker_identity,
+)
+from .store import checkpoint_path as store_checkpoint_path
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS jobs (
-    id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,
-    action TEXT NOT NULL,
-    request TEXT NOT NULL,
-    status TEXT NOT NULL,
-    run TEXT,
-    progress TEXT NOT NULL DEFAULT '{}',
-    result TEXT,
-    error TEXT,
-    message TEXT,
-    created REAL NOT NULL,
-    started REAL,
-    finished REAL
-);
-CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, created);
-CREATE TABLE IF NOT EXISTS job_results (
-    job TEXT NOT NULL,
-    idx INTEGER NOT NULL,
-    record TEXT NOT NULL,
-    PRIMARY KEY (job, idx)
-);
-"""
-ACTIVE = ("queued", "running")
-CHECKPOINT_SUFFIX = ".checkpoint.jsonl"
-
-
-def checkpoint_path(db: str, job_id: str) -> str:
-    """Where a count_grids job keeps its finished parts, so a resumed job skips them."""
-    return f"{db}.{job_id}{CHECKPOINT_SUFFIX}"
-
-
-def remove_checkpoint(db: str, job_id: str) -> None:
-    try:
-        os.remove(checkpoint_path(db, job_id))
-    except OSError:
-        pass
-
+__all__ = [
+    "CHECKPOINT_SUFFIX",
+    "JobRunner",
+    "JobStore",
+    "StoreUnavailable",
+    "checkpoint_path",
+    "connect",
+    "job_main",
+    "store_problem",
+]
 
 T = TypeVar("T")
 
+ACTIVE = ("queued", "running")
 
-class StoreUnavailable(Exception):
-    """The jobs database cannot answer now: held by another process past the wait
-    (``retry``: try again shortly), or gone, replaced or broken (the server needs help).
-    The service answers 503 naming it, never a 500 or a frozen server."""
 
-    def __init__(self, message: str, retry: bool):
-        super().__init__(message)
-        self.message, self.retry = message, retry
+def checkpoint_path(db: str, job_id: str) -> str:
+    """Where a count_grids job of the SQLite database ``db`` keeps its finished parts."""
+    return store_checkpoint_path(db, job_id)
 
 
 def connect(path: str, timeout: float = 30.0, create: bool = True) -> sqlite3.Connection:
@@ -97,16 +81,21 @@ def connect(path: str, timeout: float = 30.0, create: bool = True) -> sqlite3.Co
         conn = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
-    conn.executescript(SCHEMA)
     return conn
 
 
-def store_problem(path: str, wait_seconds: float = 5.0) -> str | None:
-    """What keeps ``path`` from serving as the jobs database, in one line, or None.
+def store_problem(db: str, wait_seconds: float = 5.0) -> str | None:
+    """What keeps ``db`` from serving as the jobs database, in one line, or None; the schema
+    is created or migrated on the way.
 
     Asked before the server says it is serving, so that a database that is corrupt,
-    read-only, in a read-only folder or locked by another process is a clear error at
-    start (exit 2), not a traceback after "serving" or 500s later."""
+    read-only, in a read-only folder, locked by another process, unreachable or of a newer
+    schema is a clear error at start (exit 2), not a traceback after "serving" or 500s later."""
+    if is_url(db):
+        from .store_postgres import postgres_problem
+
+        return postgres_problem(db)
+    path = db
     where = Path(path)
     try:
         where.parent.mkdir(parents=True, exist_ok=True)
@@ -117,14 +106,19 @@ def store_problem(path: str, wait_seconds: float = 5.0) -> str | None:
     if not os.access(where.parent, os.W_OK | os.X_OK):
         return f"the jobs database {path}: its folder is read-only (SQLite writes its journal there)"
     try:
-        conn = sqlite3.connect(path, timeout=wait_seconds, isolation_level=None)
+        store = JobStore(path, busy_seconds=wait_seconds)
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.executescript(SCHEMA)
-            conn.execute("BEGIN IMMEDIATE")  # a write lock can be had
-            conn.execute("ROLLBACK")
+            store.conn.execute("BEGIN IMMEDIATE")  # a write lock can be had
+            store.conn.execute("ROLLBACK")
         finally:
-            conn.close()
+            store.close()
+    except SchemaTooNew as error:
+        return str(error)
+    except StoreUnavailable as error:
+        reason = error.message
+        if error.retry:
+            reason += f" (another process holds it for more than {wait_seconds:g} s)"
+        return reason
     except sqlite3.Error as error:
         reason = str(error)
         if "locked" in reason or "busy" in reason:
@@ -133,28 +127,29 @@ def store_problem(path: str, wait_seconds: float = 5.0) -> str | None:
     return None
 
 
-class JobStore:
-    """The jobs table, used from the API process (one connection, one lock).
+class JobStore(JobStoreBase):
+    """The jobs in one SQLite file, used from the API process (one connection, one lock):
+    the embedded default, one server running its own jobs.
 
-    Its methods block (SQLite), so the service calls them in threads, never on the event
-    loop.  A statement waits at most ``busy_seconds`` for another process's write lock,
-    then raises :class:`StoreUnavailable` (retry); so does every statement once the file
-    is no longer the one opened (deleted, or replaced: the server would otherwise write to
-    an unlinked file while its jobs made a new, empty one)."""
+    A statement waits at most ``busy_seconds`` for another process's write lock, then
+    raises :class:`StoreUnavailable` (retry); so does every statement once the file is no
+    longer the one opened (deleted, or replaced: the server would otherwise write to an
+    unlinked file while its jobs made a new, empty one)."""
 
     BUSY_SECONDS = 2.0
 
     def __init__(self, path: str, busy_seconds: float = BUSY_SECONDS):
         self.path = os.path.abspath(path)  # job processes start in another directory
+        self.where = self.locator = self.checkpoint_base = self.path
         self.conn = connect(path, timeout=busy_seconds)
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
         self.identity = _identity(self.path)
+        self.migrate()
 
     def close(self) -> None:
         self.conn.close()
 
     def problem(self) -> str | None:
-        """Why the store cannot serve, without touching the database (for /healthz), or None."""
         if _identity(self.path) != self.identity:
             return (
                 f"the jobs database {self.path} was deleted or replaced while the server ran; "
@@ -162,13 +157,14 @@ class JobStore:
             )
         return None
 
-    def _exec(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+    def _exec(self, sql: str, args: Sequence[Any] = ()) -> tuple[list[tuple], int]:
         lost = self.problem()
         if lost is not None:
             raise StoreUnavailable(lost, retry=False)
         with self.lock:
             try:
-                return self.conn.execute(sql, args)
+                cursor = self.conn.execute(sql, tuple(args))
+                return cursor.fetchall(), cursor.rowcount
             except sqlite3.OperationalError as error:
                 if "locked" in str(error) or "busy" in str(error):
                     raise StoreUnavailable(
@@ -179,142 +175,36 @@ class JobStore:
             except sqlite3.DatabaseError as error:  # corrupt, say
                 raise StoreUnavailable(f"the jobs database failed: {error}", retry=False) from None
 
-    def create(self, kind: str, action: str, request: dict) -> str:
-        job_id = uuid.uuid4().hex[:16]
-        total = None if request.get("action") == COUNT_GRIDS else task_size(request) or None
-        self._exec(
-            "INSERT INTO jobs (id, kind, action, request, status, progress, created) VALUES (?,?,?,?,?,?,?)",
-            (
-                job_id,
-                kind,
-                action,
-                json.dumps(request),
-                "queued",
-                json.dumps({"done": 0, "total": total}),
-                time.time(),
-            ),
-        )
-        return job_id
-
-    def active_count(self) -> int:
-        return self._exec("SELECT COUNT(*) FROM jobs WHERE status IN ('queued','running')").fetchone()[0]
-
-    def get(self, job_id: str, with_results: bool = True) -> dict | None:
-        row = self._exec(
-            "SELECT id, kind, action, status, progress, result, error, message, created, "
-            "started, finished FROM jobs WHERE id = ?",
-            (job_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        keys = (
-            "id",
-            "kind",
-            "action",
-            "status",
-            "progress",
-            "result",
-            "error",
-            "message",
-            "created",
-            "started",
-            "finished",
-        )
-        job = dict(zip(keys, row))
-        job["progress"] = json.loads(job["progress"])
-        job["results"] = self.results(job_id) if with_results else None
-        job["result"] = json.loads(job["result"]) if job["result"] else None
-        return job
-
-    def results(self, job_id: str) -> list[dict]:
-        rows = self._exec("SELECT record FROM job_results WHERE job = ? ORDER BY idx", (job_id,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
-
-    def list(self, limit: int = 50) -> list[dict]:
-        rows = self._exec("SELECT id FROM jobs ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
-        return [self.get(r[0], with_results=False) for r in rows]
-
-    def request(self, job_id: str) -> dict:
-        return json.loads(self._exec("SELECT request FROM jobs WHERE id = ?", (job_id,)).fetchone()[0])
+    def _atomic(self, body: Callable[[Exec], T]) -> T:
+        with self.lock:
+            self._exec("BEGIN IMMEDIATE")
+            try:
+                value = body(lambda sql, args: self._exec(sql, args))
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+            self._exec("COMMIT")
+            return value
 
     def next_queued(self) -> str | None:
-        row = self._exec("SELECT id FROM jobs WHERE status = 'queued' ORDER BY created LIMIT 1").fetchone()
-        return row[0] if row else None
+        rows, _ = self._exec("SELECT id FROM jobs WHERE status = 'queued' ORDER BY created LIMIT 1")
+        return rows[0][0] if rows else None
 
     def claim(self, job_id: str, run: str) -> bool:
-        cursor = self._exec(
+        _, count = self._exec(
             "UPDATE jobs SET status='running', run=?, started=COALESCE(started, ?) "
             "WHERE id=? AND status='queued'",
             (run, time.time(), job_id),
         )
-        return cursor.rowcount == 1
+        return count == 1
 
-    def finish(
-        self,
-        job_id: str,
-        status: str,
-        from_status: tuple[str, ...] = ACTIVE,
-        error: str | None = None,
-        message: str | None = None,
-    ) -> bool:
-        marks = ",".join("?" * len(from_status))
-        cursor = self._exec(
-            f"UPDATE jobs SET status=?, run=NULL, finished=?, error=COALESCE(?, error), "
-            f"message=COALESCE(?, message) WHERE id=? AND status IN ({marks})",
-            (status, time.time(), error, message, job_id, *from_status),
-        )
-        return cursor.rowcount == 1
-
-    def delete(self, job_id: str) -> bool:
-        """Remove a finished job, its results and its checkpoint file."""
-        with self.lock, self.conn:
-            cursor = self.conn.execute(
-                "DELETE FROM jobs WHERE id=? AND status NOT IN ('queued','running')", (job_id,)
-            )
-            if cursor.rowcount:
-                self.conn.execute("DELETE FROM job_results WHERE job=?", (job_id,))
-        remove_checkpoint(self.path, job_id)
-        return cursor.rowcount == 1
-
-    def expire(self, days: float) -> int:
-        """Delete the jobs that finished more than ``days`` ago (retention_days)."""
-        if days <= 0:
-            return 0
-        rows = self._exec(
-            "SELECT id FROM jobs WHERE status NOT IN ('queued','running') AND finished < ?",
-            (time.time() - days * 86400,),
-        ).fetchall()
-        return sum(self.delete(row[0]) for row in rows)
-
-    def sweep_checkpoints(self) -> None:
-        """Remove the checkpoint files of jobs that will not continue (finished, deleted)."""
-        folder, prefix = os.path.split(self.path)
-        try:
-            names = os.listdir(folder or ".")
-        except OSError:
-            return
-        for name in names:
-            if name.startswith(prefix + ".") and name.endswith(CHECKPOINT_SUFFIX):
-                job_id = name[len(prefix) + 1 : -len(CHECKPOINT_SUFFIX)]
-                row = self._exec("SELECT status FROM jobs WHERE id=?", (job_id,)).fetchone()
-                if row is None or row[0] not in ACTIVE:
-                    remove_checkpoint(self.path, job_id)
-
-    def recover(self, resume: bool) -> int:
-        """After a restart: jobs left ``running`` by a server that died."""
-        if resume:
-            cursor = self._exec(
-                "UPDATE jobs SET status='queued', run=NULL, "
-                "message='resumed after a server restart' WHERE status='running'"
-            )
-        else:
-            cursor = self._exec(
-                "UPDATE jobs SET status='interrupted', run=NULL, finished=?, "
-                "message='the server stopped while this job ran; the results found so far are kept' "
-                "WHERE status='running'",
-                (time.time(),),
-            )
-        return cursor.rowcount
+    def claim_next(self, run: str, worker: str, lease_seconds: float) -> str | None:
+        # One server runs this file's jobs: the oldest queued one is free to take.
+        while True:
+            job_id = self.next_queued()
+            if job_id is None or self.claim(job_id, run):
+                return job_id
 
 
 def _identity(path: str) -> tuple[int, int] | None:
@@ -329,12 +219,12 @@ def _identity(path: str) -> tuple[int, int] | None:
 # ---------------------------------------------------------------------------
 # The job process
 # ---------------------------------------------------------------------------
-class _Writer:
-    """The job process's guarded writes: only while the row still belongs to this run."""
+class _Writer(JobWriterBase):
+    """A job process's guarded writes to the SQLite file."""
 
     def __init__(self, path: str, job_id: str, run: str):
         self.conn = connect(path, create=False)
-        self.job_id, self.run = job_id, run
+        self.job_id, self.run, self.checkpoint_base = job_id, run, path
 
     def update(self, **fields: Any) -> bool:
         sets = ", ".join(f"{key}=?" for key in fields)
@@ -346,7 +236,6 @@ class _Writer:
         return cursor.rowcount == 1
 
     def append(self, records: list[tuple[int, dict]], progress: dict) -> bool:
-        """Add results and the progress in one transaction, if the job is still ours."""
         with self.conn:  # BEGIN ... COMMIT
             self.conn.execute("BEGIN IMMEDIATE")
             if not self.update(progress=progress):
@@ -358,27 +247,48 @@ class _Writer:
             )
         return True
 
+    def request(self) -> dict | None:
+        row = self.conn.execute("SELECT request FROM jobs WHERE id=?", (self.job_id,)).fetchone()
+        return None if row is None else json.loads(row[0])
 
-def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
+    def done(self) -> int:
+        return self.conn.execute("SELECT COUNT(*) FROM job_results WHERE job=?", (self.job_id,)).fetchone()[0]
+
+
+DB_VARIABLE = "MINDGAMES_JOB_DB"  # a database URL reaches the job process here, not on its command line
+
+
+def open_writer(db: str, job_id: str, run: str) -> JobWriterBase:
+    if is_url(db):
+        from .store_postgres import PostgresWriter
+
+        return PostgresWriter(db, job_id, run)
+    return _Writer(db, job_id, run)
+
+
+def job_main(db: str, job_id: str, run: str, parent: int, memory_mb: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     cap_memory(memory_mb)  # as the solver workers: a job too big for the machine fails alone
     # The server gone (even by SIGKILL): this job stops.  Watched by a thread only: the
     # kernel's parent-death signal follows the thread that started us, and the server
     # starts jobs from its job runner's thread.
     exit_with_parent(parent, kernel_signal=False)
+    if db == "-":
+        db = os.environ.get(DB_VARIABLE, "")
     try:
-        writer = _Writer(path, job_id, run)
-        row = writer.conn.execute("SELECT request FROM jobs WHERE id=?", (job_id,)).fetchone()
-    except sqlite3.Error as error:  # the database is gone or broken: nothing to report to
-        print(f"mindgames: job {job_id}: the jobs database {path} cannot be used: {error}", file=sys.stderr)
+        writer = open_writer(db, job_id, run)
+        request = writer.request()
+        done = writer.done()
+    except (sqlite3.Error, StoreUnavailable) as error:  # the database is gone or broken: nothing to report to
+        reason = error.message if isinstance(error, StoreUnavailable) else str(error)
+        where = "at its URL" if is_url(db) else db
+        print(f"mindgames: job {job_id}: the jobs database {where} cannot be used: {reason}", file=sys.stderr)
         sys.exit(4)
-    if row is None:  # deleted before it started
+    if request is None:  # deleted before it started
         return
-    request = json.loads(row[0])
-    done = writer.conn.execute("SELECT COUNT(*) FROM job_results WHERE job=?", (job_id,)).fetchone()[0]
     try:
         if request.get("action") == COUNT_GRIDS:
-            _count_grids(writer, request, path)
+            _count_grids(writer, request)
         else:
             _batch(writer, request, done)
     except TaskError as error:
@@ -399,7 +309,7 @@ def job_main(path: str, job_id: str, run: str, parent: int, memory_mb: int = 0) 
         )
 
 
-def _batch(writer: _Writer, request: dict, done: int) -> None:
+def _batch(writer: JobWriterBase, request: dict, done: int) -> None:
     """Answer the puzzles after the first ``done`` (already answered before a restart)."""
     progress = {"done": done, "total": task_size(request)}
     pending: list[tuple[int, dict]] = []
@@ -443,14 +353,14 @@ def _batch(writer: _Writer, request: dict, done: int) -> None:
         except _NotOurs:
             return
         raise
-    writer.update(status="done", finished=time.time(), run=None)
+    writer.update(status="done", finished=time.time(), run=None, worker=None, lease_until=None)
 
 
 class _NotOurs(Exception):
     pass
 
 
-def _count_grids(writer: _Writer, request: dict, path: str) -> None:
+def _count_grids(writer: JobWriterBase, request: dict) -> None:
     """Every grid of a variant, counted by the kind (``GridKind.count_all``), two parts
     recounted by a second method as the command line does."""
     from mindgames.models.errors import CrossCheckFailed, PuzzleError
@@ -459,7 +369,7 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
     if kind is None:
         raise TaskError(404, f"no grid kind {request['kind']!r}")
     options = {o.name: request[o.name] for o in kind.count_all_options if request.get(o.name) is not None}
-    checkpoint = checkpoint_path(path, writer.job_id)  # so a resumed job keeps its cubes
+    checkpoint = store_checkpoint_path(writer.checkpoint_base, writer.job_id)  # a resumed job keeps its cubes
     last = [0.0]
 
     def on_progress(done: int, total: int) -> None:
@@ -482,40 +392,52 @@ def _count_grids(writer: _Writer, request: dict, path: str) -> None:
         raise TaskError(500, f"cross-check failed: {error}") from None
     record = result.to_json()
     record["checkpoint"] = None
-    writer.update(result=record, status="done", finished=time.time(), run=None)
-    remove_checkpoint(path, writer.job_id)
+    writer.update(result=record, status="done", finished=time.time(), run=None, worker=None, lease_until=None)
+    remove_checkpoint(writer.checkpoint_base, writer.job_id)
 
 
 # ---------------------------------------------------------------------------
-# The runner, in the API process
+# The runner: in the API process, or in ``mindgames worker``
 # ---------------------------------------------------------------------------
 class JobRunner:
     """Starts queued jobs (at most ``workers`` at once), stops those past their time
-    limit or cancelled, and notices processes that died."""
+    limit or cancelled, and notices processes that died.
+
+    On a shared store it also renews the leases of its jobs (a job no longer ours, cancelled
+    or requeued elsewhere, has its process stopped), queues again the jobs whose lease
+    expired (their runner vanished), and records a heartbeat (``GET /v1/workers``)."""
 
     SWEEP_SECONDS = 60.0  # how often finished jobs past retention_days are deleted
 
     def __init__(
         self,
-        store: JobStore,
+        store: JobStoreBase,
         workers: int,
         max_seconds: float,
         memory_mb: int = 0,
         retention_days: float = 0.0,
+        lease_seconds: float = 30.0,
+        role: str = "server",
     ):
         self.store = store
         self.workers = workers
         self.max_seconds = max_seconds
         self.memory_mb = memory_mb
         self.retention_days = retention_days
+        self.lease_seconds = lease_seconds
+        self.identity = worker_identity(role)
+        self.role = role
+        self.born = time.time()
+        self.beat = 0.0  # when leases were last renewed and the heartbeat written
         self.swept = 0.0
-        self.running: dict[str, tuple[Any, float]] = {}
+        self.running: dict[str, tuple[Any, float, str]] = {}  # job id: process, start, run
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
         # Every step of the runner (database calls, starting and stopping processes) runs in
         # this one thread: never on the event loop, and never two at once.
         self.thread = ThreadPoolExecutor(1, thread_name_prefix="mindgames-jobs")
         self.unavailable: str | None = None  # why the last step could not reach the store
+        self.seen: list[dict] = []  # the workers of the store, as of the last heartbeat
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self._loop())
@@ -534,31 +456,60 @@ class JobRunner:
         self.thread.shutdown(wait=True)
 
     def _stop_all(self) -> None:
-        for job_id, (process, _) in list(self.running.items()):
+        for job_id, (process, _, run) in list(self.running.items()):
             _stop(process)
-            self.store.finish(
-                job_id,
-                "interrupted",
-                ("running",),
-                message="the server stopped while this job ran; the results found so far are kept",
-            )
+            if self.store.shared:  # another worker continues it after its last result
+                self.store.release(job_id, run, f"requeued: its {self.role} stopped")
+            else:
+                self.store.finish(
+                    job_id,
+                    "interrupted",
+                    ("running",),
+                    message="the server stopped while this job ran; the results found so far are kept",
+                )
         self.running.clear()
+        if self.store.shared:
+            self.store.forget_worker(self.identity)
         self.store.sweep_checkpoints()
 
     def poke(self) -> None:
         self.wake.set()
 
     def cancel(self, job_id: str) -> bool:
-        """Cancel a queued or running job (its results so far are kept)."""
+        """Cancel a queued or running job (its results so far are kept); a job another
+        worker runs stops at its next write, or when that worker renews its lease."""
         entry = self.running.pop(job_id, None)
         done = self.store.finish(job_id, "cancelled", message="cancelled")
         if entry is not None:
             _stop(entry[0])
-        remove_checkpoint(self.store.path, job_id)
+        remove_checkpoint(self.store.checkpoint_base, job_id)
         return done
+
+    def me(self) -> dict:
+        """This runner as ``GET /v1/workers`` shows it."""
+        now = time.time()
+        return {
+            "id": self.identity,
+            "role": self.role,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "slots": self.workers,
+            "running": len(self.running),
+            "lease_seconds": self.lease_seconds,
+            "started": self.born,
+            "heartbeat": now,
+        }
+
+    def workers_seen(self) -> list[dict]:
+        """Every runner of the store (a shared one), or this one alone."""
+        if not self.store.shared:
+            return [dict(self.me(), age=0.0, alive=True)]
+        return self.store.workers()
 
     def _step(self) -> None:
         self._reap()
+        if self.store.shared:
+            self._lease()
         self._launch()
         self._sweep()
 
@@ -579,6 +530,23 @@ class JobRunner:
             except asyncio.TimeoutError:
                 pass
 
+    def _lease(self) -> None:
+        """A third of a lease after the last time: renew ours, stop those no longer ours,
+        requeue the expired, and say we are alive."""
+        now = time.monotonic()
+        if now - self.beat < self.lease_seconds / 3:
+            return
+        self.beat = now
+        runs = {run: job_id for job_id, (_, _, run) in self.running.items()}
+        kept = self.store.renew(self.identity, list(runs), self.lease_seconds)
+        for run, job_id in runs.items():
+            if run not in kept:  # cancelled, deleted or requeued by another: stop its process
+                process = self.running.pop(job_id)[0]
+                _stop(process)
+        self.store.requeue_expired()
+        self.store.heartbeat(self.me())
+        self.seen = self.store.workers()
+
     def _sweep(self) -> None:
         now = time.monotonic()
         every = min(self.SWEEP_SECONDS, self.retention_days * 86400 / 2 or self.SWEEP_SECONDS)
@@ -589,7 +557,7 @@ class JobRunner:
 
     def _reap(self) -> None:
         now = time.monotonic()
-        for job_id, (process, started) in list(self.running.items()):
+        for job_id, (process, started, run) in list(self.running.items()):
             if process.poll() is not None:
                 del self.running[job_id]
                 hint = (
@@ -602,8 +570,9 @@ class JobRunner:
                     "failed",
                     ("running",),
                     error=f"the job's process died (exit code {process.returncode}{hint})",
+                    run=run,
                 )
-                remove_checkpoint(self.store.path, job_id)
+                remove_checkpoint(self.store.checkpoint_base, job_id)
             elif now - started > self.max_seconds:
                 _stop(process)
                 del self.running[job_id]
@@ -613,31 +582,34 @@ class JobRunner:
                     ("running",),
                     error=f"stopped: the job ran longer than max_job_seconds "
                     f"({self.max_seconds:g} s); the results so far are kept",
+                    run=run,
                 )
-                remove_checkpoint(self.store.path, job_id)
+                remove_checkpoint(self.store.checkpoint_base, job_id)
 
     def _launch(self) -> None:
         while len(self.running) < self.workers:
-            job_id = self.store.next_queued()
+            run = uuid.uuid4().hex
+            job_id = self.store.claim_next(run, self.identity, self.lease_seconds)
             if job_id is None:
                 return
-            run = uuid.uuid4().hex
-            if not self.store.claim(job_id, run):
-                continue
+            url = is_url(self.store.locator)
+            env = child_env()
+            if url:
+                env[DB_VARIABLE] = self.store.locator
             process = subprocess.Popen(
                 child_command(
                     "mindgames.service.jobs",
-                    self.store.path,
+                    "-" if url else self.store.locator,
                     job_id,
                     run,
                     str(os.getpid()),
                     str(self.memory_mb),
                 ),
                 stdin=subprocess.DEVNULL,
-                env=child_env(),
+                env=env,
                 cwd=child_cwd(),
             )
-            self.running[job_id] = (process, time.monotonic())
+            self.running[job_id] = (process, time.monotonic(), run)
 
 
 def _stop(process: subprocess.Popen) -> None:

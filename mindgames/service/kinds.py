@@ -20,6 +20,7 @@ from typing import Any
 from mindgames.models import registry
 from mindgames.models.actions import ACTIONS, select
 from mindgames.models.errors import PuzzleError, shorten
+from mindgames.models.formats import share_links
 from mindgames.models.kind import GridKind, PlanKind, PuzzleKind
 from mindgames.models.runner import count_limit
 
@@ -353,6 +354,8 @@ class Answerer:
         result.index = index
         result.extra.update(kind.result_fields(puzzle))
         record = result.to_json()
+        if task.get("links"):
+            record["links"] = share_links(kind, puzzle, result.solution if action == "solve" else None)
         if task.get("explain") and record["status"] == "unsolvable":
             record["clashing_cells"] = [list(cell) for cell in kind.clashing_cells(puzzle)]
         return record
@@ -534,7 +537,10 @@ def _generate(task: dict, emit: Callable[[int, dict], None], deadline: float | N
         for item in generate_puzzles(
             kind, empty, count, task["seed"], task.get("engine") or "sat", Deadline(limit), first=start
         ):
-            emit(item.index, item.to_json(kind))
+            record = item.to_json(kind)
+            if task.get("links"):
+                record["links"] = share_links(kind, item.puzzle, record.get("solution"))
+            emit(item.index, record)
             made = item.index + 1
     except PuzzleError as error:  # a variant the kind cannot make, or one without any solution
         raise TaskError(422, str(error)) from None

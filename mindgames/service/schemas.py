@@ -149,6 +149,12 @@ class SharedOptions(BaseModel):
     params: dict[str, WholeNumber] | None = Field(
         None, description=PARAMS_DOC, examples=[{"pairs": 3, "capacity": 2}]
     )
+    links: bool = Field(
+        False,
+        description="grid puzzles: the answer gains `links`, by site (puzzlink, tatham, ...): the link "
+        "opening the puzzle there (`puzzle`), and the solved grid's (`solution`), or `error`: "
+        "what the site cannot show",
+    )
 
 
 #: the request's options: the shared ones and every grid kind's own
@@ -374,6 +380,11 @@ class GenerateSettings(BaseModel):
         le=1e9,
         description="seconds for them all (answered at once: at most max_seconds); the puzzles "
         "not made by then are `unknown`",
+    )
+    links: bool = Field(
+        False,
+        description="each record gains `links`, by site: the link opening the puzzle there "
+        "(`puzzle`) and its solved grid (`solution`), or `error`: what the site cannot show",
     )
 
 

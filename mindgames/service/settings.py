@@ -53,6 +53,8 @@ class Settings:
     resume_jobs: bool = False  # after a restart: re-queue interrupted jobs (else mark them interrupted)
     grace_seconds: float = 2.0  # a worker this late past a deadline is killed and replaced
     inline: bool = True  # a small grid solve / check is answered in the API process (see .inline)
+    local_jobs: bool = True  # this server runs jobs (False: `mindgames worker` processes do)
+    lease_seconds: float = 30.0  # a shared store's job whose runner is silent this long is requeued
 
     def limits(self) -> dict[str, float | int]:
         return {

@@ -38,6 +38,7 @@ from ..formats import (
 )
 from ..kind import Parsed
 from .puzzle import MAX_SIDE, RULE_SETS, Puzzle, check_rules_set, make_puzzle
+from .sites import claims_unruly, read_unruly
 
 name = "binairo"
 _CELL = {"0": 0, "1": 1, ".": None}
@@ -79,11 +80,12 @@ def _header_rules(header: Header) -> str | None:
     return settings.get("rules")
 
 
-def _agreed_rules(found: str | None, asked: str | None, where: str) -> str:
-    """The rule set a file (header or record) says, checked against the one asked for."""
+def _stated_rules(found: str | None, asked: str | None, where: str) -> str | None:
+    """The rule set a file (header or record) says, checked against the one asked for (None:
+    neither states one)."""
     if found is not None and asked is not None and found != asked:
         raise PuzzleError(f"{where} says rules={found}, but rules {asked} were asked for")
-    return found or asked or "takuzu"
+    return found or asked
 
 
 def _one_per_line(tokens: list[list[str]]) -> bool:
@@ -132,14 +134,16 @@ def _parse_text(text: str, rules: str | None) -> list[Parsed[Puzzle]]:
     found: list[Parsed[Puzzle]] = []
     for unit in line_units(text.splitlines(), TEXT_FORMAT, NO_HEADER):
         header_at, header_rules = unit.stated
-        found.append(_parse_unit(unit, _agreed_rules(header_rules, rules, f"the header at {header_at}")))
+        found.append(_parse_unit(unit, _stated_rules(header_rules, rules, f"the header at {header_at}")))
     return found
 
 
-def _parse_unit(unit: Unit, rules: str) -> Parsed[Puzzle]:
-    """One puzzle of a text: a grid over a block of lines, or a puzzle on one line."""
+def _parse_unit(unit: Unit, rules: str | None) -> Parsed[Puzzle]:
+    """One puzzle of a text: a grid over a block of lines, or a puzzle on one line; ``rules``:
+    what the file or the caller states (None: nothing, takuzu unless the line says)."""
     if unit.form == "line":
         return Parsed.attempt(recognise, LINE_READERS, unit.text.split()[0], place(line=unit.where), rules)
+    rules = rules or "takuzu"
     block = unit.where
     first = block[0][0]
     try:
@@ -154,19 +158,20 @@ def _parse_unit(unit: Unit, rules: str) -> Parsed[Puzzle]:
         return Parsed(error=error_at(f"puzzle at line {first}", str(error)))
 
 
-def _cells_line(text: str, where: str, rules: str) -> Puzzle:
+def _cells_line(text: str, where: str, rules: str | None) -> Puzzle:
     """A square puzzle written on one line: its n*n cells."""
     try:
         side = _side(len(text)) or 0
         flat = _row(text, where)
-        return make_puzzle([flat[i : i + side] for i in range(0, len(flat), side)], rules)
+        return make_puzzle([flat[i : i + side] for i in range(0, len(flat), side)], rules or "takuzu")
     except PuzzleError as error:
         raise error if str(error).startswith("line") else error_at(where, str(error)) from None
 
 
 #: the formats of a line that holds one puzzle (its first field: a known solution may follow),
-#: tried in order; the last, n*n cells, takes every line
-LINE_READERS: list[Recogniser] = [Recogniser(None, _cells_line)]
+#: tried in order (each reads ``(text, where, rules stated or None)``): Unruly game IDs
+#: (:mod:`.sites`), then n*n cells, which take every line
+LINE_READERS: list[Recogniser] = [Recogniser(claims_unruly, read_unruly), Recogniser(None, _cells_line)]
 
 
 def _json_cell(value: Any, where: str) -> int | None:
@@ -220,12 +225,13 @@ def _parse_json_item(item: Any, index: int, rules: str | None) -> Parsed[Puzzle]
                 raise PuzzleError(
                     f'"rules" is {shorten(json.dumps(item_rules))}, not {" or ".join(RULE_SETS)}'
                 )
-            item_rules = _agreed_rules(item_rules, rules, "the record")
+            stated = _stated_rules(item_rules, rules, "the record")
             grid = item["grid"]
         else:
-            item_rules, grid = rules or "takuzu", item
+            stated, grid = rules, item
+        item_rules = stated or "takuzu"
         if isinstance(grid, str):
-            inner = _parse_text(grid, item_rules)
+            inner = _parse_text(grid, stated)
             if len(inner) != 1:
                 raise PuzzleError(f'"grid" holds {len(inner)} puzzles, not one')
             return inner[0]

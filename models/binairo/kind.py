@@ -14,6 +14,7 @@ from ..errors import CrossCheckFailed, PuzzleError
 from ..kind import Cell, GridKind, Option, Parsed
 from . import formats, rules
 from .puzzle import RULE_SETS, Puzzle, check_rules_set, grid_rows, make_puzzle, parse_size
+from .writers import LINKS, WRITERS
 
 if TYPE_CHECKING:
     from .count import CountResult
@@ -41,6 +42,7 @@ class BinairoKind(GridKind[Puzzle, rules.Encoding]):
         "one puzzle on one line (N*N cells)",
         "a list of rows of 0, 1, null (or -1) for a blank",
         'an object {"grid": ..., "rules": "takuzu" | "unruly"}',
+        "Simon Tatham's Unruly game IDs (8x8:..., u: takuzu)",
     )
     options = (RULES_OPTION,)
     generate_options = (SIZE_OPTION, RULES_OPTION)
@@ -61,6 +63,9 @@ class BinairoKind(GridKind[Puzzle, rules.Encoding]):
 
     def to_json(self, puzzle: Puzzle) -> dict[str, Any]:
         return formats.to_json(puzzle)
+
+    writers = WRITERS
+    links = LINKS
 
     # -- the rules, as rules.py states them -----------------------------------------------
     shape = staticmethod(rules.shape)

@@ -59,6 +59,7 @@ from .rules import (
     units,
     verify,
 )
+from .variant_json import constraints_from_json, constraints_to_json
 
 name = "sudoku"
 
@@ -84,6 +85,8 @@ __all__ = [
     "compile",
     "compile_alone",
     "compile_puzzle",
+    "constraints_from_json",
+    "constraints_to_json",
     "count",
     "decode",
     "explain_unsolvable",

@@ -16,6 +16,7 @@ Sudoku is read from a line (:data:`LINE_READERS`), a block of lines or a JSON va
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +39,10 @@ from ..formats import (
 from ..formats import units as cut_units
 from ..grid import SYMBOL_VALUES, SYMBOLS, box_shape, cell_name, symbol_char
 from ..kind import Parsed
+from . import fpuzzles, pencilmarks, sudokupad
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
 from .sites import claims_puzzlink, claims_tatham, read_puzzlink, read_tatham
+from .variant_json import RULE_KEYS, constraints_from_json, constraints_to_json
 
 
 # ---------------------------------------------------------------------------
@@ -245,7 +248,7 @@ def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
     The hot path of reading a collection: the checks :func:`make_puzzle` makes,
     done on the whole line at once."""
     size = _SIZE_OF_CELLS.get(len(line))
-    if size is None or not line.isascii():
+    if size is None or not line.isascii() or size == 27 and pencilmarks.claims_sukaku(line):
         return None
     values = line.encode().translate(_SYMBOL_BYTES)  # the cells' values, at C speed
     if max(values) > size:  # a symbol out of range, unknown, or a space (region labels follow)
@@ -263,7 +266,8 @@ def _plain_line(line: str, variant: Variant | None) -> Sudoku | None:
     return Sudoku(grid, box, None, diagonals)
 
 
-_SEPARATOR_CHARS = set("-+=|_* \t")  # '*': the corners of Simple Sudoku's (.ss) frame
+# '*': the corners of Simple Sudoku's (.ss) frame; '.', ':', "'": the corners of Hodoku's candidate grids
+_SEPARATOR_CHARS = set("-+=|_*.:' \t")
 
 
 def _is_separator(line: str) -> bool:
@@ -290,8 +294,17 @@ def _row_cells(line: str, where: str) -> list[int]:
 def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant | None = None) -> Sudoku:
     """A puzzle drawn as a grid, one row per line, separators (| - +) allowed."""
     first = numbered_lines[0][0]
-    grid = [_row_cells(text, place(line=n)) for n, text in numbered_lines if not _is_separator(text)]
     where = place(lines=(first, numbered_lines[-1][0]))
+    rows = [(n, text.replace("|", " ").split()) for n, text in numbered_lines if not _is_separator(text)]
+    # groups of several digits are candidates in a grid of up to 9 rows (a grid whose
+    # numbers go to 10 and beyond has 10 rows and more)
+    small = len(rows) <= pencilmarks.SUKAKU_SIZE
+    if small and any(
+        len(tokens) > 1 and any(map(pencilmarks.is_candidate_token, tokens)) for _, tokens in rows
+    ):
+        box, diagonals = _resolve(variant, None, None, False, where)
+        return pencilmarks.puzzle_of_marks(pencilmarks.candidate_rows(rows), where, box, diagonals)
+    grid = [_row_cells(text, place(line=n)) for n, text in numbered_lines if not _is_separator(text)]
     for i, row in enumerate(grid):
         if len(row) != len(grid):
             raise PuzzleError(f"{where}: row {i + 1} has {len(row)} cells but the grid has {len(grid)} rows")
@@ -300,7 +313,7 @@ def parse_grid_lines(numbered_lines: Sequence[tuple[int, str]], variant: Variant
     return make_puzzle(grid, box, None, diagonals, where)
 
 
-_JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions")
+_JSON_KEYS = ("grid", "puzzle", "box", "diagonals", "regions", *RULE_KEYS)
 # Keys of the records mindgames itself writes (generate, solve, check, count --json):
 # a record read back as a puzzle keeps its puzzle keys and these are passed over.
 _OUTPUT_KEYS = frozenset(
@@ -320,12 +333,14 @@ _OUTPUT_KEYS = frozenset(
         "complete",
         "error",
         "message",
+        "drawing",
     }
 )
 
 
 def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = None) -> Sudoku:
-    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}``.
+    """The seeds' list of rows (0 blank), or ``{"grid", "box", "diagonals", "regions"}`` and
+    the variant rules' keys (:mod:`.variant_json`: ``"cages"``, ``"thermos"``...).
 
     Records that mindgames writes are read too: their ``"puzzle"`` line stands
     for ``"grid"`` and their result keys are passed over."""
@@ -361,7 +376,7 @@ def parse_json_value(value: Any, where: str = "JSON", variant: Variant | None = 
     if box is not None and not isinstance(box, list):
         raise PuzzleError(f'{where}: "box" must be [rows, cols], not {shorten(repr(box))}')
     box, diag = _resolve(variant, box, diag, labels is not None, where)
-    return make_puzzle(grid, box, labels, diag, where)
+    return make_puzzle(grid, box, labels, diag, where, constraints_from_json(value, where))
 
 
 def _json_cells(raw: Any, where: str) -> list[list[int]]:
@@ -443,6 +458,7 @@ TEXT_FORMAT: TextFormat[Variant | None, Variant] = TextFormat(
     one_puzzle=_is_grid_block,
     json_one_puzzle=_one_grid,
     block_lines_at_most=GRID_LINES_AT_MOST,
+    puzzle_sections=("puzzle",),  # SadMan Sudoku (.sdk): [Puzzle]; its [State] and others are passed over
 )
 
 
@@ -458,6 +474,11 @@ def units(lines: Iterable[str], variant: Variant | None = None) -> Iterator[Unit
     return cut_units(lines, TEXT_FORMAT, variant)
 
 
+def _read_sukaku(text: str, where: str, variant: Variant | None) -> Sudoku:
+    box, diagonals = _resolve(variant, (3, 3), None, False, where)
+    return pencilmarks.read_sukaku(text, where, box, diagonals)
+
+
 def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
     """A line of JSON Lines: its value read as :data:`JSON_READERS` read a JSON value."""
     return recognise(JSON_READERS, json_line(text, where), where, variant)
@@ -467,8 +488,16 @@ def _read_json_line(text: str, where: str, variant: Variant | None) -> Sudoku:
 #: service's ``"puzzle"``), tried in order: the sites' links and IDs (:mod:`.sites`), then
 #: the symbols of :func:`parse_line`, which take every text
 TEXT_READERS: list[Recogniser] = [
+    Recogniser(pencilmarks.claims_sukaku, lambda text, where, variant: _read_sukaku(text, where, variant)),
     Recogniser(claims_puzzlink, lambda text, where, variant: read_puzzlink(text, where, _resolve, variant)),
     Recogniser(claims_tatham, lambda text, where, variant: read_tatham(text, where, _resolve, variant)),
+    Recogniser(
+        fpuzzles.claims_link, lambda text, where, variant: fpuzzles.read_link(text, where, _resolve, variant)
+    ),
+    Recogniser(
+        sudokupad.claims_link,
+        lambda text, where, variant: sudokupad.read_link(text, where, _resolve, variant),
+    ),
     Recogniser(None, parse_line),
 ]
 #: the formats of a line that holds one puzzle, tried in order after the usual line
@@ -476,7 +505,13 @@ TEXT_READERS: list[Recogniser] = [
 LINE_READERS: list[Recogniser] = [Recogniser(lambda text: text[:1] in "[{", _read_json_line), *TEXT_READERS]
 #: the forms of a JSON value that is one puzzle (a value of a JSON document or of JSON Lines),
 #: tried in order; the last, :func:`parse_json_value`, takes every value
-JSON_READERS: list[Recogniser] = [Recogniser(None, parse_json_value)]
+JSON_READERS: list[Recogniser] = [
+    Recogniser(
+        fpuzzles.claims_json,
+        lambda value, where, variant: fpuzzles.read_json(value, where, _resolve, variant),
+    ),
+    Recogniser(None, parse_json_value),
+]
 
 
 def parse_unit(unit: Unit) -> Parsed[Sudoku]:
@@ -524,6 +559,8 @@ def write(puzzle: Sudoku) -> str:
     >>> parse(write(puzzle)) == puzzle
     True
     """
+    if puzzle.constraints:  # no line of symbols holds cages or thermos: a JSON line does
+        return f"{header(puzzle)}\n{json.dumps(to_json(puzzle), separators=(',', ':'))}\n"
     return f"{header(puzzle)}\n{to_text(puzzle)}\n"
 
 
@@ -535,4 +572,5 @@ def to_json(puzzle: Sudoku) -> dict[str, Any]:
     record["diagonals"] = puzzle.diagonals
     if puzzle.regions is not None:
         record["regions"] = region_labels(puzzle)
+    record.update(constraints_to_json(puzzle.constraints))
     return record

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +15,7 @@ from ..runner import PuzzleSolver, Result
 from . import formats, rules
 from .formats import Unit, Variant, checked_box
 from .puzzle import Sudoku, make_puzzle
+from .writers import LINKS, WRITERS
 
 BOX = Option(
     "box", "box shape RxC (e.g. 3x3, 2x3); default: as the file says, else the most square", parse=checked_box
@@ -35,6 +36,8 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
         "a grid drawn over several lines (separators | - + allowed)",
         "a list of rows of numbers (0 blank)",
         'an object {"grid", "box": [rows, cols], "diagonals": true|false, "regions"}',
+        "puzz.link, f-puzzles and SudokuPad links, Simon Tatham's Solo game IDs",
+        ".sdk / .sdm files (SadMan, SudoCue), .ss grids, Sukaku lines and candidate grids (pencil marks)",
     )
     options = (BOX, DIAGONALS)
     generate_options = (GENERATE_BOX, DIAGONALS, REGIONS)
@@ -69,6 +72,9 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     def to_json(self, puzzle: Sudoku) -> dict[str, Any]:
         return formats.to_json(puzzle)
 
+    writers = WRITERS
+    links = LINKS
+
     # -- the rules, as rules.py states them -----------------------------------------------
     shape = staticmethod(rules.shape)
     compile = staticmethod(rules.compile)
@@ -80,9 +86,19 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
     explain_unsolvable = staticmethod(rules.explain_unsolvable)
     clashing_cells = staticmethod(rules.clashing_cells)
 
+    def result_fields(self, puzzle: Sudoku) -> dict[str, Any]:
+        """A puzzle with variant rules: the puzzle as read (mindgames' JSON object, its rules
+        included), so that a page that sent a link (read only here) can draw its givens and
+        rules (``static/variants.js``)."""
+        return {"drawing": formats.to_json(puzzle)} if puzzle.constraints else {}
+
     # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
-    def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
-        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution."""
+    def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:
+        """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution.
+        None for a puzzle with variant rules: the ladder knows units only (``explain`` then
+        says "one solution", which the engines proved under every rule)."""
+        if puzzle.constraints:
+            return None
         from . import techniques  # imported when asked: solving needs none of it
 
         return techniques.grade(puzzle, deadline)
@@ -95,10 +111,22 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
         return {"rating": solving.rating, "rating_ep": solving.rating_ep, "rating_ed": solving.rating_ed}
 
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
-        """The next value the ladder deduces, as JSON; None when it is stuck."""
+        """The next value the ladder deduces, as JSON; None when it is stuck.  A puzzle with
+        variant rules gets the first single under every rule (the ladder knows units only:
+        :func:`.variant_explain.hint`, which names the rules it used)."""
+        if puzzle.constraints:
+            from . import variant_explain
+
+            return variant_explain.hint(puzzle, deadline)
         from . import techniques
 
         return techniques.hint_json(puzzle, deadline)
+
+    def rules_in_clash(self, puzzle: Sudoku, solvable: Callable[[Sudoku], bool]) -> list[str]:
+        """The variant rules (cages, thermos...) a clash of givens needs, by name (each removal checked)."""
+        from . import variant_explain
+
+        return variant_explain.rules_in_clash(puzzle, solvable)
 
     # -- words for people ---------------------------------------------------------------
     def describe(self, puzzle: Sudoku) -> str:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from ..errors import PuzzleError, shorten
 from ..grid import box_shape, cell_name
+from .variants import CLASSIC, Constraints, validate
 
 MIN_SIZE, MAX_SIZE = 4, 35
 Grid = tuple[tuple[int, ...], ...]
@@ -23,12 +24,15 @@ class Sudoku:
     """A puzzle: ``grid[r][c]`` is a given 1..N or 0 for a blank.
 
     ``box`` is the box shape (rows, cols); ``regions`` (jigsaw) gives each
-    cell's region number 0..N-1 instead; ``diagonals`` adds the X-Sudoku rule."""
+    cell's region number 0..N-1 instead; ``diagonals`` adds the X-Sudoku rule;
+    ``constraints`` the variant rules beyond those (:mod:`.variants`: cages,
+    thermos, arrows, dots...), classic Sudoku by default."""
 
     grid: Grid
     box: tuple[int, int] | None = (3, 3)
     regions: Grid | None = None
     diagonals: bool = False
+    constraints: Constraints = CLASSIC
 
     @property
     def size(self) -> int:
@@ -41,7 +45,9 @@ class Sudoku:
         else:
             assert self.box is not None, "make_puzzle gives every puzzle without regions a box"
             kind = f"{self.box[0]}x{self.box[1]} boxes"
-        return f"{self.size}x{self.size}, {kind}" + (", diagonals" if self.diagonals else "")
+        rules = ["diagonals"] if self.diagonals else []
+        rules += self.constraints.names()
+        return ", ".join([f"{self.size}x{self.size}", kind, *rules])
 
 
 class Shape(NamedTuple):
@@ -51,10 +57,11 @@ class Shape(NamedTuple):
     box: tuple[int, int] | None
     regions: Grid | None
     diagonals: bool
+    constraints: Constraints = CLASSIC
 
 
 def shape(puzzle: Sudoku) -> Shape:
-    return Shape(puzzle.size, puzzle.box, puzzle.regions, puzzle.diagonals)
+    return Shape(puzzle.size, puzzle.box, puzzle.regions, puzzle.diagonals, puzzle.constraints)
 
 
 def make_puzzle(
@@ -63,10 +70,13 @@ def make_puzzle(
     region_labels: Sequence[Sequence[Hashable]] | None = None,
     with_diagonals: bool = False,
     where: str = "",
+    constraints: Constraints = CLASSIC,
 ) -> Sudoku:
     """A checked :class:`Sudoku` from a grid of ints (0 blank); errors name the cell.
 
-    Without ``box`` the box is the most square shape for the size.
+    Without ``box`` the box is the most square shape for the size.  ``constraints``
+    (the variant rules) are checked against the grid too (:func:`.variants.validate`:
+    cells inside it, totals in range...); errors name the rule and the cell.
 
     >>> from mindgames.models.sudoku import make_puzzle
     >>> puzzle = make_puzzle([[1, 0, 0, 0], [0, 0, 3, 0], [0, 4, 0, 0], [0, 0, 0, 2]])
@@ -111,7 +121,14 @@ def make_puzzle(
         box_tuple = box_shape(size)
         if box_tuple is None:
             raise PuzzleError(f"{at}size {size} has no box shape (it is prime): give jigsaw regions")
-    return Sudoku(tuple(tuple(row) for row in grid), box_tuple, region_grid, bool(with_diagonals))
+    if not isinstance(constraints, Constraints):
+        raise PuzzleError(f"{at}constraints must be a Constraints, not {shorten(repr(constraints))}")
+    validate(constraints, size, at)
+    if constraints.disjoint_groups and region_grid is not None:
+        raise PuzzleError(f"{at}disjoint groups: a jigsaw has no boxes to compare positions in")
+    return Sudoku(
+        tuple(tuple(row) for row in grid), box_tuple, region_grid, bool(with_diagonals), constraints
+    )
 
 
 def _region_grid(labels: Sequence[Sequence[Hashable]], size: int, at: str) -> Grid:

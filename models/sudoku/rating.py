@@ -828,6 +828,9 @@ def rate(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> Rating:
     """Solve along :data:`SE_LADDER`; ER is the hardest step (:data:`NEEDS_SEARCH_RATING` when
     the ladder is stuck), EP the hardest up to the first placement, ED the first step's.
     Raises Contradiction if the givens clash, TimeLimitReached when ``deadline`` passes."""
+    from .variants import refuse_constraints
+
+    refuse_constraints(puzzle.constraints, "the Sudoku Explainer rating")
     board = Board.of(puzzle)
     board.deadline = deadline
     steps: list[Step] = []

@@ -28,6 +28,8 @@ from mindgames.solver.model import Cardinality
 from ..grid import Unit, boxes, cell_name, columns, diagonals, regions, rows, symbol_char
 from ..kind import Encoding as KindEncoding
 from .puzzle import Grid, Shape, Sudoku, shape
+from .variant_checks import broken_rules
+from .variant_rules import add_constraints
 
 
 @lru_cache(maxsize=64)
@@ -82,7 +84,7 @@ def compile(shape: Shape) -> Encoding:
     variables are 1..N**3 and the engines' fast paths for a primary prefix apply.
     A jigsaw of at most :data:`SHARED_LAYOUT_MAX_SIZE` gets the model shared by all
     layouts of its size and diagonals, with its layout as :attr:`Encoding.fixed`."""
-    if shape.regions is not None and shape.size <= SHARED_LAYOUT_MAX_SIZE:
+    if shape.regions is not None and shape.size <= SHARED_LAYOUT_MAX_SIZE and not shape.constraints:
         layouts = _any_layout(shape.size, shape.diagonals)
         return replace(layouts.encoding, fixed=layouts.fixed(shape.regions))
     return compile_alone(shape)
@@ -90,13 +92,15 @@ def compile(shape: Shape) -> Encoding:
 
 def compile_alone(shape: Shape) -> Encoding:
     """The model of ``shape`` on its own, a jigsaw's regions among its units (the complete
-    encoding: each symbol once in each unit); what :func:`compile` gives all but small jigsaws."""
+    encoding: each symbol once in each unit); what :func:`compile` gives all but small jigsaws
+    (and every puzzle with variant rules: they are part of its model)."""
     model, cells = _cells_and_units(shape)
     return _encoding(model, shape.size, cells)
 
 
 def _cells_and_units(shape: Shape) -> tuple[Model, tuple[tuple[Choice, ...], ...]]:
-    """A model with every cell's choice of symbol and every unit of ``shape`` all different."""
+    """A model with every cell's choice of symbol, every unit of ``shape`` all different, and
+    the shape's variant rules (:mod:`.variant_rules`)."""
     model = Model()
     symbols = range(1, shape.size + 1)
     cells = tuple(
@@ -104,6 +108,8 @@ def _cells_and_units(shape: Shape) -> tuple[Model, tuple[tuple[Choice, ...], ...
     )
     for unit in units(shape):
         model.add_all_different([cells[r][c] for r, c in unit.cells])
+    if shape.constraints:
+        add_constraints(model, cells, shape.constraints, shape.box)
     return model, cells
 
 
@@ -198,8 +204,8 @@ def compile_puzzle(puzzle: Sudoku) -> PuzzleEncoding | None:
     candidates, and each unit holds each of its missing symbols in exactly one of its open
     cells.  Most published jigsaws need no more: their model is empty.  The solutions are
     exactly those of the puzzle, since every deduction is forced."""
-    if puzzle.regions is None:
-        return None
+    if puzzle.regions is None or puzzle.constraints:
+        return None  # (its deductions know the units only: a variant's rules take the shape's model)
     size, cells = puzzle.size, puzzle.size * puzzle.size
     layout = _layout(shape(puzzle))
     deduced = _deduce(layout, [value for row in puzzle.grid for value in row])
@@ -501,7 +507,8 @@ def verify(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
         and all(v == g for v, g in zip(flat, given) if g)
         and _units_hold_distinct_symbols(puzzle, flat)
     ):
-        return []
+        # the variant rules, by their own checker (:mod:`.variant_checks`), on a grid of digits
+        return broken_rules(puzzle.constraints, solution, puzzle.box) if puzzle.constraints else []
     return _problems(puzzle, solution)
 
 
@@ -521,6 +528,8 @@ def _problems(puzzle: Sudoku, solution: Sequence[Sequence[int]]) -> list[str]:
         if len(set(values)) != size:
             twice = next(v for v in values if values.count(v) > 1)
             problems.append(f"{unit.name} holds {twice} more than once")
+    if puzzle.constraints and not problems:  # the rules speak of digits 1..N only
+        problems += broken_rules(puzzle.constraints, solution, puzzle.box)
     return problems
 
 

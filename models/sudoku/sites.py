@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import PuzzleError, shorten
+from ..formats import error_at, place
 from .puzzle import MAX_SIZE, MIN_SIZE, Sudoku, make_puzzle
+from .variants import refuse_constraints
 
 #: resolves a puzzle's own box and diagonals against the stated variant (``formats._resolve``)
 Resolve = Callable[[Any, Any, Any, bool, str], tuple[Any, bool]]
@@ -52,51 +54,55 @@ def read_puzzlink(text: str, where: str, resolve: Resolve, variant: Any) -> Sudo
             f"{at}a puzz.link {shorten(genre)!r} puzzle, not a Sudoku (mindgames reads puzz.link Sudoku)"
         )
     fields = data.split("/")
-    if len(fields) != 3 or not fields[0].isdigit() or not fields[1].isdigit():
+    if len(fields) != 3 or not all(f.isdigit() and f.isascii() and len(f) <= 6 for f in fields[:2]):
         raise PuzzleError(f"{at}expected sudoku/COLUMNS/ROWS/CELLS after '?', found {shorten(data)!r}")
     cols, rows, body = int(fields[0]), int(fields[1]), fields[2]
     if cols != rows or cols not in PUZZLINK_BOXES:
         sizes = ", ".join(f"{n}x{n}" for n in PUZZLINK_BOXES)
         raise PuzzleError(f"{at}a {cols}x{rows} puzz.link Sudoku; pzprjs draws Sudoku boxes for {sizes}")
     size = cols
-    values = _number16_cells(body, size * size, f"{at}puzz.link cells")
+    values = _number16_cells(body, size * size, where, len(text) - len(text.lstrip()) + len(url) - len(body))
     box, diagonals = resolve(variant, PUZZLINK_BOXES[size], False, False, where)
     grid = [values[r * size : (r + 1) * size] for r in range(size)]
     return make_puzzle(grid, box, None, diagonals, where)
 
 
-def _number16_cells(body: str, cells: int, at: str) -> list[int]:
+def _number16_cells(body: str, cells: int, where: str, offset: int) -> list[int]:
     """The cells of a pzprjs "number16" body: a hex digit, ``-`` and two hex digits
-    (16..255) or ``+`` and three, a given each; a letter g..z, a run of 1..20 blanks."""
+    (16..255) or ``+`` and three, a given each; a letter g..z, a run of 1..20 blanks.
+    Errors name the character in the whole text (the body starts after ``offset`` of them)."""
     size = round(cells**0.5)
     values: list[int] = []
     i = 0
+
+    def wrong(at: int, message: str) -> PuzzleError:
+        return error_at(place(where, character=offset + at + 1), f"{message} in the puzz.link cells")
+
     while i < len(body):
         char = body[i]
         width = {"-": 2, "+": 3}.get(char, 0)
         if char in _HEX or width:
             digits = body[i + 1 : i + 1 + width] if width else char
             if len(digits) != max(width, 1) or not all(d in _HEX for d in digits):
-                raise PuzzleError(f"{at}, character {i + 1}: {char!r} needs {width} hex digits after it")
+                raise wrong(i, f"{char!r} needs {width} hex digits after it")
             value = int(digits, 16)
             if not 1 <= value <= size:
                 cell = len(values)
-                raise PuzzleError(
-                    f"{at}, character {i + 1}: r{cell // size + 1}c{cell % size + 1} is given {value}, "
-                    f"out of range (1..{size})"
+                raise wrong(
+                    i, f"r{cell // size + 1}c{cell % size + 1} is given {value}, out of range (1..{size})"
                 )
             values.append(value)
         elif "g" <= char <= "z":
             values.extend([0] * (ord(char) - ord("g") + 1))
         elif char == ".":
-            raise PuzzleError(f"{at}, character {i + 1}: a '?' given (a clue of unknown value)")
+            raise wrong(i, "a '?' given (a clue of unknown value)")
         else:
-            raise PuzzleError(f"{at}, character {i + 1}: unexpected {char!r}")
-        i += 1 + width
+            raise wrong(i, f"unexpected {char!r}")
         if len(values) > cells:
-            raise PuzzleError(f"{at}, character {i}: more cells than the {cells} of the grid")
+            raise wrong(i, f"more cells than the {cells} of the grid")
+        i += 1 + width
     if len(values) < cells:
-        raise PuzzleError(f"{at}: {len(values)} cells for a grid of {cells} (the URL is cut short?)")
+        raise error_at(where, f"{len(values)} cells in the puzz.link URL for a grid of {cells} (cut short?)")
     return values
 
 
@@ -106,6 +112,7 @@ def to_puzzlink(puzzle: Sudoku, host: str = "puzz.link") -> str:
     Only what pzprjs draws can go: a size it offers, its box for that size, no regions
     nor diagonals; anything else is a PuzzleError naming it."""
     size = puzzle.size
+    refuse_constraints(puzzle.constraints, "puzz.link")
     if puzzle.regions is not None or puzzle.diagonals:
         raise PuzzleError("puzz.link Sudoku has no jigsaw regions nor diagonals")
     if PUZZLINK_BOXES.get(size) != puzzle.box:
@@ -146,9 +153,16 @@ _TATHAM_PARAMS = re.compile(r"^(\d+)(?:x(\d+))?((?:j|x|k|r\d+|md?\d+|a|d[tbieu])
 _RUN_LETTERS = 26  # a letter a..z stands for 1..26 blank cells
 
 
+#: Solo's web page: the game ID after ``#`` (what ``--link tatham`` writes)
+SOLO_PAGE = "https://www.chiark.greenend.org.uk/~sgtatham/puzzles/js/solo.html"
+_SOLO_PAGE = re.compile(r"(?:https?://)?(?:www\.)?chiark\.greenend\.org\.uk/~sgtatham/puzzles/js/solo\.html#")
+
+
 def claims_tatham(text: str) -> bool:
-    """Does the line start like a Solo game ID (``3x3:``, ``2x3x:``, ``9j:``, ``3x3#seed``)?"""
-    return _TATHAM_ID.match(text.lstrip()[: _TATHAM_PARAMS_AT_MOST + 1]) is not None
+    """Does the line start like a Solo game ID (``3x3:``, ``2x3x:``, ``9j:``, ``3x3#seed``), or is
+    it a link to Solo's web page with one?"""
+    start = text.lstrip()
+    return _TATHAM_ID.match(start[: _TATHAM_PARAMS_AT_MOST + 1]) is not None or bool(_SOLO_PAGE.match(start))
 
 
 def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku:
@@ -157,10 +171,14 @@ def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku
     puzzle has boxes 2 cells tall and 3 wide.  Killer IDs are refused: their cages are constraints
     mindgames does not hold, and a constraint is never dropped."""
     at = f"{where}: " if where else ""
-    params, separator, description = text.strip().partition(":")
+    game_id, lead = text.strip(), len(text) - len(text.lstrip())  # lead: characters before the ID
+    page = _SOLO_PAGE.match(game_id)
+    if page is not None:  # Solo's web page: the ID after '#'
+        game_id, lead = game_id[page.end() :], lead + page.end()
+    params, separator, description = game_id.partition(":")
     if not separator:
         raise PuzzleError(
-            f"{at}{shorten(text.strip())!r} is a Solo random-seed ID: Solo makes a puzzle from the seed; "
+            f"{at}{shorten(game_id)!r} is a Solo random-seed ID: Solo makes a puzzle from the seed; "
             "give its game ID (Game > Specific) instead"
         )
     found = _TATHAM_PARAMS.match(params)
@@ -180,12 +198,13 @@ def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku
             f"{at}Solo parameters {params!r} make a {size}x{size} grid; sizes {MIN_SIZE}..{MAX_SIZE} are supported"
         )
     cells, _, walls = description.partition(",")
-    values = _tatham_cells(cells, size, f"{at}Solo cells")
+    start = lead + len(params) + 1  # the characters before the cells
+    values = _tatham_cells(cells, size, where, start)
     grid = [values[r * size : (r + 1) * size] for r in range(size)]
     if jigsaw:
         if not _:
             raise PuzzleError(f"{at}a jigsaw Solo ID needs ',' and its block walls after the cells")
-        labels = _tatham_regions(walls, size, f"{at}Solo jigsaw walls")
+        labels = _tatham_regions(walls, size, where, start + len(cells) + 1)
         _, diagonals = resolve(variant, None, "x" in flags, True, where)
         return make_puzzle(grid, None, labels, diagonals, where)
     if _:
@@ -196,29 +215,32 @@ def read_tatham(text: str, where: str, resolve: Resolve, variant: Any) -> Sudoku
     return make_puzzle(grid, box, None, diagonals, where)
 
 
-def _tatham_cells(text: str, size: int, at: str) -> list[int]:
+def _tatham_cells(text: str, size: int, where: str, offset: int) -> list[int]:
     """Solo's cells: a number 1..size a given (``_`` between two numbers), a letter a..z a run
-    of 1..26 blanks."""
+    of 1..26 blanks.  Errors name the character in the whole ID (the cells start after
+    ``offset`` of them)."""
     values: list[int] = []
     found = re.finditer(r"[1-9]\d*|[a-z]|_|.", text)
     for token in found:
-        piece, position = token[0], token.start() + 1
+        piece, position = token[0], offset + token.start() + 1
+        at = place(where, character=position)
         if piece.isdigit():
             if int(piece) > size:
                 cell = len(values)
-                raise PuzzleError(
-                    f"{at}, character {position}: r{cell // size + 1}c{cell % size + 1} is given {piece}, "
-                    f"out of range (1..{size})"
+                raise error_at(
+                    at,
+                    f"r{cell // size + 1}c{cell % size + 1} is given {piece}, out of range (1..{size}) "
+                    "in the Solo cells",
                 )
             values.append(int(piece))
         elif "a" <= piece <= "z":
             values.extend([0] * (ord(piece) - ord("a") + 1))
         elif piece != "_":
-            raise PuzzleError(f"{at}, character {position}: unexpected {piece!r}")
+            raise error_at(at, f"unexpected {piece!r} in the Solo cells")
         if len(values) > size * size:
-            raise PuzzleError(f"{at}, character {position}: more cells than the {size * size} of the grid")
+            raise error_at(at, f"more cells than the {size * size} of the grid in the Solo cells")
     if len(values) < size * size:
-        raise PuzzleError(f"{at}: {len(values)} cells for a grid of {size * size} (the ID is cut short?)")
+        raise error_at(where, f"{len(values)} cells in the Solo ID for a grid of {size * size} (cut short?)")
     return values
 
 
@@ -230,7 +252,7 @@ def _solo_edges(size: int) -> list[tuple[int, int]]:
     return across + down
 
 
-def _tatham_regions(text: str, size: int, at: str) -> list[list[int]]:
+def _tatham_regions(text: str, size: int, where: str, offset: int = 0) -> list[list[int]]:
     """The jigsaw regions that Solo's walls draw: each letter a..y is that many (1..25) open
     lines then a wall, ``_`` a wall, ``z`` 26 open lines and no wall (as solo.c reads them);
     one wall more than the lines closes the text."""
@@ -245,16 +267,20 @@ def _tatham_regions(text: str, size: int, at: str) -> list[list[int]]:
 
     position = 0
     for index, char in enumerate(text):
+        at = place(where, character=offset + index + 1)
         if char != "_" and not "a" <= char <= "z":
-            raise PuzzleError(f"{at}, character {index + 1}: unexpected {char!r}")
+            raise error_at(at, f"unexpected {char!r} in the Solo jigsaw walls")
         open_lines = 0 if char == "_" else ord(char) - ord("a") + 1
         if position + open_lines > len(edges):
-            raise PuzzleError(f"{at}, character {index + 1}: more lines than the {len(edges)} of the grid")
+            raise error_at(at, f"more lines than the {len(edges)} of the grid in the Solo jigsaw walls")
         for first, second in edges[position : position + open_lines]:
             region[root(first)] = root(second)
         position += open_lines + (open_lines != _RUN_LETTERS)
     if position != len(edges) + 1:
-        raise PuzzleError(f"{at}: {position} lines for a grid of {len(edges) + 1} (the ID is cut short?)")
+        raise error_at(
+            where,
+            f"{position} lines of jigsaw walls in the Solo ID for a grid of {len(edges) + 1} (cut short?)",
+        )
     numbers: dict[int, int] = {}
     return [
         [numbers.setdefault(root(y * size + x), len(numbers) + 1) for x in range(size)] for y in range(size)
@@ -264,6 +290,7 @@ def _tatham_regions(text: str, size: int, at: str) -> list[list[int]]:
 def to_tatham(puzzle: Sudoku) -> str:
     """The Solo game ID of a puzzle, as solo.c writes it: ``RxC[x]:CELLS`` for boxes of R rows
     and C columns, ``N j[x]:CELLS,WALLS`` for a jigsaw."""
+    refuse_constraints(puzzle.constraints, "Solo game IDs")
     size = puzzle.size
     diagonals = "x" if puzzle.diagonals else ""
     cells = _tatham_cell_text([v for row in puzzle.grid for v in row])

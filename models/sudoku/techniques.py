@@ -40,6 +40,7 @@ from ..errors import TimeLimitReached
 from ..grid import Unit, cell_name, symbol_char
 from .puzzle import Shape, Sudoku, shape
 from .rules import units
+from .variants import refuse_constraints
 
 Cell = tuple[int, int]
 
@@ -545,6 +546,7 @@ def solve_by_ladder(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> Solv
     Raises Contradiction if the givens clash, TimeLimitReached when ``deadline`` passes first."""
     from .rating import rate
 
+    refuse_constraints(puzzle.constraints, "the deduction ladder (grade)")
     if _last_solved and _last_solved[0] == puzzle:  # explain asks for the grade, then the rating
         return _last_solved[1]
     rated = rate(puzzle, deadline)
@@ -620,6 +622,7 @@ def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | No
     (None, steps) when the ladder is stuck before placing anything, or nothing is open."""
     from .rating import next_rated_step
 
+    refuse_constraints(puzzle.constraints, "the deduction ladder (hint)")
     board = Board.of(puzzle)
     board.deadline = deadline
     start = board.copy()

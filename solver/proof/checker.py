@@ -6,6 +6,13 @@ stated, and implemented the slow and obvious way, in :mod:`.reference`; the
 differential test (tests/test_proof_differential.py) holds the two to the
 same verdicts.
 
+Two implementations of the same check: the Python one here, for small proofs
+(puzzle certificates: a few hundred lemmas, where importing numba would cost
+more than the whole check), and :mod:`.compiled` (numba), the same algorithm
+over flat arrays, for proofs of :data:`COMPILED_FROM_LITERALS` literals or
+more.  Both agree with the reference and with each other on verdicts, reasons
+and counts (tests/test_proof_compiled.py, benchmarks/proof_differential.py).
+
 Clauses are *normalised* once, formula and lemmas alike (:func:`normalised`):
 repeated literals are dropped, and a clause holding a literal and its
 negation (a tautology) is recognised: it is always true, so it takes no part
@@ -35,7 +42,10 @@ DRAT, checked *forward* (in proof order):
 Core marking: each RUP check records the clauses its conflict used; after the
 refutation those records give the *core* (original clauses and lemmas the
 refutation really needs).  Backward checking (verifying only core lemmas, in
-reverse) would skip the rest, but it would not pay on puzzle proofs: checking
+reverse, as drat-trim does) would skip the rest, but it would change verdicts:
+a lemma that does not follow rejects the proof here even when the refutation
+does not use it (drat-trim accepts such a proof), so every lemma is checked,
+in proof order.  Nor would it pay on puzzle proofs: checking
 the non-core lemmas took 0.4 / 0.5 / 3.4 ms of 25 / 26 / 55 ms per 9x9 Sudoku
 uniqueness proof (17-clue / top1465 / forum-hardest, 20 puzzles each; most
 non-core lemmas are satisfied at top level and cost no propagation), while
@@ -63,11 +73,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from .formats import CNF, MAX_VARIABLES, Proof, ProofInputError
+import numpy as np
+
+from .formats import CNF, MAX_VARIABLES, DratSteps, Proof, ProofInputError
+
+if TYPE_CHECKING:
+    from .compiled import CompiledDratChecker
 
 PROGRESS_EVERY = 256  # steps between time-limit checks and progress reports
+# Proofs of at least this many literals are checked by the compiled checker
+# (:mod:`.compiled`); smaller ones here, since importing numba and loading the
+# compiled code costs a process ~0.3 s, which this checker needs about 20,000
+# literals of a proof to spend (see BENCHMARKS.md, "A compiled DRAT checker").
+COMPILED_FROM_LITERALS = 20_000
 
 OnProgress = Callable[[int, int], None]  # (steps done, steps in all)
 Refutation = Literal["empty clause", "unit propagation"]
@@ -119,6 +139,7 @@ def check_proof(
     on_progress: OnProgress | None = None,
     loaded: LoadedFormula | None = None,
     lrat: bool = False,
+    compiled: bool | None = None,
 ) -> CheckResult:
     """Check that ``proof`` refutes ``cnf``.  Never raises for a bad proof: ``ok`` says it.
 
@@ -129,7 +150,13 @@ def check_proof(
     clauses, the proof names no variable beyond them); otherwise ignored.
 
     ``lrat``: a verified DRAT proof's ``result.lrat`` gets the lines of an LRAT
-    proof of ``cnf`` (see :func:`lrat_text`); an LRAT proof's own lines are kept."""
+    proof of ``cnf`` (see :func:`lrat_text`); an LRAT proof's own lines are kept.
+
+    ``compiled``: a DRAT proof is checked by the compiled checker
+    (:mod:`.compiled`) when True, by the Python one here when False, and by the
+    compiled one only from :data:`COMPILED_FROM_LITERALS` literals when None.
+    Both give the same verdict, reason and counts; the core they report and the
+    LRAT hints they write may differ (they propagate in different orders)."""
     start = time.perf_counter()
     lemmas = proof.lemmas
     if proof.defect:
@@ -139,7 +166,7 @@ def check_proof(
         if lrat and result.ok:
             result.lrat = _lrat_lines(proof.steps[: result.steps_read])
     else:
-        checker = _drat_checker(cnf, proof, loaded)
+        checker = _drat_checker(cnf, proof, loaded, compiled)
         result = checker.run(start, time_limit, on_progress)
         if lrat and result.ok:
             result.lrat = checker.lrat_lines()
@@ -169,12 +196,30 @@ def _show(lits: Sequence[int]) -> str:
 # ---------------------------------------------------------------------------
 # DRAT
 # ---------------------------------------------------------------------------
+def compiled_pays(proof: Proof) -> bool:
+    """Whether the compiled checker is worth importing for ``proof`` (see COMPILED_FROM_LITERALS)."""
+    steps = proof.steps
+    if isinstance(steps, DratSteps):
+        return len(steps.lits) >= COMPILED_FROM_LITERALS
+    total = 0
+    for _, lits in steps:
+        total += len(lits)
+        if total >= COMPILED_FROM_LITERALS:
+            return True
+    return False
+
+
 def _highest_variable(cnf: CNF, proof: Proof) -> int:
     top = cnf.num_vars
-    for _, lits in proof.steps:
-        for lit in lits:
-            if lit > top or -lit > top:
-                top = abs(lit)
+    steps = proof.steps
+    if isinstance(steps, DratSteps):
+        if len(steps.lits):
+            top = max(top, int(np.abs(steps.lits).max()))
+    else:
+        for _, lits in steps:
+            for lit in lits:
+                if lit > top or -lit > top:
+                    top = abs(lit)
     if top > MAX_VARIABLES:
         raise ProofInputError(f"the proof uses a variable over the limit of {MAX_VARIABLES:,}")
     return top
@@ -253,9 +298,16 @@ class LoadedFormula:
         return [list(clause) for clause in kept]
 
 
-def _drat_checker(cnf: CNF, proof: Proof, loaded: LoadedFormula | None) -> _DratChecker:
-    """A checker with ``cnf`` loaded: a copy of ``loaded`` when it fits, else loaded afresh."""
+def _drat_checker(
+    cnf: CNF, proof: Proof, loaded: LoadedFormula | None, compiled: bool | None
+) -> _DratChecker | CompiledDratChecker:
+    """A checker with ``cnf`` loaded: the compiled one for a large proof, else a copy
+    of ``loaded`` when it fits, else the Python one loaded afresh."""
     top = _highest_variable(cnf, proof)
+    if compiled if compiled is not None else compiled_pays(proof):
+        from .compiled import CompiledDratChecker
+
+        return CompiledDratChecker(cnf, proof, top)
     if loaded is not None and loaded.fits(cnf, top):
         return loaded.extended(cnf, proof)
     checker = _DratChecker(cnf, proof, top)
@@ -398,7 +450,7 @@ class _DratChecker:
         clause = normalised(lits)
         if clause is not None and len(clause) <= 1:  # a unit clause: ignored, as drat-trim does
             return "ignored"
-        cid = None if clause is None else self._find(set(clause))
+        cid = None if clause is None else self._find(clause)
         if clause is None or cid is None:
             return "missing"
         val = self.val
@@ -409,19 +461,21 @@ class _DratChecker:
         self.deleted_before.append(len(self.deps))
         return "deleted"
 
-    def _find(self, lits: set[int]) -> int | None:
+    def _find(self, clause: tuple[int, ...]) -> int | None:
         """An alive clause with exactly these literals, looked up through the watches
-        (a clause is always watched by two of its literals): no index to build."""
-        if len(lits) < 2:  # units and the empty clause are not watched
+        (a clause is always watched by two of its literals): no index to build.  The
+        watch lists are searched in the order of the deletion's literals (which copy
+        of a clause written twice goes depends on it; the compiled checker does the same)."""
+        if len(clause) < 2:  # units and the empty clause are not watched
             return None
-        if len(lits) == 2:
-            a, b = lits
+        if len(clause) == 2:
+            a, b = clause
             return next((cid for other, cid in self.implied[-a] if other == b and self.alive[cid]), None)
-        size = len(lits)
-        for lit in lits:
+        size, lits = len(clause), set(clause)
+        for lit in clause:
             for cid in self.watches[lit]:
-                clause = self.clauses[cid]
-                if self.alive[cid] and len(clause) == size and lits.issuperset(clause):
+                candidate = self.clauses[cid]
+                if self.alive[cid] and len(candidate) == size and lits.issuperset(candidate):
                     return cid
         return None
 

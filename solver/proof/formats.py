@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -44,6 +44,9 @@ MAX_DIGITS = 18
 # Binary DRAT numbers (2*variable + sign) of more than 5 bytes (35 bits) are refused
 # as they are read: a literal needs 3 bytes, and reading on would be quadratic.
 MAX_VARINT_BYTES = 5
+# DRAT files of this size or more are read by the compiled parser (solver.proof.compiled):
+# such a proof has some 40,000 literals or more, past the compiled checker's threshold.
+COMPILED_PARSE_FROM_BYTES = 256 * 1024
 CHECK_TIME_EVERY = 1 << 16  # lines or steps between time-limit checks while parsing
 
 # What a line of numbers may hold; anything else is diagnosed token by token.
@@ -72,6 +75,45 @@ class CNF:
     clauses: list[Sequence[int]]  # tuples when read from a file; never modified
 
 
+class DratSteps(Sequence):
+    """A DRAT proof's steps as parsed into arrays: read as ``(deleted, literals)`` pairs
+    (made on first use), or handed as they are to the compiled checker.
+
+    ``lits``: every step's literals, one after the other; step ``i`` holds
+    ``lits[starts[i]:starts[i + 1]]``; ``deleted[i]``: whether it is a deletion."""
+
+    def __init__(self, lits: np.ndarray, starts: np.ndarray, deleted: np.ndarray):
+        self.lits, self.starts, self.deleted = lits, starts, deleted
+        self._pairs: list[tuple[bool, tuple[int, ...]]] | None = None
+
+    @property
+    def lemmas(self) -> int:
+        return len(self.deleted) - int(np.count_nonzero(self.deleted))
+
+    def pairs(self) -> list[tuple[bool, tuple[int, ...]]]:
+        if self._pairs is None:
+            lits, starts = self.lits.tolist(), self.starts.tolist()
+            self._pairs = [
+                (bool(deleted), tuple(lits[first:last]))
+                for deleted, first, last in zip(self.deleted.tolist(), starts, starts[1:])
+            ]
+        return self._pairs
+
+    def __len__(self) -> int:
+        return len(self.deleted)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]  # int or slice, as a list's
+        return self.pairs()[index]
+
+    def __iter__(self) -> Iterator[tuple[bool, tuple[int, ...]]]:
+        return iter(self.pairs())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self.pairs() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass
 class Proof:
     """A parsed clausal proof.
@@ -83,13 +125,15 @@ class Proof:
     checker rejects a proof with a defect before looking at any lemma."""
 
     kind: ProofKind
-    steps: list = field(default_factory=list)
+    steps: Sequence = field(default_factory=list)  # a list, or DratSteps as parsed
     binary: bool = False
     defect: str | None = None
 
     @property
     def lemmas(self) -> int:
         """Added clauses (deletions not counted)."""
+        if isinstance(self.steps, DratSteps):
+            return self.steps.lemmas
         if self.kind == "drat":
             return sum(1 for deleted, _ in self.steps if not deleted)
         return sum(1 for clause_id, _, _ in self.steps if clause_id)
@@ -263,13 +307,36 @@ def parse_proof(
     if is_binary_drat(data):
         if kind == "lrat":
             raise ProofInputError(f"{name}: binary data, not an LRAT text proof")
-        return parse_binary_drat(data, name, max_clauses, end)
+        return _compiled_drat(data, True, name, max_clauses, end) or parse_binary_drat(
+            data, name, max_clauses, end
+        )
     text = _text(data, name, "DRAT or LRAT proof")
     if kind == "auto":
         kind = "lrat" if _looks_like_lrat(text) else "drat"
     if kind == "lrat":
         return parse_lrat(text, name, max_clauses, end)
-    return parse_text_drat(text, name, max_clauses, end)
+    return _compiled_drat(data, False, name, max_clauses, end) or parse_text_drat(
+        text, name, max_clauses, end
+    )
+
+
+def _compiled_drat(data: bytes, binary: bool, name: str, max_clauses: int, end: float | None) -> Proof | None:
+    """A large DRAT file read in one compiled pass (the checker will import numba for
+    it anyway); None for a small file, or an unusual one (the parsers below read
+    those, and word their errors)."""
+    if len(data) < COMPILED_PARSE_FROM_BYTES:
+        return None
+    from .compiled import parse_drat
+
+    parsed = parse_drat(data, binary, max_clauses, name)
+    _check_time(end)
+    if parsed is None:
+        return None
+    steps, truncated = parsed
+    proof = Proof("drat", steps, binary=binary)
+    if truncated:
+        proof.defect = "the proof is truncated: its last clause is not terminated by 0"
+    return proof
 
 
 def is_binary_drat(data: bytes) -> bool:
@@ -281,15 +348,24 @@ def is_binary_drat(data: bytes) -> bool:
 
 
 def _looks_like_lrat(text: str) -> bool:
-    """LRAT lines start with a clause id and carry two 0s (``id lits 0 hints 0``) or ``id d``."""
-    for line in text.splitlines():
-        tokens = line.split()
-        if not tokens or tokens[0].startswith("c"):
-            continue
-        if len(tokens) >= 2 and tokens[0] != "d" and tokens[1] == "d":
-            return True
-        return tokens.count("0") >= 2
-    return False
+    """LRAT lines start with a clause id and carry two 0s (``id lits 0 hints 0``) or ``id d``.
+
+    Only the first line that is not a comment decides: the text is split into lines
+    a growing prefix at a time, not all at once (a million lines of a large proof)."""
+    size = 1 << 12
+    while True:
+        lines = text[:size].splitlines()
+        whole = size >= len(text)
+        for line in lines if whole else lines[:-1]:  # the prefix's last line may go on
+            tokens = line.split()
+            if not tokens or tokens[0].startswith("c"):
+                continue
+            if len(tokens) >= 2 and tokens[0] != "d" and tokens[1] == "d":
+                return True
+            return tokens.count("0") >= 2
+        if whole:
+            return False
+        size *= 4
 
 
 # ---------------------------------------------------------------------------
@@ -390,15 +466,16 @@ def parse_binary_drat(
     complete = min(len(marks), len(zeros))  # steps that end in a zero
     if complete > max_clauses:
         raise _too_many(name, max_clauses)
-    literals = np.where(values & 1, -(values >> 1), values >> 1).tolist()
-    deleted = (values[marks[:complete]] == 0x64).tolist()
-    firsts, lasts = (marks[:complete] + 1).tolist(), zeros[:complete].tolist()
-    steps: list[tuple[bool, tuple[int, ...]]] = []
-    for index in range(complete):
-        if index % CHECK_TIME_EVERY == 0:
-            _check_time(end)
-        steps.append((deleted[index], tuple(literals[firsts[index] : lasts[index]])))
-    proof = Proof("drat", steps, binary=True)
+    _check_time(end)
+    # a step's literals: the numbers after its mark, up to its zero
+    limit = int(zeros[complete - 1]) if complete else 0
+    literal = ~is_mark[:limit] & (values[:limit] != 0)
+    chosen = values[:limit][literal]
+    literals = np.where(chosen & 1, -(chosen >> 1), chosen >> 1)
+    starts = np.zeros(complete + 1, dtype=np.int64)
+    np.cumsum(zeros[:complete] - marks[:complete] - 1, out=starts[1:])
+    deleted = (values[marks[:complete]] == 0x64).astype(np.uint8)
+    proof = Proof("drat", DratSteps(literals, starts, deleted), binary=True)
     if len(marks) > complete or tail:
         proof.defect = "the proof is truncated: its last clause is not terminated by 0"
     return proof

@@ -31,9 +31,10 @@ async def in_thread(call: Callable[..., T], *args: Any) -> T:
 
 
 if TYPE_CHECKING:
-    from ..jobs import JobRunner, JobStore
+    from ..jobs import JobRunner
     from ..pool import SolverPool
     from ..settings import Settings
+    from ..store import JobStoreBase
 
 
 @dataclass
@@ -43,7 +44,7 @@ class Service:
 
     settings: Settings
     inline: InlineAnswerer = field(default_factory=InlineAnswerer)
-    store: JobStore = None  # type: ignore[assignment]
+    store: JobStoreBase = None  # type: ignore[assignment]
     pool: SolverPool = None  # type: ignore[assignment]
     runner: JobRunner = None  # type: ignore[assignment]
 

@@ -69,7 +69,7 @@ def generate_task(service: Service, kind_name: str, body: GenerateRequest) -> di
             f"count {body.count} is more than max_puzzles ({service.settings.max_puzzles}) per request or job",
             "max_puzzles",
         )
-    return {
+    task = {
         "kind": kind_name,
         "action": "generate",
         "options": {name: value for name, value in given.items() if value is not None},
@@ -78,6 +78,9 @@ def generate_task(service: Service, kind_name: str, body: GenerateRequest) -> di
         "engine": body.engine,
         "time_limit": body.time_limit,
     }
+    if body.links:
+        task["links"] = True
+    return task
 
 
 def router(service: Service) -> APIRouter:

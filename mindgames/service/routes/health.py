@@ -13,7 +13,7 @@ from ... import __version__
 from .. import kinds
 from ..examples import example
 from ..schemas import ErrorBody
-from . import Service
+from . import Service, in_thread
 
 
 def router(service: Service) -> APIRouter:
@@ -42,6 +42,21 @@ def router(service: Service) -> APIRouter:
                                 "respawns": 0,
                                 "broken": None,
                             },
+                            "jobs": {
+                                "local_slots": 2,
+                                "running_here": 1,
+                                "store_unavailable": None,
+                                "workers": [
+                                    {
+                                        "id": "server@host-a:4242:1f2e3d",
+                                        "role": "server",
+                                        "slots": 2,
+                                        "running": 1,
+                                        "heartbeat": 1795790100.0,
+                                        "alive": True,
+                                    }
+                                ],
+                            },
                         }
                     }
                 }
@@ -53,7 +68,8 @@ def router(service: Service) -> APIRouter:
         """`ok` while the solver processes work; `degraded` (still 200) while a dead one is being
         replaced; 503 `broken`, saying why, when they cannot start or the jobs database is
         gone.  Reads no database (a file check only): it answers while another process holds
-        the jobs database."""
+        the jobs database.  `jobs`: this server's job slots, and the job runners (servers and
+        `mindgames worker` processes) as of its last heartbeat on a shared PostgreSQL store."""
         pool = service.pool
         solvers = pool.status()
         broken = pool.broken or (service.store.problem() if service.store is not None else None)
@@ -63,7 +79,54 @@ def router(service: Service) -> APIRouter:
                 status_code=503,
             )
         status = "degraded" if solvers["degraded"] else "ok"
-        return {"status": status, "version": __version__, "solvers": solvers}
+        return {"status": status, "version": __version__, "solvers": solvers, "jobs": jobs_summary()}
+
+    def jobs_summary() -> dict[str, Any] | None:
+        """The job runners as this server last saw them (no database read: a shared store's
+        list is refreshed with each heartbeat)."""
+        runner = service.runner
+        if runner is None:
+            return None
+        seen = runner.seen if runner.store.shared else runner.workers_seen()
+        return {
+            "local_slots": runner.workers,
+            "running_here": len(runner.running),
+            "store_unavailable": runner.unavailable,
+            "workers": [
+                {key: worker.get(key) for key in ("id", "role", "slots", "running", "heartbeat", "alive")}
+                for worker in seen
+            ],
+        }
+
+    @routes.get(
+        "/v1/workers",
+        tags=["service"],
+        responses=example(
+            {
+                "workers": [
+                    {
+                        "id": "worker@host-a:4242:1f2e3d",
+                        "role": "worker",
+                        "host": "host-a",
+                        "pid": 4242,
+                        "slots": 4,
+                        "running": 2,
+                        "lease_seconds": 30.0,
+                        "started": 1795790000.0,
+                        "heartbeat": 1795790100.0,
+                        "age": 1.2,
+                        "alive": True,
+                    }
+                ]
+            },
+            "every job runner seen (servers running jobs and `mindgames worker` processes), "
+            "with its last heartbeat; `alive` while it is within its lease",
+        ),
+    )
+    async def list_workers() -> dict:
+        """The job runners sharing this server's job store: on SQLite this server alone; on
+        PostgreSQL every API server and worker that beat within the last day."""
+        return {"workers": await in_thread(service.runner.workers_seen)}
 
     @routes.get(
         "/v1/kinds",

@@ -14,6 +14,8 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from mindgames.models.actions import get_action
+from mindgames.models.errors import PuzzleError
+from mindgames.models.formats import share_links
 from mindgames.models.kind import PlanKind
 
 from .. import kinds
@@ -86,6 +88,10 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
     problem = kinds.options_error(kind, fields)
     if problem:
         return error(422, problem)
+    if plan is not None and body.links:
+        return error(422, "links: only grid puzzles have links (a crossing is no grid)")
+    if body.links and action not in LINKED_ACTIONS:
+        return error(422, f"links: {', '.join(LINKED_ACTIONS)} answers carry links, not {action}")
     if plan is None and body.params is not None:
         having = " and ".join(k.name for k in kinds.plan_kinds())
         return error(422, f"params: only {having} puzzles have parameters")
@@ -99,6 +105,9 @@ def task_of(service: Service, kind: str, action: str, body: SolveRequest | JobRe
         task["engine"] = None  # the kind's default (kinds.Answerer)
     return task
 
+
+#: the actions whose answers carry ``links`` when asked (``POST /v1/KIND/read`` gives them too)
+LINKED_ACTIONS = ("solve", "check", "count")
 
 #: the routes of :func:`answer` a plan kind may have, and what they do to a puzzle
 PLAN_ROUTES = {"solve": "solved", "explain": "explained"}
@@ -266,6 +275,8 @@ def router(service: Service) -> APIRouter:
             return error(422, f"compare: grid kinds only here ({kind} puzzles: mindgames compare {kind})")
         if body.certify:
             return error(422, "certify: not with compare")
+        if body.links:
+            return error(422, f"links: not with compare ({', '.join(LINKED_ACTIONS)} answers carry links)")
         if len(body.puzzles or ()) > MAX_COMPARE_PUZZLES:
             return error(
                 413,
@@ -336,7 +347,57 @@ def router(service: Service) -> APIRouter:
         """The next cell that can be deduced: `row`, `col`, `value`, `technique`, `because`, `text`."""
         return await answer(service, kind, "hint", body, False, request)
 
+    @routes.post(
+        "/v1/{kind}/read",
+        tags=["puzzles"],
+        responses={
+            **ERRORS,
+            **POSTED,
+            **example(
+                {
+                    "puzzle": {
+                        "grid": [[0, 1, 0, 0], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 3, 0]],
+                        "box": [2, 2],
+                    },
+                    "links": {"puzzlink": {"puzzle": "https://puzz.link/p?sudoku/4/4/g1k23k3g"}},
+                },
+                "the puzzle as the kind's JSON object, and with `links`: true each site's link",
+            ),
+        },
+    )
+    async def read_puzzle(body: SolveRequest, kind: str = grid_kind_path()) -> Any:
+        """The puzzle read as the kind reads it (a site's link, a game ID, any text format):
+        its JSON object (`puzzle`), and with `links` the link opening it on each site.  Nothing
+        is solved: what the web page's "paste a link" and "share" ask."""
+        grid = kinds.grid_kind(kind)
+        if grid is None:
+            names = ", ".join(g.name for g in kinds.grid_kinds())
+            status = 422 if kind in kinds.kind_names() else 404
+            return error(status, f"{kind!r} puzzles are not read here; grid kinds: {names}")
+        if body.puzzle is None or body.puzzles is not None:
+            return error(422, 'give "puzzle" (one), the text or value to read')
+        fields = body.model_dump()
+        problem = kinds.options_error(kind, fields)
+        if problem:
+            return error(422, problem)
+        if nesting(body.puzzle) > MAX_NESTING:
+            return error(422, f"puzzle: nested more than {MAX_NESTING} lists or objects deep")
+        try:
+            puzzle = await asyncio.to_thread(kinds.parse_one, kind, body.puzzle, fields)
+            reply: dict[str, Any] = {"puzzle": grid.to_json(puzzle)}
+        except PuzzleError as problem_found:
+            return error(422, str(problem_found))
+        if body.links:
+            reply["links"] = share_links(grid, puzzle)
+        return reply
+
     return routes
+
+
+def grid_kind_path() -> Any:
+    """The ``{kind}`` of ``/v1/{kind}/read``: a grid kind (as :func:`kind_path`)."""
+    able = [grid.name for grid in kinds.grid_kinds()]
+    return Path(description=f"the puzzle kind: {', '.join(able)}", json_schema_extra={"enum": able})
 
 
 ANSWERING = ("solve", "check", "count", "explain", "hint")  # the routes of :func:`answer`

@@ -31,6 +31,24 @@ function say(id, text, tone) {
   el.className = "message " + (tone || "info");
 }
 
+// -- links: a pasted link or game ID is read by the server; "Share link" asks it for links ------
+async function readPasted(kind, text, messageId) {
+  const reply = await api("POST", `/v1/${kind}/read`, { puzzle: text });
+  if (!reply.ok) { say(messageId, "Invalid: " + (reply.data.error || "HTTP " + reply.status), "bad"); return null; }
+  return reply.data.puzzle;
+}
+
+async function sharePuzzle(kind, body, messageId) {
+  const reply = await api("POST", `/v1/${kind}/read`, { ...body, links: true });
+  if (!reply.ok) { say(messageId, "Invalid: " + (reply.data.error || "HTTP " + reply.status), "bad"); return; }
+  const links = Object.entries(reply.data.links || {});
+  const shown = links.filter(([, link]) => link.puzzle);
+  if (!shown.length) { say(messageId, "No site shows this puzzle: " + links.map(([site, link]) => `${site}: ${link.error}`).join("; "), "bad"); return; }
+  let copied = "";
+  try { await navigator.clipboard.writeText(shown[0][1].puzzle); copied = " (copied)"; } catch (err) { copied = ""; }
+  say(messageId, shown.map(([site, link]) => `${site}: ${link.puzzle}`).join("  ") + copied, "info");
+}
+
 function ms(seconds) {
   return seconds < 1 ? (seconds * 1000).toFixed(1) + " ms" : seconds.toFixed(2) + " s";
 }
@@ -63,8 +81,13 @@ function addTab(name, label) {
 let kindsListed = false;
 async function loadKinds() {
   const reply = await api("GET", "/v1/kinds");
-  if (!reply.ok) return;  // (a 401 shows the token box; the token's change asks again)
+  // Without a token, a server started with --token-file answers 401 to everything: the page
+  // has no tabs to show, and says so (the token box is shown by api()).
+  $("token-needed").hidden = reply.status !== 401;
+  if (!reply.ok) return;
   kindsListed = true;
+  serverLimits = reply.data.limits || null;
+  jobCost();
   $("tabs").replaceChildren();
   for (const kind of reply.data.kinds) {
     // Kinds with a panel of their own (drawn boards, the crossing player) use it; any
@@ -95,20 +118,38 @@ function certified(result) {
 
 // -- a grid of cells you can click or type into -------------------------------------------------------
 // spec: rows, cols, values (the givens: 0/null = blank), cycle (value -> next value),
-// fromKey (key -> value | undefined), show (value -> text), borders (r, c) -> [right, bottom]
+// fromKey (key -> value | undefined), show (value -> text), borders (r, c) -> [right, bottom],
+// changed () (the puzzle was edited: every result shown for it goes).
+// What the page draws on a cell has one meaning each (the legend under the boards says it):
+// a given (black, bold), a solved cell (red), a hinted cell (blue: a hint placed it; it is sent
+// with the givens until undone), a suggested given (green, with its value: Explain's givens that
+// make the puzzle unique); backgrounds mark clashing givens (red) and open cells (yellow: cells
+// two solutions differ in, from Check or Explain); an outline marks a hint's reason.
 class Board {
   constructor(element, spec) {
     this.el = element;
     this.spec = spec;
     this.solution = null;
-    this.marks = {};   // index -> css class
+    this.marks = {};      // index -> css class (clash, open, because)
+    this.suggested = {};  // index -> value: givens Explain suggests
+    this.hinted = [];     // [index, value] in the order the hints came (Undo hint takes the last)
     this.focus = 0;
     this.el.addEventListener("keydown", (event) => this.key(event));
   }
   get size() { return this.spec.rows * this.spec.cols; }
-  clearResult() { this.solution = null; this.marks = {}; }
+  isBlank(v) { return v === null || v === undefined || v === this.spec.blank; }
+  // the answer shown (solution, marks, suggestions) goes; hints stay (undo them one by one)
+  clearResult() { this.solution = null; this.marks = {}; this.suggested = {}; }
+  clearHints() { this.hinted = []; }
+  // The puzzle as sent to the server: the givens with the hinted cells filled in.
+  puzzleValues() {
+    const values = this.spec.values.slice();
+    for (const [i, v] of this.hinted) values[i] = v;
+    return values;
+  }
   render() {
     const { rows, cols } = this.spec;
+    const hinted = new Map(this.hinted);
     this.el.style.gridTemplateColumns = `repeat(${cols}, auto)`;
     this.el.classList.toggle("small", cols > 12);
     this.el.replaceChildren();
@@ -120,12 +161,13 @@ class Board {
         cell.tabIndex = i === this.focus ? 0 : -1;
         cell.dataset.row = r; cell.dataset.col = c; cell.dataset.index = i;
         const given = this.spec.values[i];
-        const empty = (v) => v === null || v === undefined || v === this.spec.blank;
         let value = given;
-        if (!empty(given)) cell.classList.add("given");
+        if (!this.isBlank(given)) cell.classList.add("given");
+        else if (hinted.has(i)) { value = hinted.get(i); cell.classList.add("hinted"); }
+        else if (i in this.suggested) { value = this.suggested[i]; cell.classList.add("suggested"); }
         else if (this.solution) { value = this.solution[r][c]; cell.classList.add("solved"); }
-        cell.textContent = empty(value) ? "" : this.spec.show(value);
-        if (!empty(value)) cell.classList.add("v" + value);
+        cell.textContent = this.isBlank(value) ? "" : this.spec.show(value);
+        if (!this.isBlank(value)) cell.classList.add("v" + value);
         const [right, bottom] = this.spec.borders(r, c);
         if (right) cell.classList.add("bR");
         if (bottom) cell.classList.add("bB");
@@ -141,6 +183,7 @@ class Board {
   set(i, value, advance) {
     this.spec.values[i] = value;
     this.clearResult();
+    this.clearHints();
     if (this.spec.changed) this.spec.changed();
     if (advance) this.focus = Math.min(this.size - 1, i + 1);
     this.render();
@@ -168,6 +211,17 @@ class Board {
     const value = this.spec.fromKey(event.key);
     if (value !== undefined) { event.preventDefault(); this.set(this.focus, value, true); }
   }
+}
+
+// Every result area of a grid kind's panel: the board's answer and hints, the message, the
+// comparison table.  Emptied whenever the puzzle changes (an edit, Load, an example, a new
+// size, another variant or rule set), so nothing shown belongs to another puzzle.
+function clearResults(kind, board) {
+  board.clearResult();
+  board.clearHints();
+  say(kind + "-message", "");
+  $(kind + "-comparison").replaceChildren();
+  $(kind + "-undo").disabled = true;
 }
 
 // -- Sudoku ----------------------------------------------------------------------------------------------
@@ -202,6 +256,7 @@ const sudokuBoard = new Board($("sudoku-grid"), {
     return [(c + 1) % sudoku.box[1] === 0 && c < n - 1, (r + 1) % sudoku.box[0] === 0 && r < n - 1];
   },
   shade: (r, c) => sudoku.diagonals && (r === c || r + c === sudoku.size - 1),
+  changed: () => clearResults("sudoku", sudokuBoard),
 });
 
 function sudokuReset(size) {
@@ -209,8 +264,9 @@ function sudokuReset(size) {
   sudoku.box = boxShape(size);
   sudoku.regions = null;
   sudoku.values = new Array(size * size).fill(0);
+  sudokuVariants.clear();
   sudokuBoard.focus = 0;
-  sudokuBoard.clearResult();
+  clearResults("sudoku", sudokuBoard);
   sudokuBoard.render();
 }
 
@@ -219,15 +275,40 @@ function ensureSizeOption(select, size, label) {
   select.value = String(size);
 }
 
-$("sudoku-size").addEventListener("change", () => { sudokuReset(Number($("sudoku-size").value)); say("sudoku-message", ""); });
+$("sudoku-size").addEventListener("change", () => sudokuReset(Number($("sudoku-size").value)));
 $("sudoku-diagonals").addEventListener("change", () => {
-  sudoku.diagonals = $("sudoku-diagonals").checked; sudokuBoard.clearResult(); sudokuBoard.render();
+  sudoku.diagonals = $("sudoku-diagonals").checked;
+  clearResults("sudoku", sudokuBoard);
+  sudokuBoard.render();
 });
-$("sudoku-clear").addEventListener("click", () => { sudokuReset(sudoku.size); say("sudoku-message", ""); });
-$("sudoku-clear-solution").addEventListener("click", () => { sudokuBoard.clearResult(); sudokuBoard.render(); say("sudoku-message", ""); });
+$("sudoku-clear").addEventListener("click", () => sudokuReset(sudoku.size));
+$("sudoku-clear-solution").addEventListener("click", () => { clearResults("sudoku", sudokuBoard); sudokuBoard.render(); });
 
-$("sudoku-load").addEventListener("click", () => {
-  const fields = $("sudoku-paste").value.trim().split(/\s+/);
+// A pasted puzzle without variant rules goes onto the board (one with rules stays text the server
+// reads, and is drawn with its answer: variants.js).
+function sudokuLoadClassic(puzzle) {
+  if (!puzzle || Object.keys(puzzle).some((key) => !["grid", "box", "diagonals", "regions"].includes(key))) return;
+  const size = puzzle.grid.length;
+  ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
+  sudokuReset(size);
+  sudoku.values = puzzle.grid.flat();
+  if (puzzle.box) sudoku.box = puzzle.box;
+  if (puzzle.regions) sudoku.regions = puzzle.regions.split("");
+  sudoku.diagonals = Boolean(puzzle.diagonals);
+  $("sudoku-diagonals").checked = sudoku.diagonals;
+  sudokuBoard.render();
+  say("sudoku-message", `Loaded a ${size}x${size} puzzle.`, "info");
+}
+$("sudoku-share").addEventListener("click", () => sharePuzzle("sudoku", { puzzle: sudokuPuzzle() }, "sudoku-message"));
+
+// One line (N*N symbols, optionally a space and N*N jigsaw region labels) onto the board;
+// a link or JSON is read by the server.
+function sudokuLoad(text, diagonals) {
+  if (sudokuVariants.load(text)) {
+    readPasted("sudoku", text.trim(), "sudoku-message").then(sudokuLoadClassic);
+    return;
+  }
+  const fields = text.trim().split(/\s+/);
   const line = fields[0] || "";
   const size = Math.round(Math.sqrt(line.length));
   if (!line || size * size !== line.length || size < 4 || size > 35) {
@@ -242,21 +323,26 @@ $("sudoku-load").addEventListener("click", () => {
     if (v < 1 || v > size) { say("sudoku-message", `Character ${i + 1}: '${ch}' is not a symbol of a ${size}x${size} Sudoku.`, "bad"); return; }
     values.push(v);
   }
+  if (fields.length > 1 && fields[1].length !== line.length) {
+    say("sudoku-message", `${fields[1].length} region labels for ${line.length} cells.`, "bad");
+    return;
+  }
   ensureSizeOption($("sudoku-size"), size, `${size}x${size}`);
   sudokuReset(size);
   sudoku.values = values;
-  if (fields.length > 1) {
-    if (fields[1].length !== line.length) { say("sudoku-message", `${fields[1].length} region labels for ${line.length} cells.`, "bad"); return; }
-    sudoku.regions = fields[1].split("");
-  }
+  if (fields.length > 1) sudoku.regions = fields[1].split("");
+  if (diagonals !== undefined) { sudoku.diagonals = diagonals; $("sudoku-diagonals").checked = diagonals; }
   sudokuBoard.render();
-  say("sudoku-message", `Loaded a ${size}x${size} puzzle${sudoku.regions ? " (jigsaw)" : ""}.`, "info");
-});
+  say("sudoku-message", `Loaded a ${size}x${size} puzzle${sudoku.regions ? " (jigsaw)" : ""}${sudoku.diagonals ? " (X-Sudoku)" : ""}.`, "info");
+}
+$("sudoku-load").addEventListener("click", () => sudokuLoad($("sudoku-paste").value));
 
 function sudokuPuzzle() {
+  if (sudokuVariants.text) return sudokuVariants.puzzle();
   const n = sudoku.size;
+  const values = sudokuBoard.puzzleValues();
   const grid = [];
-  for (let r = 0; r < n; r++) grid.push(sudoku.values.slice(r * n, (r + 1) * n));
+  for (let r = 0; r < n; r++) grid.push(values.slice(r * n, (r + 1) * n));
   const puzzle = { grid, diagonals: sudoku.diagonals };
   if (sudoku.regions) puzzle.regions = sudoku.regions.join("");
   else if (sudoku.box) puzzle.box = sudoku.box;
@@ -266,6 +352,7 @@ function sudokuPuzzle() {
 // Show an answer (the CLI's JSON object) on a board.
 function showResult(board, messageId, action, reply, cols) {
   const result = reply.data;
+  if (board === sudokuBoard && result) sudokuVariants.show(result.drawing);
   board.clearResult();
   if (!reply.ok) {
     say(messageId, "Invalid: " + (result.error || "HTTP " + reply.status), "bad");
@@ -286,8 +373,8 @@ function showResult(board, messageId, action, reply, cols) {
     board.solution = result.solution;
     if (action === "check" && result.uniqueness === "multiple") {
       const [a, b] = result.solutions;
-      a.forEach((row, r) => row.forEach((v, c) => { if (v !== b[r][c]) board.marks[r * cols + c] = "differs"; }));
-      say(messageId, "Multiple solutions: one is shown; the yellow cells differ in another" + took, "info");
+      a.forEach((row, r) => row.forEach((v, c) => { if (v !== b[r][c]) board.marks[r * cols + c] = "open"; }));
+      say(messageId, "Multiple solutions: one is shown; the open (yellow) cells differ in another" + took, "info");
     } else if (action === "check") {
       say(messageId, "Unique solution" + certified(result) + took, "ok");
     } else {
@@ -346,6 +433,7 @@ const binairoBoard = new Board($("binairo-grid"), {
   fromKey: (key) => (key === "0" ? 0 : key === "1" ? 1 : ". _".includes(key) ? null : undefined),
   show: (v) => String(v),
   borders: () => [false, false],
+  changed: () => clearResults("binairo", binairoBoard),
 });
 for (const id of ["binairo-rows", "binairo-cols"]) {
   for (let n = 4; n <= 16; n += 2) $(id).add(new Option(String(n), String(n)));
@@ -355,15 +443,31 @@ for (const id of ["binairo-rows", "binairo-cols"]) {
 function binairoReset(rows, cols) {
   Object.assign(binairo, { rows, cols, values: new Array(rows * cols).fill(null) });
   binairoBoard.focus = 0;
-  binairoBoard.clearResult();
+  clearResults("binairo", binairoBoard);
   binairoBoard.render();
-  say("binairo-message", "");
 }
 $("binairo-clear").addEventListener("click", () => binairoReset(binairo.rows, binairo.cols));
-$("binairo-clear-solution").addEventListener("click", () => { binairoBoard.clearResult(); binairoBoard.render(); say("binairo-message", ""); });
-$("binairo-rules").addEventListener("change", () => { binairoBoard.clearResult(); binairoBoard.render(); });
-$("binairo-load").addEventListener("click", () => {
-  const text = $("binairo-paste").value.trim();
+$("binairo-clear-solution").addEventListener("click", () => { clearResults("binairo", binairoBoard); binairoBoard.render(); });
+$("binairo-rules").addEventListener("change", () => { clearResults("binairo", binairoBoard); binairoBoard.render(); });
+// A puzzle the server read (an Unruly game ID) onto the board.
+function binairoLoadRead(puzzle) {
+  if (!puzzle) return;
+  const rows = puzzle.grid.length, cols = puzzle.grid[0].length;
+  ensureSizeOption($("binairo-rows"), rows, String(rows));
+  ensureSizeOption($("binairo-cols"), cols, String(cols));
+  binairoReset(rows, cols);
+  binairo.values = puzzle.grid.flat();
+  $("binairo-rules").value = puzzle.rules;
+  binairoBoard.render();
+  say("binairo-message", `Loaded a ${rows}x${cols} ${puzzle.rules} puzzle.`, "info");
+}
+$("binairo-share").addEventListener("click", () => {
+  sharePuzzle("binairo", { puzzle: binairoGrid(), rules: $("binairo-rules").value }, "binairo-message");
+});
+// A puzzle as one line of N*N cells or rows separated by '/' (or new lines) onto the board.
+function binairoLoad(text, rules) {
+  text = text.trim();
+  if (/:/.test(text)) { readPasted("binairo", text, "binairo-message").then(binairoLoadRead); return; }
   let rows = text.includes("/") || text.includes("\n") ? text.split(/[\/\n]+/).map((s) => s.replace(/\s+/g, "")) : null;
   if (!rows) {
     const flat = text.replace(/\s+/g, "");
@@ -379,16 +483,22 @@ $("binairo-load").addEventListener("click", () => {
   }
   ensureSizeOption($("binairo-rows"), rows.length, String(rows.length));
   ensureSizeOption($("binairo-cols"), cols, String(cols));
+  if (rules) $("binairo-rules").value = rules;
   binairoReset(rows.length, cols);
   binairo.values = rows.join("").split("").map((ch) => (ch === "." ? null : Number(ch)));
   binairoBoard.render();
   say("binairo-message", `Loaded a ${rows.length}x${cols} puzzle.`, "info");
-});
+}
+$("binairo-load").addEventListener("click", () => binairoLoad($("binairo-paste").value));
+function binairoGrid() {
+  const values = binairoBoard.puzzleValues();
+  const grid = [];
+  for (let r = 0; r < binairo.rows; r++) grid.push(values.slice(r * binairo.cols, (r + 1) * binairo.cols));
+  return grid;
+}
 async function binairoAsk(action) {
   say("binairo-message", "Working...", "info");
-  const grid = [];
-  for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
-  const body = { puzzle: grid, rules: $("binairo-rules").value, engine: engineOf($("binairo-engine")) };
+  const body = { puzzle: binairoGrid(), rules: $("binairo-rules").value, engine: engineOf($("binairo-engine")) };
   if (action === "count") { body.limit = 100000; body.time_limit = 5; }
   if (action === "check" && $("binairo-certify").checked) body.certify = true;
   const reply = await api("POST", `/v1/binairo/${action}?explain=true`, body);
@@ -396,10 +506,41 @@ async function binairoAsk(action) {
 }
 for (const action of ["solve", "check", "count"]) $("binairo-" + action).addEventListener("click", () => binairoAsk(action));
 $("binairo-compare").addEventListener("click", () => {
-  const grid = [];
-  for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
-  compareEngines("binairo", { puzzle: grid, rules: $("binairo-rules").value });
+  compareEngines("binairo", { puzzle: binairoGrid(), rules: $("binairo-rules").value });
 });
+
+// -- examples: one menu per kind, each puzzle loaded as if pasted -------------------------------------------
+// (the crossing panel's example is the selected built-in puzzle's document: POST /v1/crossing/export)
+const EXAMPLES = {
+  sudoku: [
+    // label, puzzle line, X-Sudoku
+    ["9x9, easy (the seed chapter's first)", ".6.798.127941.5.682.14..957...21.5...563..241.1254.73963.874...1.56.28..4289.1.7.", false],
+    ["9x9, hard (17 givens)", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", false],
+    ["9x9, several solutions (try Explain)", "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.......4......", false],
+    ["9x9, clashing givens (try Explain)", "44....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......", false],
+    ["6x6 (2x3 boxes)", ".3...25.....2..4.......5..621...4.3.", false],
+    ["9x9 X-Sudoku (diagonals)", "....12.9....4...75..15.8.....7.21............1............4.........7...6.....82.", true],
+    ["9x9 jigsaw", "..8....1..2.56....4..7.2...89.4..52.6....53...7...64....26............8.......9.3 " +
+      "111122333111222333112222333444555666444555666444555666777888999777888999777888999", false],
+  ],
+  binairo: [
+    // label, puzzle (rows separated by /), rules
+    ["6x6 takuzu", ".0..0./...1../1...../..00../1...../..0...", "takuzu"],
+    ["8x8 takuzu", "...1..../...1..../......../....0.../......../.1....../00...0../0...00..", "takuzu"],
+    ["8x8 unruly (equal rows allowed)", "..11..../.....0../....1.../0......0/.....0.0/......../00...0../....00..", "unruly"],
+    ["10x10 takuzu", "..0...0.../........../.0..1...../......0.../...00...../......0.1./......0..0/...1.1..../.0..1.0.0./0......1.0", "takuzu"],
+    ["4x4, several solutions (try Explain)", "1..0/..../..../....", "takuzu"],
+  ],
+};
+for (const [kind, load] of [["sudoku", sudokuLoad], ["binairo", binairoLoad]]) {
+  const select = $(kind + "-example");
+  EXAMPLES[kind].forEach(([label], i) => select.add(new Option(label, String(i))));
+  $(kind + "-load-example").addEventListener("click", () => {
+    const [, text, variant] = EXAMPLES[kind][Number(select.value)];
+    $(kind + "-paste").value = text;
+    load(text, variant);
+  });
+}
 
 // -- any other grid kind: a puzzle as text in, the answer as text out --------------------------------------
 function gridKindPanel(kind) {
@@ -481,44 +622,93 @@ function showParams() {
   }
   $("crossing-description").textContent = info.description;
 }
+// Every result area of the crossing panel (the message, the plan player, the explanation) goes
+// when the puzzle changes: another built-in puzzle, another parameter, the file edited.
+function clearCrossing() {
+  stopPlay();
+  say("crossing-message", "");
+  $("crossing-player").hidden = true;
+  $("crossing-explanation").replaceChildren();
+}
 $("crossing-preset").addEventListener("change", () => {
   document.querySelector('input[name="crossing-source"][value="preset"]').checked = true;
   showParams();
+  clearCrossing();
 });
+$("crossing-params").addEventListener("input", clearCrossing);
 $("crossing-file").addEventListener("input", () => {
   document.querySelector('input[name="crossing-source"][value="file"]').checked = true;
+  clearCrossing();
+});
+for (const radio of document.querySelectorAll('input[name="crossing-source"]')) radio.addEventListener("change", clearCrossing);
+
+// The puzzle asked about: the built-in one with its parameters, or the file's text.
+function crossingPuzzle() {
+  const source = document.querySelector('input[name="crossing-source"]:checked').value;
+  if (source === "preset") {
+    const params = {};
+    for (const input of document.querySelectorAll("#crossing-params input")) params[input.dataset.param] = Number(input.value);
+    return { puzzle: $("crossing-preset").value, params };
+  }
+  const text = $("crossing-file").value.trim();
+  return text ? { puzzle: text } : null;
+}
+
+// Load an example: the selected built-in puzzle's document (with its parameters) into the file box,
+// to read or change.
+$("crossing-load-example").addEventListener("click", async () => {
+  const puzzle = { puzzle: $("crossing-preset").value, params: {} };
+  for (const input of document.querySelectorAll("#crossing-params input")) puzzle.params[input.dataset.param] = Number(input.value);
+  const reply = await api("POST", "/v1/crossing/export", puzzle);
+  if (!reply.ok) { say("crossing-message", "Invalid: " + reply.data.error, "bad"); return; }
+  $("crossing-file").value = JSON.stringify(reply.data, null, 2);
+  document.querySelector('input[name="crossing-source"][value="file"]').checked = true;
+  clearCrossing();
+  say("crossing-message", `Loaded the document of ${reply.data.name || puzzle.puzzle}: edit it, then Solve or Explain.`, "info");
 });
 
 $("crossing-solve").addEventListener("click", async () => {
-  stopPlay();
-  const source = document.querySelector('input[name="crossing-source"]:checked').value;
-  const body = { engine: engineOf($("crossing-engine")), count_shortest: $("crossing-count").checked };
-  if (source === "preset") {
-    body.puzzle = $("crossing-preset").value;
-    body.params = {};
-    for (const input of document.querySelectorAll("#crossing-params input")) body.params[input.dataset.param] = Number(input.value);
-  } else {
-    const text = $("crossing-file").value.trim();
-    if (!text) { say("crossing-message", "Paste a puzzle file first.", "bad"); return; }
-    body.puzzle = text;
-  }
+  clearCrossing();
+  const puzzle = crossingPuzzle();
+  if (!puzzle) { say("crossing-message", "Paste a puzzle file first.", "bad"); return; }
+  const body = { ...puzzle, engine: engineOf($("crossing-engine")), count_shortest: $("crossing-count").checked };
+  if ($("crossing-certify").checked) body.certify = true;
   say("crossing-message", "Solving...", "info");
-  $("crossing-player").hidden = true;
   const reply = await api("POST", "/v1/crossing/solve?explain=true", body);
   const r = reply.data;
   if (!reply.ok) { say("crossing-message", "Invalid: " + r.error, "bad"); return; }
   if (r.status === "solved") {
     const counted = r.shortest_plans ? `; ${r.shortest_plans.count} shortest plans` : "";
-    say("crossing-message", `${r.name}: ${r.crossings} crossings, proven shortest${counted} (${ms(r.seconds)}, ${r.engine})`, "ok");
+    say("crossing-message", `${r.name}: ${r.crossings} crossings, proven shortest${counted}${certified(r)} (${ms(r.seconds)}, ${r.engine})`, "ok");
     player.result = r;
     player.step = 0;
     $("crossing-player").hidden = false;
     drawPlan();
     drawScene(0, false);
   } else if (r.status === "unsolvable") {
-    say("crossing-message", `${r.name}: unsolvable (proven): ${r.proof}`, "bad");
+    say("crossing-message", `${r.name}: unsolvable (proven): ${r.proof}${certified(r)}`, "bad");
   } else {
     say("crossing-message", `${r.name}: ${r.status}: ${r.proof || r.message || ""}`, "info");
+  }
+});
+
+// Explain: the rules that make the puzzle unsolvable, or forbid a shorter plan, each with what
+// happens without it (POST /v1/crossing/explain).
+$("crossing-explain").addEventListener("click", async () => {
+  clearCrossing();
+  const puzzle = crossingPuzzle();
+  if (!puzzle) { say("crossing-message", "Paste a puzzle file first.", "bad"); return; }
+  say("crossing-message", "Explaining...", "info");
+  const reply = await api("POST", "/v1/crossing/explain", puzzle);
+  const r = reply.data;
+  if (!reply.ok || r.status === "invalid") { say("crossing-message", "Invalid: " + (r.error || "HTTP " + reply.status), "bad"); return; }
+  say("crossing-message", r.text, r.explanation === "unknown" ? "info" : "ok");
+  const list = $("crossing-explanation");
+  for (const need of r.needed || []) {
+    const item = document.createElement("li");
+    const without = need.without_it === null ? "still no plan" : `a plan of ${need.without_it} crossing${need.without_it === 1 ? "" : "s"}`;
+    item.textContent = `${need.constraint}: without it, ${without}`;
+    list.appendChild(item);
   }
 });
 
@@ -660,6 +850,40 @@ async function startJob(body, what) {
   drawJobs();
   pollJobs();
 }
+// What a job costs, said before it starts.  Counting every binairo grid of a size takes a known
+// time (measured: BENCHMARKS.md; the job counts in one process, so CPU time is its running time);
+// a size whose cost exceeds the server's job cap (max_job_seconds of GET /v1/kinds's limits) is
+// refused here, not started to be stopped an hour later.
+const GRID_COUNT_SECONDS = { 6: 0.05, 8: 1, 10: 20, 12: 23200 };
+const GRID_COUNT_COST = {
+  6: "under a second",
+  8: "about a second",
+  10: "about 2.4 CPU seconds (plus about 15 s the first time, building numba's cache)",
+  12: "about 6.5 CPU hours (mindgames binairo count --size 12 --estimate 40 says how long first)",
+};
+let serverLimits = null;  // GET /v1/kinds's limits, once listed
+function duration(seconds) {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} minutes`;
+  return `${(seconds / 3600).toFixed(1)} hours`;
+}
+function jobCost() {
+  const size = Number($("job-binairo-size").value);
+  const cap = serverLimits ? serverLimits.max_job_seconds : null;
+  const refused = cap !== null && GRID_COUNT_SECONDS[size] > cap;
+  const capText = cap !== null ? ` This server stops a job after ${duration(cap)} (--max-job-seconds).` : "";
+  $("job-binairo-grids").disabled = refused;
+  $("job-binairo-cost").textContent = refused
+    ? `Counting every ${size}x${size} grid takes ${GRID_COUNT_COST[size]}: more than this server allows a job (${duration(cap)}, --max-job-seconds). Run it on the command line: mindgames binairo count --size ${size}`
+    : `Cost: ${GRID_COUNT_COST[size]}.` + capText;
+  $("job-binairo-cost").className = "hint" + (refused ? " refused" : "");
+  const limit = Number($("job-limit").value) || 0;
+  $("job-sudoku-cost").textContent =
+    `Cost: until ${limit ? limit.toLocaleString() + " solutions are found" : "every solution is found"}` +
+    (cap !== null ? ` or ${duration(cap)} pass (the server's cap), whichever comes first.` : ".");
+}
+$("job-binairo-size").addEventListener("change", jobCost);
+$("job-limit").addEventListener("input", jobCost);
 $("job-sudoku-count").addEventListener("click", () => {
   const limit = Number($("job-limit").value) || undefined;
   startJob({ kind: "sudoku", action: "count", puzzles: [sudokuPuzzle()], limit, engine: engineOf($("sudoku-engine")) },
@@ -775,16 +999,20 @@ function drawJobs() {
 // -- start ------------------------------------------------------------------------------------------------------
 sudokuReset(9);
 binairoReset(6, 6);
+jobCost();
 loadKinds();
 loadPresets();
 
 // -- Explain and Hint (POST /v1/{kind}/explain, /hint) --------------------------------------------------
-// Explain marks the clashing givens (red), the open cells (yellow) and the givens that would make the
-// puzzle unique (green); Hint fills one cell (blue) and outlines the cells its reason uses.
-function showExplanation(board, messageId, reply, cols) {
+// Explain marks the clashing givens, the open cells and shows the givens that would make the puzzle
+// unique with their values; Hint places one cell (drawn as hinted, undoable) and outlines the cells
+// of its reason.  The legend under the boards says what each look means.
+function showExplanation(board, kind, reply, cols) {
+  const messageId = kind + "-message";
   const result = reply.data;
   board.clearResult();
-  const mark = (cells, cls) => { for (const [r, c] of cells || []) board.marks[(r - 1) * cols + (c - 1)] = cls; };
+  const index = (r, c) => (r - 1) * cols + (c - 1);
+  const mark = (cells, cls) => { for (const [r, c] of cells || []) board.marks[index(r, c)] = cls; };
   if (!reply.ok || result.status === "invalid" || result.status === "unknown") {
     say(messageId, (result.status === "unknown" ? "Unknown: " : "Invalid: ") + (result.error || result.message || "HTTP " + reply.status), "bad");
   } else if (result.explanation === "clash") {
@@ -792,15 +1020,14 @@ function showExplanation(board, messageId, reply, cols) {
     say(messageId, result.text, "bad");
   } else if (result.explanation === "open") {
     mark(result.open_cells, "open");
-    mark((result.add_givens || []).map((g) => [g.row, g.col]), "added");
+    for (const g of result.add_givens || []) board.suggested[index(g.row, g.col)] = g.value;
     say(messageId, result.text, "info");
   } else if (result.explanation === "unique") {
     say(messageId, result.text, "ok");
   } else if (result.value !== undefined) {
     mark(result.because, "because");
-    board.spec.values[(result.row - 1) * cols + (result.col - 1)] = result.value;
-    if (board.spec.changed) board.spec.changed();
-    mark([[result.row, result.col]], "hinted");
+    board.hinted.push([index(result.row, result.col), result.value]);
+    $(kind + "-undo").disabled = false;
     say(messageId, `Hint (${result.technique}): ${result.text}`, "ok");
   }
   board.render();
@@ -808,18 +1035,25 @@ function showExplanation(board, messageId, reply, cols) {
 
 function gridBody(kind) {
   if (kind === "sudoku") return { puzzle: sudokuPuzzle(), engine: engineOf($("sudoku-engine")) };
-  const grid = [];
-  for (let r = 0; r < binairo.rows; r++) grid.push(binairo.values.slice(r * binairo.cols, (r + 1) * binairo.cols));
-  return { puzzle: grid, rules: $("binairo-rules").value, engine: engineOf($("binairo-engine")) };
+  return { puzzle: binairoGrid(), rules: $("binairo-rules").value, engine: engineOf($("binairo-engine")) };
 }
 
-for (const kind of ["sudoku", "binairo"]) {
+for (const [kind, board] of [["sudoku", sudokuBoard], ["binairo", binairoBoard]]) {
+  const cols = () => (kind === "sudoku" ? sudoku.size : binairo.cols);
   for (const action of ["explain", "hint"]) {
     $(`${kind}-${action}`).addEventListener("click", async () => {
       say(`${kind}-message`, "Working...", "info");
       const reply = await api("POST", `/v1/${kind}/${action}`, gridBody(kind));
-      const board = kind === "sudoku" ? sudokuBoard : binairoBoard;
-      showExplanation(board, `${kind}-message`, reply, kind === "sudoku" ? sudoku.size : binairo.cols);
+      showExplanation(board, kind, reply, cols());
     });
   }
+  // Undo hint: the last hinted cell is blank again (and what was shown for the puzzle with it goes).
+  $(`${kind}-undo`).addEventListener("click", () => {
+    board.hinted.pop();
+    board.clearResult();
+    $(kind + "-comparison").replaceChildren();
+    $(`${kind}-undo`).disabled = board.hinted.length === 0;
+    say(`${kind}-message`, "");
+    board.render();
+  });
 }
