@@ -14,6 +14,7 @@ under assumptions (the givens), so nothing is compiled twice.
 * **open** (several solutions): the cells where two solutions differ, and
   givens taken from the first solution that make it the only one, minimal in
   the same way (grown until unique, then shrunk with every removal checked).
+* **solved** (a complete grid that keeps every rule): nothing to deduce or hint; a result.
 * **unique**: the grade and the techniques the kind's own ladder needs
   (``kind.grade(puzzle)``; a kind without a ladder grades nothing: "one solution").
 
@@ -33,6 +34,14 @@ from .grid import cell_name
 from .kind import Cell, GridKind
 from .runner import PuzzleSolver
 
+#: what explain and hint say of a complete grid that keeps every rule: a result, not an error
+SOLVED_TEXT = "solved: every cell is filled and every rule holds, nothing to hint"
+
+
+def is_complete(givens: dict[Cell, Any], solution: Any) -> bool:
+    """Whether every cell of ``solution`` (rows of values) is a given: nothing is left to deduce."""
+    return len(givens) == sum(len(row) for row in solution)
+
 
 def one_based(cell: Cell) -> list[int]:
     return [cell[0] + 1, cell[1] + 1]
@@ -51,6 +60,7 @@ class Explanation:
     grade: int | None = None
     grade_name: str | None = None
     techniques: list[str] = field(default_factory=list)
+    rating: dict[str, float] = field(default_factory=dict)  # the kind's rating fields (Sudoku: SE's)
     solutions: list[Any] = field(default_factory=list)  # the witnesses of "open", for drawing
 
     def to_json(self) -> dict[str, Any]:
@@ -67,6 +77,7 @@ class Explanation:
             ]
         elif self.grade is not None:
             reply.update(grade=self.grade, grade_name=self.grade_name, techniques=self.techniques)
+            reply.update(self.rating)
         return reply
 
 
@@ -114,7 +125,7 @@ class Explainer:
         solutions = [self.kind.decode(encoding, witness) for witness in answer.witnesses]
         if answer.status == "multiple":
             return self._open(puzzle, solutions, deadline)
-        return self._unique(puzzle, deadline)
+        return self._unique(puzzle, solutions[0], deadline)
 
     def minimal_clash(self, puzzle: Any, deadline: Deadline = Deadline(None)) -> dict[Cell, Any]:
         """Givens that cannot all hold, none of which can go (each removal checked)."""
@@ -214,17 +225,22 @@ class Explainer:
         )
         return Explanation("open", text, open_cells=open_cells, add_givens=extra, solutions=solutions)
 
-    def _unique(self, puzzle: Any, deadline: Deadline) -> Explanation:
+    def _unique(self, puzzle: Any, solution: Any, deadline: Deadline) -> Explanation:
+        if is_complete(self.kind.given_cells(puzzle), solution):
+            return Explanation("solved", SOLVED_TEXT)
         graded = self.kind.grade(puzzle, deadline)
         if graded is None:  # the kind has no ladder
             return Explanation("unique", "one solution")
         level, name, techniques = graded
+        rating = self.kind.rating(puzzle, deadline) or {}
+        rated = f", rating {rating['rating']:.1f}" if "rating" in rating else ""
         return Explanation(
             "unique",
-            f"one solution; grade {level} ({name}): {', '.join(techniques)}",
+            f"one solution; grade {level} ({name}{rated}): {', '.join(techniques)}",
             grade=level,
             grade_name=name,
             techniques=techniques,
+            rating=rating,
         )
 
     def fixed(self, puzzle: Any, explanation: Explanation) -> Any:
@@ -246,6 +262,8 @@ class Explainer:
                 raise TimeLimitReached("time limit reached while explaining")
             return self.explain(puzzle, deadline.remaining()).to_json()
         solution = self.kind.decode(encoding, answer.witnesses[0])
+        if is_complete(self.kind.given_cells(puzzle), solution):
+            return {"explanation": "solved", "text": SOLVED_TEXT}
         step = self.kind.hint(puzzle, deadline)
         if step is not None:
             check_hint(step, solution)

@@ -264,6 +264,11 @@ class GridKind(PuzzleKind, Generic[P, E]):
         and ``explain`` says only that the solution is unique."""
         return None
 
+    def rating(self, puzzle: P, deadline: Deadline = Deadline(None)) -> dict[str, float] | None:
+        """A puzzle's rating on a scale setters know, as JSON fields beside the grade (Sudoku:
+        Sudoku Explainer's ``rating``, ``rating_ep``, ``rating_ed``).  None (the default): none."""
+        return None
+
     def hint(self, puzzle: P, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
         """The next step the kind's ladder deduces, as JSON (``row``, ``col``, ``value`` or
         ``eliminate``, ``technique``, ``because``, ``text``).  None: no ladder (the default),

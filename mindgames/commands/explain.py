@@ -6,7 +6,9 @@ explain
     the fixed puzzles instead, in the kind's format that reads back); unique:
     its grade and the techniques it needs (for kinds with a ladder).
 hint
-    the next cell that can be deduced, its value, the technique and why.
+    the next cell that can be deduced, its value, the technique and why (the steps it depends on).
+path (Sudoku)
+    the whole logical path along Sudoku Explainer's ladder, step by step, and the rating.
 """
 
 from __future__ import annotations
@@ -111,4 +113,56 @@ def print_reply(
         for witness in explanation.solutions[:2]:
             lines = side_by_side(lines, kind.draw(puzzle, witness, color))
     print("\n".join(lines))
+    print()
+
+
+def register_path(actions: argparse._SubParsersAction, started: float) -> None:
+    """``mindgames sudoku path FILE``: the whole logical path (Sudoku's ladder only)."""
+    sub = actions.add_parser(
+        "path", help="the whole logical path, step by step, with its Sudoku Explainer rating"
+    )
+    sub.add_argument("file", metavar="FILE", help="puzzle file, or - for standard input")
+    sub.add_argument("--json", action="store_true", help="one JSON object per puzzle per line")
+    sub.add_argument("--time-limit", type=positive_float, metavar="S", help="seconds per puzzle")
+    sub.add_argument("--engine", choices=engine_names(), default="sat", help="default: sat")
+    sub.set_defaults(func=run_path, action="path", started=started)
+
+
+def run_path(args: argparse.Namespace) -> int:
+    from mindgames.models.sudoku.rating import path_json
+    from mindgames.models.sudoku.techniques import Contradiction
+    from mindgames.solver.deadline import Deadline
+
+    kind = get_kind(args.kind)
+    items = read_puzzles(kind, args)
+    numbered = len(items) > 1
+    for index, item in enumerate(items):
+        head = f"puzzle {index + 1}: " if numbered else ""
+        reply: dict[str, Any] = {"index": index}
+        if not item.ok:
+            reply.update(status="invalid", error=str(item.error))
+        else:
+            time_limit = seconds_left(args.time_limit, args.started) if index == 0 else args.time_limit
+            try:
+                reply.update(path_json(item.puzzle, Deadline(time_limit)))
+            except TimeLimitReached as stop:
+                reply.update(status="unknown", error=str(stop))
+            except Contradiction as clash:
+                reply.update(status="unsolvable", error=str(clash))
+        if args.json:
+            emit_json(reply)
+        elif "error" in reply:
+            print(f"{head}{reply['status']}: {reply['error']}")
+        else:
+            print_path(head, reply)
+        sys.stdout.flush()
+    return 0
+
+
+def print_path(head: str, reply: dict[str, Any]) -> None:
+    """Each step on a line as Sudoku Explainer lists them (rating, technique: text), then ER/EP/ED."""
+    for step in reply["steps"]:
+        print(f"{head}{step['step']:>3}. {step['rating']:.1f}, {step['technique']}: {step['text']}")
+    end = "solved" if reply["solved"] else "stuck (the rest needs search)"
+    print(f"{head}{end}; ER {reply['rating']:.1f}, EP {reply['rating_ep']:.1f}, ED {reply['rating_ed']:.1f}")
     print()

@@ -17,6 +17,7 @@ from mindgames.models.sudoku.generate import generate_with
 
 from ..io import UsageError
 from ..render import plural
+from .explain import register_path
 from .grid_generate import GenerateOutput
 
 GRADES = tuple(techniques.GRADE_NAMES.values())
@@ -35,7 +36,14 @@ def extend(
         "--grade",
         choices=GRADES,
         metavar="GRADE",
-        help=f"only puzzles of this grade by the deduction ladder ({', '.join(GRADES)})",
+        help=f"a puzzle of this grade, found by search ({', '.join(GRADES)}; each a range of "
+        "Sudoku Explainer ratings: docs/explain.md)",
+    )
+    generate.add_argument(
+        "--rating",
+        type=rating_range,
+        metavar="A-B",
+        help="a puzzle rated A to B on Sudoku Explainer's scale (e.g. 2.6-4.4), found by search",
     )
     generate.add_argument(
         "--killer",
@@ -43,6 +51,31 @@ def extend(
         help="killer Sudoku: cages cut from each solution, givens removed while unique (often all)",
     )
     generate.set_defaults(output=SudokuOutput())
+    register_path(actions, started)
+
+
+def rating_range(text: str) -> tuple[float, float]:
+    """``A-B`` (or one number ``A``: exactly that rating) as (low, high)."""
+    low, _, high = text.partition("-")
+    try:
+        bounds = (float(low), float(high or low))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a range of ratings such as 2.6-4.4") from None
+    if bounds[0] > bounds[1] or bounds[0] < 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a range from low to high, from 1.0 up")
+    return bounds
+
+
+def graded_fields(puzzle: sudoku.Sudoku) -> dict[str, Any]:
+    """The grade and the Sudoku Explainer rating of a generated puzzle, for its JSON record."""
+    solving = techniques.solve_by_ladder(puzzle)
+    return {
+        "grade": solving.grade,
+        "grade_name": solving.grade_name,
+        "rating": solving.rating,
+        "rating_ep": solving.rating_ep,
+        "rating_ed": solving.rating_ed,
+    }
 
 
 class SudokuOutput(GenerateOutput):
@@ -63,7 +96,9 @@ class SudokuOutput(GenerateOutput):
         return kind.empty(**options)
 
     def make(self, args: argparse.Namespace) -> Make:
-        return functools.partial(generate_with, grade=args.grade, killer=args.killer)
+        if args.grade is not None and args.rating is not None:
+            raise UsageError("give either --grade or --rating, not both")
+        return functools.partial(generate_with, grade=args.grade, rating=args.rating, killer=args.killer)
 
     def json(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> dict[str, Any]:
         puzzle = item.puzzle
@@ -82,6 +117,7 @@ class SudokuOutput(GenerateOutput):
             "solution": item.solution,
             "seed": item.seed,
             "engine": args.engine,
+            **(graded_fields(puzzle) if args.grade or args.rating else {}),
         }
 
     def text(self, kind: GridKind, item: Generated, args: argparse.Namespace) -> None:

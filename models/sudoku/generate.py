@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -24,9 +25,12 @@ def generate(
     on_progress: Progress | None = None,
     using: PuzzleSolver | None = None,
     grade: str | None = None,
+    rating: tuple[float, float] | None = None,
 ) -> tuple[Sudoku, list[list[int]]]:
     """A puzzle of ``empty``'s shape with exactly one solution and no removable given
-    (with ``grade``, one of that grade by :mod:`mindgames.models.sudoku.techniques`: see :func:`_graded`).
+    (with ``grade``, one of that grade by :mod:`mindgames.models.sudoku.techniques`; with
+    ``rating`` (low, high), one rated in that range on Sudoku Explainer's scale, both
+    inclusive: found by :func:`search_rated`).
 
     Reproducible for a given ``seed``.  Uniqueness checks run on one
     incremental session (the givens are assumptions), never a rebuilt solver;
@@ -35,7 +39,7 @@ def generate(
     passes before the puzzle is done."""
     generator = Generator(SUDOKU, using, engine)
     return generate_with(
-        generator, empty, random.Random(seed), deadline or Deadline(None), on_progress, grade
+        generator, empty, random.Random(seed), deadline or Deadline(None), on_progress, grade, rating
     )
 
 
@@ -46,6 +50,7 @@ def generate_with(
     deadline: Deadline,
     on_progress: Progress | None = None,
     grade: str | None = None,
+    rating: tuple[float, float] | None = None,
     killer: bool = False,
 ) -> tuple[Sudoku, list[list[int]]]:
     """:func:`generate` on a generator and a random generator of the caller's (the ``make``
@@ -53,20 +58,34 @@ def generate_with(
 
     ``empty`` may carry variant rules: the givens are then made minimal under them (the
     rules stay as they are); ``killer``: cages made here too (:func:`killer`)."""
-    if grade is not None:  # the ladder knows units only
-        refuse_constraints(empty.constraints, "generate --grade")
+    if grade is not None or rating is not None:  # the ladder knows units only
+        refuse_constraints(empty.constraints, "generate --grade" if grade else "generate --rating")
     try:
         if killer:
             return _killer(generator, empty, rng, deadline, on_progress)
         if grade is not None:
             return _graded(generator, empty, grade, rng, deadline, on_progress)
+        if rating is not None:
+            low, high = rating
+            return search_rated(generator, empty, low - 0.05, high, rng, deadline, on_progress)
         return generator.generate(empty, rng, deadline, on_progress)
     except Unsolvable:
         raise PuzzleError(f"a {empty.variant} Sudoku has no solution at all: nothing to generate") from None
 
 
-#: how many puzzles a graded generation tries before it gives up on the grade
-GRADED_ATTEMPTS = 200
+#: how many puzzles a graded search starts from, and how many mutations it tries from each
+SEARCH_STARTS = 8
+SEARCH_MUTATIONS = 25
+#: the longest one rating may take in a search (a puzzle that takes longer is not a candidate)
+RATING_SECONDS = 20.0
+
+
+def grade_range(grade_name: str) -> tuple[float, float]:
+    """The SE ratings (low exclusive, high inclusive) of a grade: :data:`GRADE_TOPS`."""
+    from .techniques import GRADE_NAMES, GRADE_TOPS
+
+    level = next(level for level, name in GRADE_NAMES.items() if name == grade_name)
+    return GRADE_TOPS.get(level - 1, 0.0), GRADE_TOPS[level]
 
 
 def _graded(
@@ -77,20 +96,109 @@ def _graded(
     deadline: Deadline,
     on_progress: Progress | None,
 ) -> tuple[Sudoku, list[list[int]]]:
-    """Puzzles generated one after another (from ``rng``: reproducible) until one has the
-    grade; PuzzleError after :data:`GRADED_ATTEMPTS` misses (the hardest grades are rare
-    among random minimal puzzles)."""
-    from .techniques import grade
+    low, high = grade_range(grade_name)
+    return search_rated(generator, empty, low, high, rng, deadline, on_progress, f"{grade_name} puzzle")
 
-    for _attempt in range(GRADED_ATTEMPTS):
-        puzzle, solution = generator.generate(
-            empty, random.Random(rng.randrange(2**32)), deadline, on_progress
-        )
-        if grade(puzzle, deadline)[1] == grade_name:
+
+def search_rated(
+    generator: Generator,
+    empty: Sudoku,
+    low: float,
+    high: float,
+    rng: random.Random,
+    deadline: Deadline,
+    on_progress: Progress | None = None,
+    wanted: str | None = None,
+) -> tuple[Sudoku, list[list[int]]]:
+    """A minimal unique puzzle rated above ``low`` and at most ``high`` on Sudoku Explainer's
+    scale, by search: from a random minimal puzzle (or, for the standard 9x9 above what
+    random puzzles reach, from a bundled exemplar of the range under a random symmetry), each
+    mutation (a given removed, givens of the solution added until it is unique again, then
+    minimized) is kept when its rating is no farther from the range; a few starts of
+    :data:`SEARCH_MUTATIONS` mutations each.  Reproducible from ``rng``; PuzzleError when the
+    search ends without one, TimeLimitReached when ``deadline`` passes first."""
+    from .exemplars import exemplar
+    from .rating import rate
+
+    def distance(rating: float) -> float:
+        """How far ``rating`` is from the range (a rating of ``low`` itself is outside it)."""
+        if low < rating <= high:
+            return 0.0
+        return low - rating + 0.1 if rating <= low else rating - high
+
+    def rated(puzzle: Sudoku) -> float:
+        """The puzzle's rating; infinitely far when rating it takes longer than
+        :data:`RATING_SECONDS` (the chain rungs of a sparse variant can take minutes)."""
+        try:
+            return rate(puzzle, deadline.within(RATING_SECONDS)).er
+        except TimeLimitReached:
+            if deadline.passed():
+                raise
+            return math.inf
+
+    for _start in range(SEARCH_STARTS):
+        seeded = exemplar(empty, low, high, rng)
+        if seeded is not None:  # minimal as every generated puzzle (its rating is checked below)
+            puzzle, solution = seeded
+            puzzle, finished = generator.minimize(puzzle, rng, deadline)
+            if not finished:
+                raise TimeLimitReached("time limit reached while generating")
+        else:
+            puzzle, solution = generator.generate(
+                empty, random.Random(rng.randrange(2**32)), deadline, on_progress
+            )
+        here = distance(rated(puzzle))
+        for _mutation in range(SEARCH_MUTATIONS):
+            if here == 0.0:
+                return puzzle, solution
+            if deadline.passed():
+                raise TimeLimitReached("time limit reached while generating")
+            if on_progress is not None:
+                on_progress(f"searching for a rating in ({low:g}, {high:g}]", _mutation, SEARCH_MUTATIONS)
+            other = mutate(generator, puzzle, solution, rng, deadline)
+            there = distance(rated(other))
+            if there <= here:
+                puzzle, here = other, there
+        if here == 0.0:
             return puzzle, solution
     raise PuzzleError(
-        f"no {grade_name} puzzle among {GRADED_ATTEMPTS} generated; try another grade or --seed"
+        f"no {wanted or f'puzzle rated {low:g}-{high:g}'} found by {SEARCH_STARTS} searches of "
+        f"{SEARCH_MUTATIONS} mutations; try another --seed"
     )
+
+
+def mutate(
+    generator: Generator, puzzle: Sudoku, solution: list[list[int]], rng: random.Random, deadline: Deadline
+) -> Sudoku:
+    """Another minimal unique puzzle with the same solution: one given removed, cells of the
+    solution (in random order, never that one) added until the solution is the only one,
+    then every given that can go removed."""
+    kind = generator.kind
+    givens = kind.given_cells(puzzle)
+    gone = rng.choice(sorted(givens))
+    del givens[gone]
+    encoding, session = generator.solver.session(puzzle)
+    extra = [
+        (r, c)
+        for r, row in enumerate(solution)
+        for c, _ in enumerate(row)
+        if (r, c) not in givens and (r, c) != gone
+    ]
+    rng.shuffle(extra)
+    while True:
+        answer = session.check_unique(
+            kind.givens(encoding, kind.with_givens(puzzle, givens)), deadline.remaining()
+        )
+        if answer.status == "unknown":
+            raise TimeLimitReached("time limit reached while generating")
+        if answer.status == "unique":
+            break
+        cell = extra.pop()
+        givens[cell] = solution[cell[0]][cell[1]]
+    minimal, finished = generator.minimize(kind.with_givens(puzzle, givens), rng, deadline)
+    if not finished:
+        raise TimeLimitReached("time limit reached while generating")
+    return minimal
 
 
 #: the largest cage :func:`killer_cages` makes

@@ -103,6 +103,13 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
 
         return techniques.grade(puzzle, deadline)
 
+    def rating(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, float]:
+        """Sudoku Explainer's ER, EP and ED (:mod:`mindgames.models.sudoku.rating`)."""
+        from . import techniques
+
+        solving = techniques.solve_by_ladder(puzzle, deadline)
+        return {"rating": solving.rating, "rating_ep": solving.rating_ep, "rating_ed": solving.rating_ed}
+
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
         """The next value the ladder deduces, as JSON; None when it is stuck.  A puzzle with
         variant rules gets the first single under every rule (the ladder knows units only:

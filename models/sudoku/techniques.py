@@ -1,26 +1,30 @@
-"""How a person solves a Sudoku: a ladder of named techniques over candidates, hints and a grade.
+"""How a person solves a Sudoku: candidates, named techniques, hints and grades.
 
 Each technique is a small function ``(board) -> Step | None``: the first
 deduction it finds (cells visited in row-major order, units in the order of
 :func:`~mindgames.models.sudoku.rules.units`), or None where it does not apply.  It
-works on any variant (boxes, jigsaw regions, diagonals): it only knows units.
+works on any variant (boxes, jigsaw regions, diagonals): it only knows units.  A step
+names what it places or eliminates, the cells it uses and the candidates it ``requires``
+gone, so that a hint keeps only the steps its placement depends on (:func:`depends_on`).
 
-The ladder, from the easiest rung up (the number is the rung's level):
+The ladder the puzzles are solved along is Sudoku Explainer's
+(:mod:`mindgames.models.sudoku.rating`: the easiest technique that makes progress, each
+with SE's difficulty).  A puzzle's **rating** is SE's ER, the hardest step of that path;
+its **grade** is the range of :data:`GRADE_TOPS` that holds the rating (monotonic):
 
-====  ==========================================  ==============================
- 1    hidden single, naked single                 a value has one place / a cell one value
- 2    locked candidates                           a unit's value confined to another unit
- 3    naked pair, hidden pair                     two cells share two values
- 4    naked triple, hidden triple                 three cells share three values
- 5    X-wing                                      a value in two rows in the same two columns
- 6    contradiction by propagation (depth 1)      assuming a candidate, singles reach a contradiction
- 7    contradiction by propagation (depth 2)      assuming a candidate, levels 1-5 reach a contradiction
- 8    needs search                                none of the above makes progress
-====  ==========================================  ==============================
+====  ============  ==========  ==============================================
+ 1    easy          1.0-1.5     hidden singles
+ 2    medium        1.6-2.5     direct techniques, naked singles
+ 3    tricky        2.6-3.4     pointing, claiming, pairs, X-wing
+ 4    hard          3.5-4.4     triples, swordfish, XY- and XYZ-wings
+ 5    expert        4.5-6.2     unique rectangles, quads, jellyfish, BUG
+ 6    fiendish      6.3-8.4     forcing chains (one digit, every digit), nishio
+ 7    diabolical    8.5-10.4    dynamic forcing chains
+ 8    needs search  above 10.4  the ladder is stuck
+====  ============  ==========  ==============================================
 
-Solving by the ladder applies, at each step, the first technique of the
-lowest rung that makes progress.  The **grade** of a puzzle is the highest
-level it needed (:data:`GRADE_NAMES` names them); it is deterministic.
+The older rungs below (``probing_depth_1``, ``probing_depth_2``) stay for callers of the
+contradiction-by-propagation technique; the ladder's chain rungs are in ``rating``.
 """
 
 from __future__ import annotations
@@ -70,6 +74,9 @@ class Board:
     candidates: dict[Cell, set[int]] = field(default_factory=dict)
     #: when the ladder must stop (TimeLimitReached): probing is checked candidate by candidate
     deadline: Deadline = field(default_factory=lambda: Deadline(None))
+    #: a rating the caller already has (a path's hardest step so far): a chain rung may take the
+    #: first contradiction it finds rated no higher, not the shortest (the rating stays the same)
+    settle: float = 0.0
 
     @classmethod
     def of(cls, puzzle: Sudoku) -> Board:
@@ -95,6 +102,7 @@ class Board:
             dict(self.values),
             {cell: set(values) for cell, values in self.candidates.items()},
             self.deadline,
+            self.settle,
         )
 
     @property
@@ -161,6 +169,14 @@ class Step:
     text: str
     place: tuple[Cell, int] | None = None
     eliminate: tuple[tuple[Cell, int], ...] = ()
+    #: the candidates that must already be gone for the step to hold (what it depends on; the
+    #: pruned hint follows them back); None: it may depend on every elimination before it
+    requires: frozenset[tuple[Cell, int]] | None = None
+    #: its difficulty on Sudoku Explainer's scale when it differs from its technique's base
+    #: (a chain's grows with its length: :mod:`mindgames.models.sudoku.rating`)
+    rating: float | None = None
+    #: for a step without ``requires`` (a contradiction): whether it still holds on a board
+    recheck: Callable[[Board], bool] | None = field(default=None, compare=False, repr=False)
 
 
 def _cells(cells: Iterator[Cell] | list[Cell] | tuple[Cell, ...]) -> str:
@@ -222,6 +238,7 @@ def hidden_single(board: Board) -> Step | None:
                 f"{symbol_char(value)} can go nowhere else in {unit.name}: "
                 f"{cell_name(cell)} is {symbol_char(value)}",
                 place=(cell, value),
+                requires=frozenset((other, value) for other in unit.cells if other != cell),
             )
     return None
 
@@ -237,6 +254,7 @@ def naked_single(board: Board) -> Step | None:
                 because,
                 f"{cell_name(cell)} sees every other value: it is {symbol_char(value)}",
                 place=(cell, value),
+                requires=frozenset((cell, other) for other in range(1, board.size + 1) if other != value),
             )
     return None
 
@@ -261,11 +279,20 @@ def locked_candidates(board: Board) -> Step | None:
                         f"all in {other.name}: not elsewhere in {other.name} "
                         f"({_cells(c for c, _ in gone)})",
                         eliminate=gone,
+                        requires=frozenset((cell, value) for cell in unit.cells if cell not in places),
                     )
     return None
 
 
 def _naked_subset(board: Board, n: int, name: str) -> Step | None:
+    return next(naked_subsets(board, n, name), None)
+
+
+def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
+    return next(hidden_subsets(board, n, name), None)
+
+
+def naked_subsets(board: Board, n: int, name: str) -> Iterator[Step]:
     """``n`` open cells of a unit whose candidates together are ``n`` values: no other cell has them."""
     for unit in board.units:
         open_cells = [cell for cell in board.open_cells(unit) if len(board.candidates[cell]) <= n]
@@ -276,17 +303,19 @@ def _naked_subset(board: Board, n: int, name: str) -> Step | None:
             others = [cell for cell in board.open_cells(unit) if cell not in group]
             gone = _eliminations(board, others, values)
             if gone:
-                return Step(
+                yield Step(
                     name,
                     group,
                     f"{_cells(group)} hold {_values(sorted(values))} between them: "
                     f"no other cell of {unit.name} can",
                     eliminate=gone,
+                    requires=frozenset(
+                        (cell, v) for cell in group for v in range(1, board.size + 1) if v not in values
+                    ),
                 )
-    return None
 
 
-def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
+def hidden_subsets(board: Board, n: int, name: str) -> Iterator[Step]:
     """``n`` values of a unit with only ``n`` places between them: those cells hold nothing else."""
     for unit in board.units:
         values = [v for v in board.missing(unit) if 2 <= len(board.places(unit, v)) <= n]
@@ -296,14 +325,14 @@ def _hidden_subset(board: Board, n: int, name: str) -> Step | None:
                 continue
             gone = _eliminations(board, cells, set(range(1, board.size + 1)) - set(group))
             if gone:
-                return Step(
+                yield Step(
                     name,
                     tuple(cells),
                     f"in {unit.name}, {_values(group)} can only go in {_cells(cells)}: "
                     f"those cells hold nothing else",
                     eliminate=gone,
+                    requires=frozenset((cell, v) for v in group for cell in unit.cells if cell not in cells),
                 )
-    return None
 
 
 def naked_pair(board: Board) -> Step | None:
@@ -346,8 +375,15 @@ def x_wing(board: Board) -> Step | None:
                         "X-wing",
                         tuple(sorted(corners)),
                         f"in {first.name} and {second.name}, {symbol_char(value)} is in "
-                        f"{covered[0].name} or {covered[1].name} only: not elsewhere in them",
+                        f"{covered[0].name} or {covered[1].name} only: not elsewhere in them "
+                        f"({_cells(c for c, _ in gone)})",
                         eliminate=gone,
+                        requires=frozenset(
+                            (cell, value)
+                            for unit in (first, second)
+                            for cell in unit.cells
+                            if cell not in corners
+                        ),
                     )
     return None
 
@@ -412,7 +448,47 @@ BASIC: tuple[tuple[int, Callable[[Board], Step | None]], ...] = (
     (4, hidden_triple),
     (5, x_wing),
 )
-LADDER = BASIC + ((6, probing_depth_1), (7, probing_depth_2))
+#: each contradiction rung: (its base rating, the highest its length takes it), SE's range of
+#: the chains it stands for (calibrated on se_rated_87.tsv and SE's ratings of magictour top 95)
+CHAINS: dict[str, tuple[float, float]] = {
+    "one-digit forcing chain": (6.6, 7.0),  # static, one digit: SE's X-chains and X-cycles
+    "forcing chain": (7.1, 7.5),  # static, every digit: SE's forcing chains
+    "nishio": (7.6, 8.1),  # dynamic, one digit: SE's nishio
+    "dynamic forcing chain": (8.5, 9.4),  # dynamic singles: SE's dynamic forcing chains
+    "dynamic forcing chain (+)": (9.5, 10.4),  # dynamic, the whole ladder: SE's (+) chains
+}
+#: what a puzzle none of the rungs solves is rated (SE's hardest puzzles rate 10.5-11.9)
+NEEDS_SEARCH_RATING = 11.0
+
+#: technique name -> its base difficulty on the SE scale
+BASE_RATING: dict[str, float] = {
+    "full house": 1.0,
+    "hidden single": 1.2,
+    "direct pointing": 1.7,
+    "direct claiming": 1.9,
+    "direct hidden pair": 2.0,
+    "naked single": 2.3,
+    "direct hidden triple": 2.5,
+    "pointing": 2.6,
+    "claiming": 2.8,
+    "naked pair": 3.0,
+    "X-wing": 3.2,
+    "hidden pair": 3.4,
+    "naked triple": 3.6,
+    "swordfish": 3.8,
+    "hidden triple": 4.0,
+    "XY-wing": 4.2,
+    "XYZ-wing": 4.4,
+    "unique rectangle": 4.5,
+    "naked quad": 5.0,
+    "jellyfish": 5.2,
+    "hidden quad": 5.4,
+    "bivalue universal grave": 5.6,
+    **{name: base for name, (base, _top) in CHAINS.items()},
+    "needs search": NEEDS_SEARCH_RATING,
+}
+
+
 NEEDS_SEARCH = 8
 GRADE_NAMES = {
     1: "easy",
@@ -424,40 +500,28 @@ GRADE_NAMES = {
     7: "diabolical",
     NEEDS_SEARCH: "needs search",
 }
-#: technique name -> level, for the scale in words
-LEVELS = {
-    "hidden single": 1,
-    "naked single": 1,
-    "locked candidates": 2,
-    "naked pair": 3,
-    "hidden pair": 3,
-    "naked triple": 4,
-    "hidden triple": 4,
-    "X-wing": 5,
-    "contradiction by propagation (depth 1)": 6,
-    "contradiction by propagation (depth 2)": 7,
-    "needs search": NEEDS_SEARCH,
-}
+#: the highest rating on Sudoku Explainer's scale of each grade (ER; monotonic: a harder
+#: grade is a higher range): singles, direct techniques and naked singles, intersections
+#: pairs and X-wing, triples swordfish and wings, rectangles quads jellyfish and BUG, the chains
+#: (one-digit and by singles), contradictions by the whole ladder, and above: needs search
+GRADE_TOPS = {1: 1.5, 2: 2.5, 3: 3.4, 4: 4.4, 5: 6.2, 6: 8.4, 7: 10.4, NEEDS_SEARCH: 99.0}
 
 
-def next_step(board: Board, up_to: int = 7) -> tuple[int, Step] | None:
-    """The first deduction of the lowest rung (at most ``up_to``) that makes one."""
-    for level, technique in LADDER:
-        if level > up_to:
-            return None
-        step = technique(board)
-        if step is not None:
-            return level, step
-    return None
+def grade_of(rating: float) -> int:
+    """The grade whose range holds an SE rating."""
+    return next(level for level, top in sorted(GRADE_TOPS.items()) if rating <= top + 1e-9)
 
 
 @dataclass
 class Solving:
-    """A puzzle solved by the ladder: the steps taken, how far it got, its grade."""
+    """A puzzle solved along the ladder: the steps taken, how far it got, its grade and rating."""
 
     steps: list[Step]
     board: Board
     grade: int
+    rating: float = 0.0
+    rating_ep: float = 0.0
+    rating_ed: float = 0.0
 
     @property
     def grade_name(self) -> str:
@@ -467,29 +531,32 @@ class Solving:
     def techniques(self) -> list[str]:
         """The techniques used, easiest first, each once."""
         used = {step.technique for step in self.steps}
-        if self.grade == NEEDS_SEARCH:
+        if self.grade == NEEDS_SEARCH and not self.board.solved:
             used.add("needs search")
         return sorted(used, key=lambda name: (LEVELS[name], name))
 
 
-def solve_by_ladder(puzzle: Sudoku, up_to: int = 7, deadline: Deadline = Deadline(None)) -> Solving:
-    """Apply the ladder until solved or stuck; the grade is the hardest level used
-    (:data:`NEEDS_SEARCH` when stuck).  Raises Contradiction if the givens clash,
-    TimeLimitReached when ``deadline`` passes first."""
+#: technique name -> the grade its base rating falls in, for the scale in words
+LEVELS: dict[str, int] = {name: grade_of(rating) for name, rating in BASE_RATING.items()}
+
+
+def solve_by_ladder(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> Solving:
+    """Solve along Sudoku Explainer's ladder (:mod:`mindgames.models.sudoku.rating`) until
+    solved or stuck; the rating is its ER, the grade the range of :data:`GRADE_TOPS` holding it.
+    Raises Contradiction if the givens clash, TimeLimitReached when ``deadline`` passes first."""
+    from .rating import rate
+
     refuse_constraints(puzzle.constraints, "the deduction ladder (grade)")
-    board = Board.of(puzzle)
-    board.deadline = deadline
-    steps: list[Step] = []
-    hardest = 1
-    while not board.solved:
-        found = next_step(board, up_to)
-        if found is None:
-            return Solving(steps, board, NEEDS_SEARCH)
-        level, step = found
-        hardest = max(hardest, level)
-        steps.append(step)
-        board.apply(step)
-    return Solving(steps, board, hardest)
+    if _last_solved and _last_solved[0] == puzzle:  # explain asks for the grade, then the rating
+        return _last_solved[1]
+    rated = rate(puzzle, deadline)
+    solving = Solving(rated.steps, rated.board, grade_of(rated.er), rated.er, rated.ep, rated.ed)
+    _last_solved[:] = [puzzle, solving]
+    return solving
+
+
+#: the last puzzle solved along the ladder and its Solving (one, for grade then rating)
+_last_solved: list = []
 
 
 def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]]:
@@ -498,29 +565,97 @@ def grade(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str
     return solving.grade, solving.grade_name, solving.techniques
 
 
-def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | None, list[Step]]:
-    """The next value the ladder places, and the eliminations it needed before it.
+def depends_on(start: Board, steps: list[Step], last: Step) -> list[Step]:
+    """The steps among ``steps`` (applied in order from ``start``) that ``last`` depends on:
+    first those that removed a candidate it requires, those their own steps require, and so
+    on; then each of them left out where the rest still holds (two steps removing the same
+    candidate: one is enough).  Removing any step returned takes away a candidate absence
+    that a later returned step (or ``last``) requires.  A step without ``requires`` depends on
+    every step before it."""
+    removed_by: dict[tuple[Cell, int], int] = {}
+    for index, step in enumerate(steps):
+        for gone in step.eliminate:
+            removed_by.setdefault(gone, index)
 
-    (None, steps) when the ladder is stuck before placing anything."""
+    def wanted(step: Step, before: int) -> set[int]:
+        if step.requires is None:
+            return set(range(before))
+        return {i for gone in step.requires if (i := removed_by.get(gone, before)) < before}
+
+    kept: set[int] = set()
+    todo = wanted(last, len(steps))
+    while todo:
+        index = todo.pop()
+        if index not in kept:
+            kept.add(index)
+            todo |= wanted(steps[index], index) - kept
+    chosen = [steps[index] for index in sorted(kept)]
+    if any(step.requires is None and step.recheck is None for step in [*chosen, last]):
+        return chosen
+    for step in list(chosen):  # fewer steps never make a step hold that did not: one pass is minimal
+        fewer = [other for other in chosen if other is not step]
+        if holds(start, fewer, last):
+            chosen = fewer
+    return chosen
+
+
+def holds(start: Board, steps: list[Step], last: Step) -> bool:
+    """Whether each of ``steps`` and then ``last``, applied in order from ``start``, finds the
+    candidates it requires gone (each step's pattern is there when it is taken)."""
+    board = start.copy()
+    for step in [*steps, last]:
+        if step.requires is None:
+            assert step.recheck is not None
+            if not step.recheck(board):
+                return False
+        elif any(value in board.candidates.get(cell, ()) for cell, value in step.requires):
+            return False
+        if step is not last:
+            board.apply(step)
+    return True
+
+
+def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[Step | None, list[Step]]:
+    """The next value the ladder places, and the eliminations before it that it depends on
+    (pruned by :func:`depends_on`: the steps taken but not needed are left out).
+
+    (None, steps) when the ladder is stuck before placing anything, or nothing is open."""
+    from .rating import next_rated_step
+
     refuse_constraints(puzzle.constraints, "the deduction ladder (hint)")
     board = Board.of(puzzle)
     board.deadline = deadline
+    start = board.copy()
     before: list[Step] = []
     while not board.solved:
-        found = next_step(board)
+        found = next_rated_step(board)
         if found is None:
             return None, before
-        _level, step = found
+        _difficulty, step = found
         if step.place is not None:
-            return step, before
+            return step, depends_on(start, before, step)
         before.append(step)
         board.apply(step)
     return None, before
 
 
+def step_json(step: Step) -> dict:
+    """One step as the interfaces show it (cells 1-based)."""
+    reply: dict = {"technique": step.technique, "text": step.text}
+    reply["because"] = [[r + 1, c + 1] for r, c in step.because]
+    if step.place is not None:
+        (r, c), value = step.place
+        reply["place"] = {"row": r + 1, "col": c + 1, "value": value}
+    reply["eliminate"] = [{"row": r + 1, "col": c + 1, "value": value} for (r, c), value in step.eliminate]
+    return reply
+
+
 def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | None:
     """The next step as the interfaces show it (cells 1-based): the value the ladder places
-    next, with the eliminations that led to it in its text; None when the ladder is stuck."""
+    next; ``steps`` the eliminations it depends on and itself, ``eliminate`` every candidate
+    those steps remove (each cell named); None when the ladder is stuck."""
+    from .rating import difficulty_of
+
     step, before = hint(puzzle, deadline)
     if step is None:
         return None
@@ -529,14 +664,19 @@ def hint_json(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict | Non
     text = step.text
     if before:
         text = "; then ".join([*(s.text for s in before), text])
-    techniques = [s.technique for s in before] + [step.technique]
-    hardest = max(techniques, key=lambda name: LEVELS[name])
-    because = sorted({cell for s in [*before, step] for cell in s.because})
+    chain = [*before, step]
+    hardest = max(chain, key=difficulty_of)
+    because = sorted({cell for s in chain for cell in s.because})
     return {
         "row": r + 1,
         "col": c + 1,
         "value": value,
-        "technique": hardest,
+        "technique": hardest.technique,
+        "rating": max(difficulty_of(s) for s in chain),
         "because": [[br + 1, bc + 1] for br, bc in because],
         "text": text,
+        "eliminate": [
+            {"row": er + 1, "col": ec + 1, "value": v} for s in chain for (er, ec), v in s.eliminate
+        ],
+        "steps": [step_json(s) for s in chain],
     }
