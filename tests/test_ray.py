@@ -124,7 +124,8 @@ def test_ctrl_c_cancels_the_tasks_and_leaves_the_answers_written_in_order(tmp_pa
             assert time.monotonic() < deadline and process.poll() is None
             time.sleep(0.2)
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=60) == 130
+        code = process.wait(timeout=60)
+        assert code == 130, process.stderr.read().decode()[-3000:]
     lines = out.read_text().splitlines()
     indices = [json.loads(line)["index"] for line in lines if line.endswith("}")]
     assert indices == list(range(len(indices))) and len(indices) < 180000
