@@ -91,6 +91,7 @@ COMPILED_FROM_LITERALS = 20_000
 
 OnProgress = Callable[[int, int], None]  # (steps done, steps in all)
 Refutation = Literal["empty clause", "unit propagation"]
+CheckMode = Literal["forward", "backward"]
 
 
 @dataclass
@@ -114,6 +115,10 @@ class CheckResult:
     failed_step: int | None = None  # the proof step (from 1) whose lemma does not follow
     steps_read: int = 0  # LRAT: the steps up to the empty clause
     lrat: list[str] | None = field(default=None, repr=False)  # the LRAT lines, when asked for
+    # "forward": every lemma checked, in proof order; "backward": the lemmas added unchecked
+    # up to the refutation, then only those it uses checked, walking back (``checked``
+    # counts those; the others are never checked)
+    mode: CheckMode = "forward"
 
     def to_json(self) -> dict:
         return {
@@ -122,6 +127,7 @@ class CheckResult:
             "refutation": self.refutation,
             "lemmas": self.lemmas,
             "checked": self.checked,
+            "mode": self.mode,
             "core_size": self.core_size,
             "core_lemmas": self.core_lemmas,
             "rat_lemmas": self.rat_lemmas,
@@ -140,6 +146,7 @@ def check_proof(
     loaded: LoadedFormula | None = None,
     lrat: bool = False,
     compiled: bool | None = None,
+    mode: CheckMode | None = None,
 ) -> CheckResult:
     """Check that ``proof`` refutes ``cnf``.  Never raises for a bad proof: ``ok`` says it.
 
@@ -156,7 +163,14 @@ def check_proof(
     (:mod:`.compiled`) when True, by the Python one here when False, and by the
     compiled one only from :data:`COMPILED_FROM_LITERALS` literals when None.
     Both give the same verdict, reason and counts; the core they report and the
-    LRAT hints they write may differ (they propagate in different orders)."""
+    LRAT hints they write may differ (they propagate in different orders).
+
+    ``mode``: "forward" checks every lemma in proof order; "backward" (the
+    compiled checker only, as drat-trim does) adds the lemmas unchecked up to
+    the refutation and checks only those it uses, walking back: a lemma that
+    does not follow but that the refutation does not use is never checked, and
+    the proof is accepted (soundly: the refutation rests on checked lemmas
+    only).  None: backward when the compiled checker is used, else forward."""
     start = time.perf_counter()
     lemmas = proof.lemmas
     if proof.defect:
@@ -166,7 +180,7 @@ def check_proof(
         if lrat and result.ok:
             result.lrat = _lrat_lines(proof.steps[: result.steps_read])
     else:
-        checker = _drat_checker(cnf, proof, loaded, compiled)
+        checker = _drat_checker(cnf, proof, loaded, compiled, mode)
         result = checker.run(start, time_limit, on_progress)
         if lrat and result.ok:
             result.lrat = checker.lrat_lines()
@@ -299,15 +313,18 @@ class LoadedFormula:
 
 
 def _drat_checker(
-    cnf: CNF, proof: Proof, loaded: LoadedFormula | None, compiled: bool | None
+    cnf: CNF, proof: Proof, loaded: LoadedFormula | None, compiled: bool | None, mode: CheckMode | None
 ) -> _DratChecker | CompiledDratChecker:
-    """A checker with ``cnf`` loaded: the compiled one for a large proof, else a copy
-    of ``loaded`` when it fits, else the Python one loaded afresh."""
+    """A checker with ``cnf`` loaded: the compiled one for a large proof (or for a
+    backward check), else a copy of ``loaded`` when it fits, else the Python one
+    loaded afresh."""
     top = _highest_variable(cnf, proof)
-    if compiled if compiled is not None else compiled_pays(proof):
+    if mode == "backward" and compiled is False:
+        raise ValueError("backward checking is the compiled checker's only")
+    if mode == "backward" or (compiled if compiled is not None else compiled_pays(proof)):
         from .compiled import CompiledDratChecker
 
-        return CompiledDratChecker(cnf, proof, top)
+        return CompiledDratChecker(cnf, proof, top, backward=mode != "forward")
     if loaded is not None and loaded.fits(cnf, top):
         return loaded.extended(cnf, proof)
     checker = _DratChecker(cnf, proof, top)

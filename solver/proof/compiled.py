@@ -74,13 +74,17 @@ HEADER = 4
     FINAL_IDS_END,
     FINAL_LITS,
     FINAL_LITS_END,
+    BACK_LEMMA,
+    BACK_DELETION,
     N_SCALARS,
-) = range(23)
+) = range(25)
 # STATUS
 RUNNING, VERIFIED, REJECTED, NO_REFUTATION = range(4)
 # REFUTATION
 BY_EMPTY_CLAUSE, BY_UNIT_PROPAGATION = 1, 2
 GROUP_FIELDS = 6  # lemma index, candidate, ids start, ids end, lits start, lits end
+# Rows of ``d_bounds``: where each lemma's derivation lies in ``d_ids`` and ``d_lits``.
+IDS_FROM, IDS_TO, LITS_FROM, LITS_TO = range(4)
 
 
 def _index(lits: np.ndarray) -> np.ndarray:
@@ -369,15 +373,58 @@ def load(sc, lits, trail, cls, arena, w_pool, i_pool, units):
 
 
 @njit(cache=True)
-def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list):
+def _explain(pending, n_pend, position, stop, sc, lits, trail, cls, arena, d_ids, pend_list):
+    """Walk the trail back from ``position`` to ``stop``: each pending literal met
+    (``pend_list[:n_pend]``, ``pending`` of them still flagged) gives its reason's
+    id to ``d_ids`` and makes the reason's other literals pending.  Flags of the
+    literals not met stay set (the caller reads and clears them)."""
+    while pending and position >= stop:
+        lit = trail[position]
+        position -= 1
+        if lits[PEND, lit]:
+            lits[PEND, lit] = 0
+            pending -= 1
+            r = lits[REASON, lit]
+            if r >= 0:
+                d_ids = _grow(d_ids, sc[N_IDS] + 1)
+                d_ids[sc[N_IDS]] = r
+                sc[N_IDS] += 1
+                c = cls[r, C_START]
+                for p in range(c, c + cls[r, C_LEN]):
+                    other = arena[p]
+                    if other != lit and not lits[PEND, other ^ 1]:
+                        lits[PEND, other ^ 1] = 1
+                        pend_list = _grow(pend_list, n_pend + 1)
+                        pend_list[n_pend] = other ^ 1
+                        n_pend += 1
+                        pending += 1
+    return d_ids, pend_list, n_pend
+
+
+@njit(cache=True)
+def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, full):
     """Whether the clause ``assumed[:n_assumed]`` is RUP; if so its derivation (the
     clause ids: the conflict, then the reasons walking the trail back; then the
-    top-level literals reached) is appended to ``d_ids`` / ``d_lits``."""
+    top-level literals reached) is appended to ``d_ids`` / ``d_lits``.
+
+    ``full`` (backward checking): the walk goes on through the top-level
+    literals to the start of the trail, so the ids hold every clause the
+    conflict needs and no top-level literal is left (top-level reasons change
+    as lemmas are taken away, so they are recorded now)."""
     mark = sc[TRAIL_LEN]
     for k in range(n_assumed):
         lit = assumed[k]
         if lits[VAL, lit]:  # true at top level: its negation clashes at once
             _backtrack(mark, sc, lits, trail)
+            if full:  # the reason of lit is the conflict; then its antecedents
+                lits[PEND, lit] = 1
+                pend_list[0] = lit
+                d_ids, pend_list, n_pend = _explain(
+                    1, 1, sc[TRAIL_LEN] - 1, 0, sc, lits, trail, cls, arena, d_ids, pend_list
+                )
+                for q in range(n_pend):
+                    lits[PEND, pend_list[q]] = 0
+                return True, d_ids, d_lits
             d_lits = _grow(d_lits, sc[N_LITS] + 1)
             d_lits[sc[N_LITS]] = lit
             sc[N_LITS] += 1
@@ -401,27 +448,9 @@ def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids,
             pend_list[n_pend] = lit
             n_pend += 1
             pending += 1
-    position = sc[TRAIL_LEN] - 1
-    while pending and position >= mark:
-        lit = trail[position]
-        position -= 1
-        if lits[PEND, lit]:
-            lits[PEND, lit] = 0
-            pending -= 1
-            r = lits[REASON, lit]
-            if r >= 0:
-                d_ids = _grow(d_ids, sc[N_IDS] + 1)
-                d_ids[sc[N_IDS]] = r
-                sc[N_IDS] += 1
-                c = cls[r, C_START]
-                for p in range(c, c + cls[r, C_LEN]):
-                    other = arena[p]
-                    if other != lit and not lits[PEND, other ^ 1]:
-                        lits[PEND, other ^ 1] = 1
-                        pend_list = _grow(pend_list, n_pend + 1)
-                        pend_list[n_pend] = other ^ 1
-                        n_pend += 1
-                        pending += 1
+    d_ids, pend_list, n_pend = _explain(
+        pending, n_pend, sc[TRAIL_LEN] - 1, 0 if full else mark, sc, lits, trail, cls, arena, d_ids, pend_list
+    )
     for k in range(n_pend):
         lit = pend_list[k]
         if lits[PEND, lit]:
@@ -434,7 +463,7 @@ def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids,
 
 
 @njit(cache=True)
-def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups, pend_list, assumed):
+def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups, pend_list, assumed, full):
     """RAT on each literal of lemma ``cid`` in turn: the pivot it holds on (its index), or -1."""
     lemma_start = cls[cid, C_START]
     size = cls[cid, C_LEN]
@@ -486,7 +515,19 @@ def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups
                     n_assumed += 1
             if not tautology:
                 ok, d_ids, d_lits = _rup(
-                    assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list
+                    assumed,
+                    n_assumed,
+                    sc,
+                    lits,
+                    trail,
+                    cls,
+                    arena,
+                    w_pool,
+                    i_pool,
+                    d_ids,
+                    d_lits,
+                    pend_list,
+                    full,
                 )
                 if not ok:
                     holds = False
@@ -651,20 +692,20 @@ def run_steps(
             continue
         index = sc[LEMMA_INDEX]
         cid = sc[FIRST_LEMMA] + index
-        d_bounds[0, index] = sc[N_IDS]
-        d_bounds[1, index] = sc[N_LITS]
+        d_bounds[IDS_FROM, index] = sc[N_IDS]
+        d_bounds[LITS_FROM, index] = sc[N_LITS]
         d_pivot[index] = -1
         if cls[cid, C_TAUT]:  # true, nothing to check; kept for its id
             sc[CHECKED] += 1
             sc[N_CLAUSES] = cid + 1
             sc[LEMMA_INDEX] += 1
-            d_bounds[0, index + 1] = sc[N_IDS]
-            d_bounds[1, index + 1] = sc[N_LITS]
+            d_bounds[IDS_TO, index] = sc[N_IDS]
+            d_bounds[LITS_TO, index] = sc[N_LITS]
             continue
         c = cls[cid, C_START]
         n = cls[cid, C_LEN]
         ok, d_ids, d_lits = _rup(
-            arena[c : c + n], n, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list
+            arena[c : c + n], n, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, False
         )
         if not ok:
             pivot = -1
@@ -683,6 +724,7 @@ def run_steps(
                     groups,
                     pend_list,
                     scratch,
+                    False,
                 )
             if pivot < 0:
                 sc[STATUS] = REJECTED
@@ -692,16 +734,216 @@ def run_steps(
             d_pivot[index] = arena[c + pivot]
         sc[CHECKED] += 1
         sc[LEMMA_INDEX] += 1
-        d_bounds[0, index + 1] = sc[N_IDS]
-        d_bounds[1, index + 1] = sc[N_LITS]
+        d_bounds[IDS_TO, index] = sc[N_IDS]
+        d_bounds[LITS_TO, index] = sc[N_LITS]
         if n == 0:
             sc[STATUS] = VERIFIED
             sc[STATUS_STEP] = step
             sc[REFUTATION] = BY_EMPTY_CLAUSE
-            sc[FINAL_IDS], sc[FINAL_IDS_END] = d_bounds[0, index], sc[N_IDS]
-            sc[FINAL_LITS], sc[FINAL_LITS_END] = d_bounds[1, index], sc[N_LITS]
+            sc[FINAL_IDS], sc[FINAL_IDS_END] = d_bounds[IDS_FROM, index], sc[N_IDS]
+            sc[FINAL_LITS], sc[FINAL_LITS_END] = d_bounds[LITS_FROM, index], sc[N_LITS]
             return d_ids, d_lits, groups, pend_list
         _add(cid, sc, lits, trail, cls, arena, w_pool, i_pool)
+    return d_ids, d_lits, groups, pend_list
+
+
+# ---------------------------------------------------------------------------
+# Backward checking (drat-trim's): add every lemma unchecked up to the
+# refutation, then walk back, checking only the lemmas the refutation uses
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def add_steps(
+    first_step,
+    last_step,
+    sc,
+    lits,
+    trail,
+    cls,
+    arena,
+    w_pool,
+    i_pool,
+    p_lits,
+    p_starts,
+    p_deleted,
+    deletions,
+    scratch,
+    trail_at,
+    outcomes,
+):
+    """The forward pass: proof steps ``first_step`` to ``last_step`` applied without
+    checks (lemmas added and propagated, deletions as :func:`_delete` decides), up
+    to a top-level conflict (``sc[STATUS]`` VERIFIED at ``sc[STATUS_STEP]``: the
+    steps before it are the ones to walk back).  An empty lemma before it is no
+    RUP (propagation is complete and meets no conflict): REJECTED there."""
+    for step in range(first_step, last_step):
+        if sc[CONFLICT] >= 0:
+            sc[STATUS] = VERIFIED
+            sc[STATUS_STEP] = step
+            sc[REFUTATION] = BY_UNIT_PROPAGATION
+            return
+        if p_deleted[step]:
+            outcome = _delete(
+                step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratch, deletions
+            )
+            outcomes[step] = outcome
+            if outcome == 1:
+                sc[IGNORED] += 1
+            elif outcome == 2:
+                sc[MISSING] += 1
+            continue
+        index = sc[LEMMA_INDEX]
+        cid = sc[FIRST_LEMMA] + index
+        trail_at[index] = sc[TRAIL_LEN]
+        if cls[cid, C_TAUT]:  # true, nothing to check; kept for its id
+            sc[N_CLAUSES] = cid + 1
+            sc[LEMMA_INDEX] += 1
+            continue
+        if cls[cid, C_LEN] == 0:
+            sc[STATUS] = REJECTED
+            sc[STATUS_STEP] = step
+            return
+        sc[LEMMA_INDEX] += 1
+        _add(cid, sc, lits, trail, cls, arena, w_pool, i_pool)
+
+
+@njit(cache=True)
+def mark_final(sc, lits, trail, cls, arena, d_ids, pend_list, marked):
+    """The top-level conflict's derivation (the falsified clause, then every reason
+    it needs, down the whole trail) as the refutation's, its clauses marked."""
+    conflict = sc[CONFLICT]
+    d_ids = _grow(d_ids, sc[N_IDS] + 1)
+    sc[FINAL_IDS] = sc[N_IDS]
+    d_ids[sc[N_IDS]] = conflict
+    sc[N_IDS] += 1
+    n_pend = 0
+    c = cls[conflict, C_START]
+    for p in range(c, c + cls[conflict, C_LEN]):
+        lit = arena[p] ^ 1
+        if not lits[PEND, lit]:
+            lits[PEND, lit] = 1
+            pend_list[n_pend] = lit
+            n_pend += 1
+    d_ids, pend_list, n_pend = _explain(
+        n_pend, n_pend, sc[TRAIL_LEN] - 1, 0, sc, lits, trail, cls, arena, d_ids, pend_list
+    )
+    for q in range(n_pend):
+        lits[PEND, pend_list[q]] = 0
+    sc[FINAL_IDS_END] = sc[N_IDS]
+    sc[FINAL_LITS] = sc[N_LITS]
+    sc[FINAL_LITS_END] = sc[N_LITS]
+    for k in range(sc[FINAL_IDS], sc[FINAL_IDS_END]):
+        marked[d_ids[k]] = 1
+    sc[BACK_LEMMA] = sc[LEMMA_INDEX]
+    sc[BACK_DELETION] = sc[N_DELETIONS]
+    return d_ids
+
+
+@njit(cache=True)
+def _revive(cid, lits, cls, arena, w_pool, i_pool):
+    """Undo the deletion of clause ``cid``.  The assignment is the one it was deleted
+    under, when it was not unit at top level (else the deletion was ignored): two
+    of its literals are not false, and those are watched."""
+    cls[cid, C_ALIVE] = 1
+    c = cls[cid, C_START]
+    arena[c - 1] = 1
+    n = cls[cid, C_LEN]
+    if n <= 2:  # a binary clause never left its implication lists
+        return
+    tmp = arena[c : c + n].copy()
+    a = c
+    b = c + n - 1
+    for lit in tmp:
+        if lits[VAL, lit ^ 1]:
+            arena[b] = lit
+            b -= 1
+        else:
+            arena[a] = lit
+            a += 1
+    _watch(cid, lits, cls, arena, w_pool, i_pool)
+
+
+@njit(cache=True)
+def check_back(
+    first_step,
+    last_step,
+    sc,
+    lits,
+    trail,
+    cls,
+    arena,
+    w_pool,
+    i_pool,
+    p_deleted,
+    d_ids,
+    d_lits,
+    d_bounds,
+    d_pivot,
+    groups,
+    deletions,
+    pend_list,
+    scratch,
+    trail_at,
+    outcomes,
+    marked,
+):
+    """Proof steps ``last_step - 1`` down to ``first_step``, undone: a deletion that
+    was honoured brings its clause back; a lemma leaves the database (and the
+    top-level literals assigned since it came, with it), then, if marked, is
+    checked there (RUP, else RAT on each literal in turn) and the clauses its
+    check uses are marked.  Stops at a lemma that does not follow (REJECTED)."""
+    first_lemma = sc[FIRST_LEMMA]
+    for step in range(last_step - 1, first_step - 1, -1):
+        if p_deleted[step]:
+            if outcomes[step] == 0:
+                sc[BACK_DELETION] -= 1
+                _revive(deletions[0, sc[BACK_DELETION]], lits, cls, arena, w_pool, i_pool)
+            continue
+        sc[BACK_LEMMA] -= 1
+        index = sc[BACK_LEMMA]
+        cid = first_lemma + index
+        sc[N_CLAUSES] = cid
+        if cls[cid, C_TAUT]:
+            continue
+        cls[cid, C_ALIVE] = 0  # out of the watch lists lazily; never back
+        c = cls[cid, C_START]
+        arena[c - 1] = 0
+        _backtrack(trail_at[index], sc, lits, trail)
+        if not marked[cid]:
+            continue
+        n = cls[cid, C_LEN]
+        d_bounds[IDS_FROM, index] = sc[N_IDS]
+        d_bounds[LITS_FROM, index] = sc[N_LITS]
+        ok, d_ids, d_lits = _rup(
+            arena[c : c + n], n, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, True
+        )
+        if not ok:
+            pivot, d_ids, d_lits, groups = _rat(
+                cid,
+                sc,
+                lits,
+                trail,
+                cls,
+                arena,
+                w_pool,
+                i_pool,
+                d_ids,
+                d_lits,
+                groups,
+                pend_list,
+                scratch,
+                True,
+            )
+            if pivot < 0:
+                sc[STATUS] = REJECTED
+                sc[STATUS_STEP] = step
+                return d_ids, d_lits, groups, pend_list
+            sc[RAT_LEMMAS] += 1
+            d_pivot[index] = arena[c + pivot]
+        sc[CHECKED] += 1
+        d_bounds[IDS_TO, index] = sc[N_IDS]
+        d_bounds[LITS_TO, index] = sc[N_LITS]
+        for k in range(d_bounds[IDS_FROM, index], sc[N_IDS]):
+            marked[d_ids[k]] = 1
     return d_ids, d_lits, groups, pend_list
 
 
@@ -754,11 +996,11 @@ def core(sc, lits, cls, arena, d_ids, d_lits, d_bounds, seen):
             seen[cid] = 1
             if cid >= first_lemma:
                 index = cid - first_lemma
-                for k in range(d_bounds[0, index], d_bounds[0, index + 1]):
+                for k in range(d_bounds[IDS_FROM, index], d_bounds[IDS_TO, index]):
                     clause_stack = _grow(clause_stack, n_c + 1)
                     clause_stack[n_c] = d_ids[k]
                     n_c += 1
-                for k in range(d_bounds[1, index], d_bounds[1, index + 1]):
+                for k in range(d_bounds[LITS_FROM, index], d_bounds[LITS_TO, index]):
                     lit_stack = _grow(lit_stack, n_l + 1)
                     lit_stack[n_l] = d_lits[k]
                     n_l += 1
@@ -950,8 +1192,9 @@ def parse_drat(data: bytes, binary: bool, max_steps: int, name: str) -> tuple[Dr
 class CompiledDratChecker:
     """:class:`.checker._DratChecker`'s check, compiled: same results, same LRAT lines."""
 
-    def __init__(self, cnf: CNF, proof: Proof, top: int):
+    def __init__(self, cnf: CNF, proof: Proof, top: int, backward: bool = True):
         self.cnf, self.proof = cnf, proof
+        self.backward = backward
         self.p_lits, self.p_starts, self.p_deleted = drat_arrays(proof)
         f_lits, f_starts = flat_clauses(cnf.clauses)
         size = 2 * (top + 1)
@@ -976,16 +1219,22 @@ class CompiledDratChecker:
         longest = int(np.diff(self.p_starts).max()) if n_steps else 0
         self.d_ids = np.empty(1 << 12, np.int64)
         self.d_lits = np.empty(1 << 12, np.int64)
-        self.d_bounds = np.zeros((2, n_lemmas + 1), np.int64)
+        self.d_bounds = np.zeros((4, n_lemmas + 1), np.int64)
         self.d_pivot = np.full(max(n_lemmas, 1), -1, np.int64)
         self.groups = np.empty(64 * GROUP_FIELDS, np.int64)
         self.deletions = np.empty((2, max(n_steps - n_lemmas, 1)), np.int64)
         self.pend_list = np.empty(size, np.int64)
         self.scratch = np.empty(max(top, longest) + 2, np.int64)
         self.final_ready = False
+        if backward:
+            self.trail_at = np.zeros(max(n_lemmas, 1), np.int64)
+            self.outcomes = np.zeros(max(n_steps, 1), np.uint8)
+            self.marked = np.zeros(max(len(self.cls), 1), np.uint8)
 
     def run(self, start: float, time_limit: float | None, on_progress: OnProgress | None) -> CheckResult:
-        result = CheckResult(False, "")
+        if self.backward:
+            return self._run_backward(start, time_limit, on_progress)
+        result = CheckResult(False, "", mode="forward")
         sc = self.sc
         total = len(self.p_deleted)
         end = None if time_limit is None else start + time_limit
@@ -1051,6 +1300,84 @@ class CompiledDratChecker:
         result.reason = "the proof never derives the empty clause (truncated, or not a refutation)"
         return result
 
+    def _run_backward(
+        self, start: float, time_limit: float | None, on_progress: OnProgress | None
+    ) -> CheckResult:
+        """drat-trim's backward check: the steps applied unchecked up to the refutation
+        (progress: the first half), then walked back, the lemmas it uses checked
+        (the second half)."""
+        result = CheckResult(False, "", mode="backward")
+        sc = self.sc
+        total = len(self.p_deleted)
+        end = None if time_limit is None else start + time_limit
+
+        def out_of_time(done: int) -> bool:
+            if end is not None and time.perf_counter() > end:
+                self._counts(result)
+                result.reason = f"time limit reached after {result.checked:,} of {self.proof.lemmas:,} lemmas"
+                result.timed_out = True
+                return True
+            if on_progress is not None:
+                on_progress(done, 2 * total)
+            return False
+
+        step = 0
+        while step < total and sc[STATUS] == RUNNING:
+            if step and out_of_time(step):
+                return result
+            chunk_end = min(total, step + PROGRESS_EVERY)
+            add_steps(
+                step, chunk_end, sc, self.lits, self.trail, self.cls, self.arena, self.w_pool, self.i_pool,
+                self.p_index, self.p_starts, self.p_deleted, self.deletions, self.scratch, self.trail_at,
+                self.outcomes,
+            )  # fmt: skip
+            step = chunk_end
+        status = sc[STATUS]
+        if status == REJECTED:
+            self._counts(result)
+            number = int(sc[STATUS_STEP]) + 1
+            result.reason = f"proof step {number}: lemma the empty clause does not follow (not RUP)"
+            result.failed_step = number
+            return result
+        if status == RUNNING:
+            if sc[CONFLICT] < 0:
+                self._counts(result)
+                result.reason = "the proof never derives the empty clause (truncated, or not a refutation)"
+                return result
+            sc[STATUS_STEP] = total
+        sc[STATUS] = RUNNING
+        refuted_at = int(sc[STATUS_STEP])
+        self.d_ids = mark_final(
+            sc, self.lits, self.trail, self.cls, self.arena, self.d_ids, self.pend_list, self.marked
+        )
+        step = refuted_at
+        while step > 0:
+            if out_of_time(2 * total - step):
+                return result
+            chunk_start = max(0, step - PROGRESS_EVERY)
+            self.d_ids, self.d_lits, self.groups, self.pend_list = check_back(
+                chunk_start, step, sc, self.lits, self.trail, self.cls, self.arena, self.w_pool, self.i_pool,
+                self.p_deleted, self.d_ids, self.d_lits, self.d_bounds, self.d_pivot, self.groups,
+                self.deletions, self.pend_list, self.scratch, self.trail_at, self.outcomes, self.marked,
+            )  # fmt: skip
+            if sc[STATUS] == REJECTED:
+                self._counts(result)
+                number = int(sc[STATUS_STEP]) + 1
+                lemma = normalised(self._step_lits(number - 1)) or ()
+                why = "neither RUP nor RAT on any of its literals"
+                result.reason = (
+                    f"proof step {number}: lemma {_show(lemma)} does not follow ({why}), "
+                    "and the refutation uses it"
+                )
+                result.failed_step = number
+                return result
+            step = chunk_start
+        self._counts(result)
+        rest = ~self.p_deleted[refuted_at:].astype(bool)
+        empty = bool(np.any(rest & (np.diff(self.p_starts[refuted_at:]) == 0)))
+        sc[N_CLAUSES] = sc[FIRST_LEMMA] + sc[LEMMA_INDEX]
+        return self._verified(result, "empty clause" if empty else "unit propagation")
+
     def _step_lits(self, step: int) -> list[int]:
         return self.p_lits[self.p_starts[step] : self.p_starts[step + 1]].tolist()
 
@@ -1096,7 +1423,7 @@ class CompiledDratChecker:
         view.deletions = self.deletions[0, :n_deletions].tolist()
         view.deleted_before = self.deletions[1, :n_deletions].tolist()
         ids, lits = self.d_ids.tolist(), dimacs(self.d_lits[: sc[N_LITS]]).tolist()
-        bounds = self.d_bounds.tolist()
+        ids_from, ids_to, lits_from, lits_to = self.d_bounds.tolist()
         groups: dict[int, list] = {}
         g = self.groups[: sc[N_GROUPS] * GROUP_FIELDS].reshape(-1, GROUP_FIELDS).tolist()
         for index, candidate, i0, i1, l0, l1 in g:
@@ -1104,8 +1431,8 @@ class CompiledDratChecker:
         pivots = dimacs(self.d_pivot).tolist()
         deps = []
         for index in range(int(sc[LEMMA_INDEX])):
-            used = ids[bounds[0][index] : bounds[0][index + 1]]
-            top_lits = tuple(lits[bounds[1][index] : bounds[1][index + 1]])
+            used = ids[ids_from[index] : ids_to[index]]
+            top_lits = tuple(lits[lits_from[index] : lits_to[index]])
             rat = (pivots[index], groups.get(index, [])) if self.d_pivot[index] >= 0 else None
             deps.append((used, top_lits, rat))
         view.deps = deps
