@@ -335,6 +335,125 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
 
 
 @njit(cache=True)
+def _visit(true_lit, core, size, lits, trail, arena, cls, w_pool, i_pool, marked):
+    """Propagate one true literal over the marked clauses (``core`` 1) or over the
+    others (0): (a falsified clause's id or -1, the trail's new length)."""
+    val = lits[VAL]
+    reason = lits[REASON]
+    start = lits[I_START, true_lit]
+    for e in range(start, start + lits[I_LEN, true_lit]):
+        other = i_pool[0, e]
+        if val[other]:
+            continue
+        cid = i_pool[1, e]
+        if not cls[cid, C_ALIVE] or marked[cid] != core:
+            continue
+        if val[other ^ 1]:
+            return cid, size
+        val[other] = 1
+        reason[other] = cid
+        trail[size] = other
+        size += 1
+    false_lit = true_lit ^ 1
+    ws = lits[W_START, false_lit]
+    n = lits[W_LEN, false_lit]
+    j = 0
+    k = 0
+    conflict = -1
+    while j < n:
+        c = w_pool[ws + j, 0]
+        blocker = w_pool[ws + j, 1]
+        j += 1
+        if val[blocker]:
+            w_pool[ws + k, 0] = c
+            w_pool[ws + k, 1] = blocker
+            k += 1
+            continue
+        state = arena[c - 1]  # 0 deleted, 1 alive, 2 alive and marked
+        if not state:
+            continue
+        if (state == 2) != (core == 1):  # the other pass's
+            w_pool[ws + k, 0] = c
+            w_pool[ws + k, 1] = blocker
+            k += 1
+            continue
+        if arena[c] == false_lit:
+            arena[c] = arena[c + 1]
+            arena[c + 1] = false_lit
+        first = arena[c]
+        if val[first]:
+            w_pool[ws + k, 0] = c
+            w_pool[ws + k, 1] = first
+            k += 1
+            continue
+        moved = False
+        length = arena[c - 2]
+        last = arena[c - 3]
+        for q in range(length - 2):
+            p = last + q
+            if p >= length:
+                p -= length - 2
+            lit = arena[c + p]
+            if not val[lit ^ 1]:
+                arena[c + 1] = lit
+                arena[c + p] = false_lit
+                arena[c - 3] = p
+                at = lits[W_START, lit] + lits[W_LEN, lit]
+                w_pool[at, 0] = c
+                w_pool[at, 1] = first
+                lits[W_LEN, lit] += 1
+                moved = True
+                break
+        if moved:
+            continue
+        w_pool[ws + k, 0] = c
+        w_pool[ws + k, 1] = first
+        k += 1
+        if val[first ^ 1]:
+            while j < n:
+                w_pool[ws + k, 0] = w_pool[ws + j, 0]
+                w_pool[ws + k, 1] = w_pool[ws + j, 1]
+                k += 1
+                j += 1
+            conflict = arena[c - HEADER]
+            break
+        val[first] = 1
+        reason[first] = arena[c - HEADER]
+        trail[size] = first
+        size += 1
+    lits[W_LEN, false_lit] = k
+    return conflict, size
+
+
+@njit(cache=True)
+def _propagate_core_first(sc, lits, trail, cls, arena, w_pool, i_pool, marked):
+    """Unit propagation as :func:`_propagate`, drat-trim's "core first": the marked
+    clauses (those the refutation is known to use) propagate every literal before
+    any other clause propagates one, so conflicts use them where they can and
+    fewer new lemmas get marked (and checked)."""
+    size = sc[TRAIL_LEN]
+    core_head = sc[HEAD]
+    other_head = sc[HEAD]
+    conflict = -1
+    while conflict < 0:
+        if core_head < size:
+            conflict, size = _visit(
+                trail[core_head], 1, size, lits, trail, arena, cls, w_pool, i_pool, marked
+            )
+            core_head += 1
+        elif other_head < size:
+            conflict, size = _visit(
+                trail[other_head], 0, size, lits, trail, arena, cls, w_pool, i_pool, marked
+            )
+            other_head += 1
+        else:
+            break
+    sc[HEAD] = other_head
+    sc[TRAIL_LEN] = size
+    return conflict
+
+
+@njit(cache=True)
 def _backtrack(length, sc, lits, trail):
     for k in range(length, sc[TRAIL_LEN]):
         lit = trail[k]
@@ -402,7 +521,9 @@ def _explain(pending, n_pend, position, stop, sc, lits, trail, cls, arena, d_ids
 
 
 @njit(cache=True)
-def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, full):
+def _rup(
+    assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, full, marked
+):
     """Whether the clause ``assumed[:n_assumed]`` is RUP; if so its derivation (the
     clause ids: the conflict, then the reasons walking the trail back; then the
     top-level literals reached) is appended to ``d_ids`` / ``d_lits``.
@@ -431,7 +552,10 @@ def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids,
             return True, d_ids, d_lits
         if not lits[VAL, lit ^ 1]:
             _assign(lit ^ 1, -1, lits, trail, sc)
-    conflict = _propagate(sc, lits, trail, cls, arena, w_pool, i_pool)
+    if full:
+        conflict = _propagate_core_first(sc, lits, trail, cls, arena, w_pool, i_pool, marked)
+    else:
+        conflict = _propagate(sc, lits, trail, cls, arena, w_pool, i_pool)
     if conflict < 0:
         _backtrack(mark, sc, lits, trail)
         return False, d_ids, d_lits
@@ -463,7 +587,9 @@ def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids,
 
 
 @njit(cache=True)
-def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups, pend_list, assumed, full):
+def _rat(
+    cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups, pend_list, assumed, full, marked
+):
     """RAT on each literal of lemma ``cid`` in turn: the pivot it holds on (its index), or -1."""
     lemma_start = cls[cid, C_START]
     size = cls[cid, C_LEN]
@@ -528,6 +654,7 @@ def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups
                     d_lits,
                     pend_list,
                     full,
+                    marked,
                 )
                 if not ok:
                     holds = False
@@ -675,6 +802,7 @@ def run_steps(
 ):
     """Proof steps ``first_step`` to ``last_step`` (from 0); stops early at a verdict
     (``sc[STATUS]``, at step ``sc[STATUS_STEP]``).  Returns the grown records."""
+    no_marks = np.zeros(1, np.uint8)  # forward checking marks nothing: one propagation, all clauses
     for step in range(first_step, last_step):
         if sc[CONFLICT] >= 0:
             sc[STATUS] = VERIFIED
@@ -705,7 +833,20 @@ def run_steps(
         c = cls[cid, C_START]
         n = cls[cid, C_LEN]
         ok, d_ids, d_lits = _rup(
-            arena[c : c + n], n, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, False
+            arena[c : c + n],
+            n,
+            sc,
+            lits,
+            trail,
+            cls,
+            arena,
+            w_pool,
+            i_pool,
+            d_ids,
+            d_lits,
+            pend_list,
+            False,
+            no_marks,
         )
         if not ok:
             pivot = -1
@@ -725,6 +866,7 @@ def run_steps(
                     pend_list,
                     scratch,
                     False,
+                    no_marks,
                 )
             if pivot < 0:
                 sc[STATUS] = REJECTED
@@ -807,6 +949,15 @@ def add_steps(
 
 
 @njit(cache=True)
+def _mark(cid, marked, cls, arena):
+    """Clause ``cid`` is used by the refutation: a lemma to check; a clause that
+    propagates first (its arena state 2, see :func:`_propagate_core_first`)."""
+    marked[cid] = 1
+    if cls[cid, C_ALIVE] and cls[cid, C_LEN] > 2:
+        arena[cls[cid, C_START] - 1] = 2
+
+
+@njit(cache=True)
 def mark_final(sc, lits, trail, cls, arena, d_ids, pend_list, marked):
     """The top-level conflict's derivation (the falsified clause, then every reason
     it needs, down the whole trail) as the refutation's, its clauses marked."""
@@ -832,20 +983,20 @@ def mark_final(sc, lits, trail, cls, arena, d_ids, pend_list, marked):
     sc[FINAL_LITS] = sc[N_LITS]
     sc[FINAL_LITS_END] = sc[N_LITS]
     for k in range(sc[FINAL_IDS], sc[FINAL_IDS_END]):
-        marked[d_ids[k]] = 1
+        _mark(d_ids[k], marked, cls, arena)
     sc[BACK_LEMMA] = sc[LEMMA_INDEX]
     sc[BACK_DELETION] = sc[N_DELETIONS]
     return d_ids
 
 
 @njit(cache=True)
-def _revive(cid, lits, cls, arena, w_pool, i_pool):
+def _revive(cid, lits, cls, arena, w_pool, i_pool, marked):
     """Undo the deletion of clause ``cid``.  The assignment is the one it was deleted
     under, when it was not unit at top level (else the deletion was ignored): two
     of its literals are not false, and those are watched."""
     cls[cid, C_ALIVE] = 1
     c = cls[cid, C_START]
-    arena[c - 1] = 1
+    arena[c - 1] = 1 + marked[cid]
     n = cls[cid, C_LEN]
     if n <= 2:  # a binary clause never left its implication lists
         return
@@ -896,7 +1047,7 @@ def check_back(
         if p_deleted[step]:
             if outcomes[step] == 0:
                 sc[BACK_DELETION] -= 1
-                _revive(deletions[0, sc[BACK_DELETION]], lits, cls, arena, w_pool, i_pool)
+                _revive(deletions[0, sc[BACK_DELETION]], lits, cls, arena, w_pool, i_pool, marked)
             continue
         sc[BACK_LEMMA] -= 1
         index = sc[BACK_LEMMA]
@@ -914,7 +1065,20 @@ def check_back(
         d_bounds[IDS_FROM, index] = sc[N_IDS]
         d_bounds[LITS_FROM, index] = sc[N_LITS]
         ok, d_ids, d_lits = _rup(
-            arena[c : c + n], n, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, True
+            arena[c : c + n],
+            n,
+            sc,
+            lits,
+            trail,
+            cls,
+            arena,
+            w_pool,
+            i_pool,
+            d_ids,
+            d_lits,
+            pend_list,
+            True,
+            marked,
         )
         if not ok:
             pivot, d_ids, d_lits, groups = _rat(
@@ -932,6 +1096,7 @@ def check_back(
                 pend_list,
                 scratch,
                 True,
+                marked,
             )
             if pivot < 0:
                 sc[STATUS] = REJECTED
@@ -943,7 +1108,7 @@ def check_back(
         d_bounds[IDS_TO, index] = sc[N_IDS]
         d_bounds[LITS_TO, index] = sc[N_LITS]
         for k in range(d_bounds[IDS_FROM, index], sc[N_IDS]):
-            marked[d_ids[k]] = 1
+            _mark(d_ids[k], marked, cls, arena)
     return d_ids, d_lits, groups, pend_list
 
 
