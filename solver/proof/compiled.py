@@ -1,6 +1,15 @@
 """The DRAT checker of :mod:`.checker`, compiled with numba, for large proofs.
 
-The same check: clauses normalised the same way, every lemma checked in proof
+Two modes.  Backward (the default; drat-trim's, see :mod:`.checker`): the
+steps applied unchecked up to the refutation (:func:`add_steps`), the final
+conflict's clauses marked (:func:`mark_final`), then the proof walked back
+(:func:`check_back`), checking the marked lemmas only, with full derivations
+(reasons down to the start of the trail: top-level reasons change as lemmas
+are taken away, so nothing is left to resolve later) and propagation that
+tries the marked clauses first (:func:`_propagate_core_first`).
+
+Forward (``mode="forward"``): the same check as the Python checker's:
+clauses normalised the same way, every lemma checked in proof
 order (RUP, then RAT on each of its literals in turn), deletions honoured,
 ignored (units, clauses unit at top level) or missing by the same rules, the
 top-level refutation ("unit propagation") found at the same step, the same
@@ -1355,7 +1364,8 @@ def parse_drat(data: bytes, binary: bool, max_steps: int, name: str) -> tuple[Dr
 # The checker, driven from Python
 # ---------------------------------------------------------------------------
 class CompiledDratChecker:
-    """:class:`.checker._DratChecker`'s check, compiled: same results, same LRAT lines."""
+    """:class:`.checker._DratChecker`'s check, compiled (``backward``: checking only the lemmas
+    the refutation uses; else forward: the Python checker's results)."""
 
     def __init__(self, cnf: CNF, proof: Proof, top: int, backward: bool = True):
         self.cnf, self.proof = cnf, proof
