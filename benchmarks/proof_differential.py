@@ -120,9 +120,9 @@ def random_pair(rng: random.Random) -> tuple[CNF, Proof]:
     if rng.random() < 0.7:
         steps.append((False, ()))
     if rng.random() < 0.1:  # a lemma that does not follow, first and deleted at once
-        lemma = _bad_lemma(rng, cnf)
-        if lemma is not None:
-            steps[:0] = [(False, lemma), (True, lemma)]
+        bad = _bad_lemma(rng, cnf)
+        if bad is not None:
+            steps[:0] = [(False, bad), (True, bad)]
     return cnf, Proof("drat", steps)
 
 
@@ -225,8 +225,9 @@ def _mutated(rng: random.Random, cnf: CNF, steps: list) -> list:
     return steps
 
 
-def compare(cnf: CNF, proof: Proof) -> tuple[bool, list[str]]:
-    """(accepted, the problems found: disagreements, unsound acceptances, LRAT failures)."""
+def compare(cnf: CNF, proof: Proof) -> tuple[bool, list[str], bool]:
+    """(accepted, the problems found: disagreements, unsound acceptances, LRAT failures,
+    accepted by the backward check only)."""
     problems = []
     fast = check_proof(cnf, proof, lrat=True, compiled=False)
     compiled = check_proof(cnf, proof, lrat=True, compiled=True, mode="forward")
@@ -237,9 +238,9 @@ def compare(cnf: CNF, proof: Proof) -> tuple[bool, list[str]]:
     # reference accepts (and then agrees on how the refutation ended and on the deletions),
     # and may accept more (a bad lemma left unused), never a satisfiable formula (below).
     if ref.ok:
-        ours = (backward.ok, backward.refutation, backward.ignored_deletions, backward.missing_deletions)
-        if ours != theirs[:2] + theirs[3:]:
-            problems.append(f"disagreement: backward {ours}, reference {theirs}")
+        back = (backward.ok, backward.refutation, backward.ignored_deletions, backward.missing_deletions)
+        if back != theirs[:2] + theirs[3:]:
+            problems.append(f"disagreement: backward {back}, reference {theirs}")
     if backward.ok:
         assert backward.lrat is not None
         lrat = check_proof(cnf, parse_proof(lrat_text(backward.lrat).encode(), kind="lrat"))

@@ -95,11 +95,11 @@ def in_library(
 
     cnf = read_cnf(cnf_path)
     data = proof_path.read_bytes()
-    check_proof(cnf, parse_proof(data), mode=mode)  # type: ignore[arg-type]  # numba's code loaded
+    check_proof(cnf, parse_proof(data), mode=mode)  # numba's code loaded
     times, result = [], None
     for _ in range(repeat):
         start = time.process_time()
-        result = check_proof(cnf, parse_proof(data), mode=mode)  # type: ignore[arg-type]
+        result = check_proof(cnf, parse_proof(data), mode=mode)
         times.append(time.process_time() - start)
     return min(times), result
 
