@@ -9,7 +9,8 @@ variables, deletions of formula clauses, of units, of lemmas and of reasons,
 empty clauses anywhere), or an honest proof from a python-sat solver
 (``with_proof=True``) of a small unsatisfiable formula, often mutated (a step
 dropped, literals repeated or reordered, deletions of units and reasons
-inserted, the empty clause cut off).  For every pair:
+inserted, the empty clause cut off, a lemma that need not follow deleted at
+once).  For every pair:
 
 * our checker (:mod:`mindgames.solver.proof.checker`), our compiled checker
   (:mod:`mindgames.solver.proof.compiled`, which large proofs get) and the
@@ -17,7 +18,13 @@ inserted, the empty clause cut off).  For every pair:
   how the refutation ended, the failing step, the ignored and missing
   deletions; the two checkers of ours also on the reason, the lemmas checked
   and the RAT lemmas;
-* a proof either accepts must be of an unsatisfiable formula, by brute force
+* the backward check (:func:`check_proof` with ``mode="backward"``, which
+  checks only the lemmas the refutation uses) must accept every proof the
+  reference accepts, with the same refutation and deletions; it may accept
+  more (a lemma that does not follow, left unused: counted as
+  ``accepted_backward_only``), never a proof of a satisfiable formula, and the
+  LRAT it writes must check;
+* a proof any of them accepts must be of an unsatisfiable formula, by brute force
   over every assignment: an accepted proof of a satisfiable formula is unsound;
 * an accepted proof's LRAT form (:meth:`CheckResult.lrat`), from either of
   our checkers, must check in our LRAT checker, and the binary DRAT encoding
@@ -112,6 +119,10 @@ def random_pair(rng: random.Random) -> tuple[CNF, Proof]:
             steps.append((True, (_literal(rng, fresh),) if rng.random() < 0.5 else _clause(rng, fresh, 3)))
     if rng.random() < 0.7:
         steps.append((False, ()))
+    if rng.random() < 0.1:  # a lemma that does not follow, first and deleted at once
+        bad = _bad_lemma(rng, cnf)
+        if bad is not None:
+            steps[:0] = [(False, bad), (True, bad)]
     return cnf, Proof("drat", steps)
 
 
@@ -169,10 +180,19 @@ def honest_pair(rng: random.Random) -> tuple[CNF, Proof]:
     return cnf, Proof("drat", steps)
 
 
+def _bad_lemma(rng: random.Random, cnf: CNF) -> tuple[int, ...] | None:
+    """A clause of two or three literals that is neither RUP nor RAT over ``cnf``, if a few tries find one."""
+    for _ in range(8):
+        lemma = tuple(_literal(rng, cnf.num_vars) for _ in range(rng.choice([2, 3])))
+        if reference.check(cnf, Proof("drat", [(False, lemma)])).failed_step == 1:
+            return lemma
+    return None
+
+
 def _mutated(rng: random.Random, cnf: CNF, steps: list) -> list:
     steps = list(steps)
     for _ in range(rng.randint(1, 3)):
-        kind = rng.randrange(7)
+        kind = rng.randrange(8)
         at = rng.randrange(len(steps) + 1)
         if kind == 0 and steps:  # a step dropped
             del steps[rng.randrange(len(steps))]
@@ -196,18 +216,40 @@ def _mutated(rng: random.Random, cnf: CNF, steps: list) -> list:
             steps = [step for step in steps if step != (False, ())]
         elif kind == 5:  # a random lemma
             steps.insert(at, (False, _clause(rng, cnf.num_vars + 1, 3)))
-        else:  # the empty clause early
+        elif kind == 6:  # the empty clause early
             steps.insert(at, (False, ()))
+        else:  # a lemma that does not follow, first and deleted at once: unused unless it propagated
+            lemma = _bad_lemma(rng, cnf)
+            if lemma is not None:
+                steps[:0] = [(False, lemma), (True, lemma)]
     return steps
 
 
-def compare(cnf: CNF, proof: Proof) -> tuple[bool, list[str]]:
-    """(accepted, the problems found: disagreements, unsound acceptances, LRAT failures)."""
+def compare(cnf: CNF, proof: Proof) -> tuple[bool, list[str], bool]:
+    """(accepted, the problems found: disagreements, unsound acceptances, LRAT failures,
+    accepted by the backward check only)."""
     problems = []
     fast = check_proof(cnf, proof, lrat=True, compiled=False)
-    compiled = check_proof(cnf, proof, lrat=True, compiled=True)
+    compiled = check_proof(cnf, proof, lrat=True, compiled=True, mode="forward")
+    backward = check_proof(cnf, proof, lrat=True, mode="backward")
     ref = reference.check(cnf, proof)
     theirs = (ref.ok, ref.refutation, ref.failed_step, ref.ignored_deletions, ref.missing_deletions)
+    # Backward checking verifies only the lemmas the refutation uses: it accepts whatever the
+    # reference accepts (and then agrees on how the refutation ended and on the deletions),
+    # and may accept more (a bad lemma left unused), never a satisfiable formula (below).
+    if ref.ok:
+        back = (backward.ok, backward.refutation, backward.ignored_deletions, backward.missing_deletions)
+        if back != theirs[:2] + theirs[3:]:
+            problems.append(f"disagreement: backward {back}, reference {theirs}")
+    if backward.ok:
+        assert backward.lrat is not None
+        lrat = check_proof(cnf, parse_proof(lrat_text(backward.lrat).encode(), kind="lrat"))
+        if not lrat.ok:
+            problems.append(f"LRAT form rejected: backward's: {lrat.reason}")
+        if lrat.core_lemmas is not None and backward.checked < lrat.core_lemmas:
+            problems.append(
+                f"disagreement: backward checked {backward.checked} of {lrat.core_lemmas} core lemmas"
+            )
     for name, result in (("checker", fast), ("compiled", compiled)):
         ours = (
             result.ok,
@@ -226,12 +268,17 @@ def compare(cnf: CNF, proof: Proof) -> tuple[bool, list[str]]:
     shared = ("reason", "checked", "rat_lemmas", "lemmas")
     if [getattr(fast, key) for key in shared] != [getattr(compiled, key) for key in shared]:
         problems.append(f"disagreement: checker {fast}, compiled {compiled}")
-    if (fast.ok or ref.ok or compiled.ok) and satisfiable(cnf):
-        problems.append(f"unsound: {'checker' if fast.ok else ''} {'reference' if ref.ok else ''} accepted")
+    if (fast.ok or ref.ok or compiled.ok or backward.ok) and satisfiable(cnf):
+        who = [
+            name
+            for name, result in (("checker", fast), ("compiled", compiled), ("backward", backward))
+            if result.ok
+        ]
+        problems.append(f"unsound: {' '.join(who + ['reference'] * ref.ok)} accepted")
     binary = check_proof(cnf, parse_proof(drat_binary(proof.steps)))
     if binary.ok != fast.ok:
         problems.append("binary DRAT verdict differs from text")
-    return fast.ok, problems
+    return fast.ok, problems, backward.ok and not fast.ok
 
 
 def show(cnf: CNF, proof: Proof) -> str:
@@ -251,9 +298,10 @@ def run(pairs: int, seed: int, honest_share: float = 0.1, every: int = 0) -> dic
     for number in range(1, pairs + 1):
         honest = rng.random() < honest_share
         cnf, proof = honest_pair(rng) if honest else random_pair(rng)
-        accepted, problems = compare(cnf, proof)
+        accepted, problems, only_backward = compare(cnf, proof)
         tally["honest" if honest else "random"] += 1
         tally["accepted" if accepted else "rejected"] += 1
+        tally["backward only"] += only_backward
         for problem in problems:
             tally[problem.split(":")[0]] += 1
             if len(failures) < 20:
@@ -269,6 +317,7 @@ def run(pairs: int, seed: int, honest_share: float = 0.1, every: int = 0) -> dic
         "honest": tally["honest"],
         "accepted": tally["accepted"],
         "rejected": tally["rejected"],
+        "accepted_backward_only": tally["backward only"],
         "disagreements": tally["disagreement"],
         "unsound": tally["unsound"],
         "lrat_rejected": tally["LRAT form rejected"],

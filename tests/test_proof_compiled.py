@@ -1,8 +1,11 @@
 """The compiled DRAT checker and parsers (solver.proof.compiled) against the Python ones.
 
-The compiled checker is what large proofs get; its contract is the Python
-checker's verdict, reason and counts (its core and LRAT hints may differ, since
-it propagates in another order, but its LRAT must check).  The compiled parsers
+The compiled checker is what large proofs get.  Checking forward, its contract
+is the Python checker's verdict, reason and counts (its core and LRAT hints may
+differ, since it propagates in another order, but its LRAT must check).
+Checking backward (its default), it checks only the lemmas the refutation uses:
+it accepts every proof the forward check accepts, and more (a lemma that does
+not follow but is not used), never a proof of a satisfiable formula.  The compiled parsers
 read large files; on anything unusual they hand the file to the Python parsers,
 so they must give the same steps, defects and errors."""
 
@@ -53,7 +56,7 @@ def test_solver_proofs_get_the_same_verdict_from_both_checkers_and_their_lrat_ch
     for cnf, text in php_proofs:
         proof = parse_proof(text.encode())
         python = check_proof(cnf, proof, lrat=True, compiled=False)
-        compiled = check_proof(cnf, proof, lrat=True, compiled=True)
+        compiled = check_proof(cnf, proof, lrat=True, compiled=True, mode="forward")
         assert python.ok and verdict(compiled) == verdict(python)
         assert compiled.core_size and compiled.core_lemmas
         assert compiled.lrat is not None
@@ -71,7 +74,7 @@ def test_forged_solver_proofs_are_rejected_at_the_same_step(php_proofs):
             forged.insert(at, (False, (rng.choice([1, -1]) * rng.randint(1, cnf.num_vars),)))
             proof = parse_proof(drat_text(forged).encode())
             python = check_proof(cnf, proof, compiled=False)
-            compiled = check_proof(cnf, proof, compiled=True)
+            compiled = check_proof(cnf, proof, compiled=True, mode="forward")
             assert verdict(compiled) == verdict(python)
             assert reference.check(cnf, proof).failed_step == compiled.failed_step
 
@@ -82,7 +85,7 @@ def test_a_fixed_seed_slice_of_small_random_pairs_agrees_with_the_reference():
     rng = random.Random(2929)
     for _ in range(1500):
         cnf, proof = honest_pair(rng) if rng.random() < 0.15 else random_pair(rng)
-        compiled = check_proof(cnf, proof, lrat=True, compiled=True)
+        compiled = check_proof(cnf, proof, lrat=True, compiled=True, mode="forward")
         python = check_proof(cnf, proof, compiled=False)
         ref = reference.check(cnf, proof)
         assert verdict(compiled) == verdict(python)
@@ -107,11 +110,78 @@ def test_the_time_limit_and_progress_reports_reach_the_compiled_check(php_proofs
     assert len(proof.steps) > 512
     reports: list[tuple[int, int]] = []
     result = check_proof(
-        cnf, proof, on_progress=lambda done, total: reports.append((done, total)), compiled=True
+        cnf,
+        proof,
+        on_progress=lambda done, total: reports.append((done, total)),
+        compiled=True,
+        mode="forward",
     )
     assert result.ok and reports and reports[0] == (256, len(proof.steps))
-    stopped = check_proof(cnf, proof, time_limit=1e-9, compiled=True)
+    stopped = check_proof(cnf, proof, time_limit=1e-9, compiled=True, mode="forward")
     # as in the Python checker: the clock is read every 256 steps
+    assert not stopped.ok and stopped.timed_out and stopped.checked < stopped.lemmas
+    assert stopped.reason == f"time limit reached after {stopped.checked:,} of {proof.lemmas:,} lemmas"
+
+
+def test_solver_proofs_checked_backward_check_only_the_lemmas_the_refutation_uses(php_proofs):
+    for cnf, text in php_proofs:
+        proof = parse_proof(text.encode())
+        forward = check_proof(cnf, proof, compiled=True, mode="forward")
+        backward = check_proof(cnf, proof, lrat=True, compiled=True)
+        assert backward.ok and backward.mode == "backward" and forward.mode == "forward"
+        assert backward.refutation == forward.refutation
+        assert (backward.ignored_deletions, backward.missing_deletions) == (
+            forward.ignored_deletions,
+            forward.missing_deletions,
+        )
+        # the lemmas checked are the core: what the refutation uses, all of it checked
+        assert 0 < backward.core_lemmas == backward.checked < forward.checked
+        assert backward.lrat is not None
+        lrat = check_proof(cnf, parse_proof(lrat_text(backward.lrat).encode(), kind="lrat"))
+        assert lrat.ok, lrat.reason
+        assert (lrat.core_size, lrat.core_lemmas) == (backward.core_size, backward.core_lemmas)
+
+
+def test_a_forged_lemma_checked_backward_is_rejected_where_it_is_or_not_used(php_proofs):
+    rng = random.Random(29)
+    outcomes = set()
+    for cnf, text in php_proofs:
+        steps = list(parse_proof(text.encode()).steps)
+        for _ in range(6):
+            forged = list(steps)
+            at = rng.randrange(len(forged) // 2)
+            lemma = tuple(
+                rng.choice([1, -1]) * rng.randint(1, cnf.num_vars) for _ in range(rng.choice([1, 2]))
+            )
+            # a unit propagates (and is used); a binary lemma deleted at once is not used
+            forged[at:at] = [(False, lemma)] if len(lemma) == 1 else [(False, lemma), (True, lemma)]
+            proof = parse_proof(drat_text(forged).encode())
+            backward = check_proof(cnf, proof, lrat=True, compiled=True)
+            if check_proof(cnf, proof, compiled=True, mode="forward").ok:  # the forged lemma follows
+                assert backward.ok
+                continue
+            if backward.ok:  # not used: the refutation stands on checked lemmas (its LRAT says so)
+                assert backward.lrat is not None
+                assert check_proof(cnf, parse_proof(lrat_text(backward.lrat).encode(), kind="lrat")).ok
+            else:
+                assert backward.failed_step == at + 1
+                assert backward.reason.endswith("and the refutation uses it")
+            outcomes.add(backward.ok)
+    assert outcomes == {True, False}
+
+
+def test_the_time_limit_and_progress_reports_reach_the_backward_check(php_proofs):
+    cnf, text = php_proofs[1]
+    proof = parse_proof(text.encode())
+    reports: list[tuple[int, int]] = []
+    result = check_proof(
+        cnf, proof, on_progress=lambda done, total: reports.append((done, total)), compiled=True
+    )
+    # two passes over the steps: forward (adding), then backward (checking)
+    assert result.ok and reports and reports[0] == (256, 2 * len(proof.steps))
+    assert all(total == 2 * len(proof.steps) for _, total in reports)
+    assert [done for done, _ in reports] == sorted(done for done, _ in reports)
+    stopped = check_proof(cnf, proof, time_limit=1e-9, compiled=True)
     assert not stopped.ok and stopped.timed_out and stopped.checked < stopped.lemmas
     assert stopped.reason == f"time limit reached after {stopped.checked:,} of {proof.lemmas:,} lemmas"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.proof_differential import compare, run, satisfiable
-from mindgames.solver.proof import CNF, check_proof, parse_proof, reference
+from mindgames.solver.proof import CNF, check_proof, lrat_text, parse_proof, reference
 
 
 def test_a_fixed_seed_slice_of_random_and_solver_proofs_finds_no_disagreement():
@@ -51,7 +51,7 @@ def test_rat_holds_on_a_literal_other_than_the_first():
     result = check_proof(cnf, proof, lrat=True)
     assert result.ok and result.rat_lemmas == 1
     assert reference.check(cnf, proof).ok
-    assert compare(cnf, proof) == (True, [])
+    assert compare(cnf, proof) == (True, [], False)
 
 
 def test_deleting_a_unit_at_top_level_is_ignored_even_when_another_clause_is_the_reason():
@@ -62,4 +62,39 @@ def test_deleting_a_unit_at_top_level_is_ignored_even_when_another_clause_is_the
     proof = parse_proof(b"d 1 2 0\nd 1 3 0\n4 0\n0\n")
     result = check_proof(cnf, proof)
     assert result.ok and result.ignored_deletions == 2
-    assert compare(cnf, proof) == (True, [])
+    assert compare(cnf, proof) == (True, [], False)
+
+
+def test_an_invalid_lemma_the_refutation_does_not_use_is_rejected_forward_and_accepted_backward():
+    # x1, x2 contradict each other through the first four clauses alone; -3 does not follow
+    # (neither RUP nor RAT on it: the candidate 3 4 gives -3 4, not RUP), and nothing uses it
+    cnf = CNF(4, [(1, 2), (-1, 2), (1, -2), (-1, -2), (3, 4)])
+    proof = parse_proof(b"-3 0\n2 0\n0\n")
+    assert not satisfiable(cnf)
+    forward = check_proof(cnf, proof)
+    assert not forward.ok and forward.failed_step == 1
+    assert not reference.check(cnf, proof).ok
+    backward = check_proof(cnf, proof, lrat=True, mode="backward")
+    assert backward.ok and backward.mode == "backward" and backward.refutation == "empty clause"
+    assert backward.checked == backward.core_lemmas == 1  # "2 0" only
+    assert backward.lrat is not None
+    assert check_proof(cnf, parse_proof(lrat_text(backward.lrat).encode(), kind="lrat")).ok
+    assert compare(cnf, proof) == (False, [], True)
+
+
+def test_an_invalid_lemma_the_refutation_uses_is_rejected_backward_too():
+    cnf = CNF(4, [(1, 2), (-1, 2), (1, -2), (3, 4)])  # satisfiable: x1 = x2 = 1
+    assert satisfiable(cnf)
+    proof = parse_proof(b"-3 0\n-1 0\n0\n")  # -1 does not follow, and the refutation needs it
+    backward = check_proof(cnf, proof, mode="backward")
+    assert not backward.ok and backward.failed_step == 2
+    assert backward.reason == (
+        "proof step 2: lemma '-1 0' does not follow (neither RUP nor RAT on any of its literals), "
+        "and the refutation uses it"
+    )
+    assert compare(cnf, proof)[1] == []
+
+
+def test_backward_checking_is_the_compiled_checkers_only():
+    with pytest.raises(ValueError, match="compiled"):
+        check_proof(CNF(1, [(1,), (-1,)]), parse_proof(b"0\n"), compiled=False, mode="backward")

@@ -70,6 +70,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--time-limit", type=positive_float, metavar="S", help="seconds for reading the files and the check"
     )
     parser.add_argument(
+        "--mode",
+        choices=("backward", "forward"),
+        help="DRAT: backward checks only the lemmas the refutation uses, as drat-trim does "
+        "(default for proofs of 20,000 literals or more); forward checks every lemma in order "
+        "(default for smaller ones, and a lemma that does not follow rejects the proof even if unused)",
+    )
+    parser.add_argument(
         "--output",
         metavar="FILE",
         help="write the verified proof there, in --proof-format (nothing is written unless verified)",
@@ -100,8 +107,9 @@ def run(args: argparse.Namespace) -> int:
                 cnf,
                 proof,
                 remaining,
-                lambda done, total: bar.update(completed=done),
+                lambda done, total: bar.update(completed=done, total=total),
                 lrat=args.output is not None and output_format == "lrat",
+                mode=args.mode,
             )
     except ProofInputError as error:
         raise UsageError(str(error)) from None
@@ -123,8 +131,9 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             by = ", refuted by unit propagation" if result.refutation == "unit propagation" else ""
             written = f"; {output_format.upper()} written to {args.output}" if args.output else ""
+            checked = f" ({result.checked:,} checked backward)" if result.mode == "backward" else ""
             print(
-                f"verified: {args.proof} refutes {args.cnf} ({form}, {plural(result.lemmas, 'lemma')}{by}, "
+                f"verified: {args.proof} refutes {args.cnf} ({form}, {plural(result.lemmas, 'lemma')}{checked}{by}, "
                 f"core {plural(result.core_size, 'clause')} + {plural(result.core_lemmas, 'lemma')}, "
                 f"{result.seconds:.3f} s){written}"
             )

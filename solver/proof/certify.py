@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from ..engine import Deadline, Uniqueness
 from ..model import Assignment, Model, projection
-from .checker import CheckResult, LoadedFormula, Refutation, check_proof, lrat_text
+from .checker import CheckMode, CheckResult, LoadedFormula, Refutation, check_proof, lrat_text
 from .formats import CNF, parse_lrat, parse_text_drat, read_cnf, read_proof, write_dimacs
 
 # python-sat solvers that emit DRAT proofs (Minisat, Kissat and CryptoMiniSat do not).
@@ -65,6 +65,10 @@ class Certificate:
     # how the checked proof refutes the formula: "empty clause" (its lemmas derive it) or
     # "unit propagation" (the formula's own unit propagation refutes it: no lemma needed)
     proof: Refutation | None = None
+    # how our checker checked it: "forward" (every lemma, in proof order) or "backward"
+    # (only the lemmas the refutation uses: large proofs); ``lemmas_checked`` of ``lemmas``
+    check: CheckMode | None = None
+    lemmas_checked: int | None = None
     reason: str | None = None
     assignment: Assignment | None = None
     about: str = "the CNF encoding of the model, with the givens as unit clauses"
@@ -90,6 +94,8 @@ class Certificate:
             "core_size": self.core_size,
             "solver": self.solver,
             "proof": self.proof,
+            "check": self.check,
+            "lemmas_checked": self.lemmas_checked,
             "about": self.about,
         }
         if self.files is not None:
@@ -325,6 +331,8 @@ def _verdict(certificate: Certificate, result: CheckResult) -> Certificate:
     certificate.lemmas = result.lemmas
     certificate.core_size = result.core_size
     certificate.checked = result.ok
+    if result.ok:
+        certificate.check, certificate.lemmas_checked = result.mode, result.checked
     if result.timed_out:
         certificate.status = "unknown"
     if not result.ok:

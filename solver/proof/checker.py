@@ -10,8 +10,11 @@ Two implementations of the same check: the Python one here, for small proofs
 (puzzle certificates: a few hundred lemmas, where importing numba would cost
 more than the whole check), and :mod:`.compiled` (numba), the same algorithm
 over flat arrays, for proofs of :data:`COMPILED_FROM_LITERALS` literals or
-more.  Both agree with the reference and with each other on verdicts, reasons
-and counts (tests/test_proof_compiled.py, benchmarks/proof_differential.py).
+more, which it checks backward by default (below).  Checking forward, both
+agree with the reference and with each other on verdicts, reasons and counts;
+checking backward, the compiled one accepts all the reference accepts and
+never a satisfiable formula (tests/test_proof_compiled.py,
+tests/test_proof_differential.py, benchmarks/proof_differential.py).
 
 Clauses are *normalised* once, formula and lemmas alike (:func:`normalised`):
 repeated literals are dropped, and a clause holding a literal and its
@@ -41,18 +44,30 @@ DRAT, checked *forward* (in proof order):
 
 Core marking: each RUP check records the clauses its conflict used; after the
 refutation those records give the *core* (original clauses and lemmas the
-refutation really needs).  Backward checking (verifying only core lemmas, in
-reverse, as drat-trim does) would skip the rest, but it would change verdicts:
-a lemma that does not follow rejects the proof here even when the refutation
-does not use it (drat-trim accepts such a proof), so every lemma is checked,
-in proof order.  Nor would it pay on puzzle proofs: checking
-the non-core lemmas took 0.4 / 0.5 / 3.4 ms of 25 / 26 / 55 ms per 9x9 Sudoku
-uniqueness proof (17-clue / top1465 / forum-hardest, 20 puzzles each; most
-non-core lemmas are satisfied at top level and cost no propagation), while
-reading the 12,000 clauses takes ~10 ms whichever way one checks.  So it is
-not implemented (see benchmarks/certify.md).  The same records turn a checked
-DRAT proof into LRAT (:func:`drat_to_lrat`): the core lemmas, each with the
-clauses its check used as hints, in the order they become unit.
+refutation really needs).  The same records turn a checked DRAT proof into
+LRAT (:func:`drat_to_lrat`): the core lemmas, each with the clauses its check
+used as hints, in the order they become unit.
+
+Checking *backward* (``mode="backward"``, drat-trim's default; the compiled
+checker's, and so large proofs'): the steps are applied without checks up to
+the refutation (the first top-level conflict, or an empty lemma, which is then
+rejected: propagation is complete and meets no conflict), the clauses of the
+final conflict and their reasons are marked, and the proof is walked back,
+undoing deletions and additions; each marked lemma is checked against the
+database as it was when the lemma came (RUP, then RAT on each literal, as
+above), and the clauses its check used are marked.  Unmarked lemmas are never
+checked.  Sound: every clause the refutation's derivations use is marked, so
+the marked lemmas alone, each RUP or RAT over a subset of the database it was
+checked against (RAT candidates only shrink), refute the formula.  Verdicts
+differ from forward checking in one way: a lemma that does not follow but that
+the refutation does not use rejects the proof forward and is accepted backward
+(as drat-trim accepts it).  Deletions are decided in the first pass, by the
+rules above (units and clauses unit at top level ignored), and undone as they
+were.  Backward checks propagate the marked clauses first ("core first"), so
+fewer lemmas get marked.  The pure-Python checker here checks forward only:
+puzzle proofs are small, and the non-core lemmas cost them little (0.4 / 0.5 /
+3.4 ms of 25 / 26 / 55 ms per 9x9 Sudoku uniqueness proof, see
+benchmarks/certify.md).
 
 LRAT: each added clause comes with hints, the ids of clauses that become unit
 (or falsified) in order under the negation of the clause; a hint that is not
@@ -91,6 +106,7 @@ COMPILED_FROM_LITERALS = 20_000
 
 OnProgress = Callable[[int, int], None]  # (steps done, steps in all)
 Refutation = Literal["empty clause", "unit propagation"]
+CheckMode = Literal["forward", "backward"]
 
 
 @dataclass
@@ -114,6 +130,10 @@ class CheckResult:
     failed_step: int | None = None  # the proof step (from 1) whose lemma does not follow
     steps_read: int = 0  # LRAT: the steps up to the empty clause
     lrat: list[str] | None = field(default=None, repr=False)  # the LRAT lines, when asked for
+    # "forward": every lemma checked, in proof order; "backward": the lemmas added unchecked
+    # up to the refutation, then only those it uses checked, walking back (``checked``
+    # counts those; the others are never checked)
+    mode: CheckMode = "forward"
 
     def to_json(self) -> dict:
         return {
@@ -122,6 +142,7 @@ class CheckResult:
             "refutation": self.refutation,
             "lemmas": self.lemmas,
             "checked": self.checked,
+            "mode": self.mode,
             "core_size": self.core_size,
             "core_lemmas": self.core_lemmas,
             "rat_lemmas": self.rat_lemmas,
@@ -140,6 +161,7 @@ def check_proof(
     loaded: LoadedFormula | None = None,
     lrat: bool = False,
     compiled: bool | None = None,
+    mode: CheckMode | None = None,
 ) -> CheckResult:
     """Check that ``proof`` refutes ``cnf``.  Never raises for a bad proof: ``ok`` says it.
 
@@ -156,7 +178,14 @@ def check_proof(
     (:mod:`.compiled`) when True, by the Python one here when False, and by the
     compiled one only from :data:`COMPILED_FROM_LITERALS` literals when None.
     Both give the same verdict, reason and counts; the core they report and the
-    LRAT hints they write may differ (they propagate in different orders)."""
+    LRAT hints they write may differ (they propagate in different orders).
+
+    ``mode``: "forward" checks every lemma in proof order; "backward" (the
+    compiled checker only, as drat-trim does) adds the lemmas unchecked up to
+    the refutation and checks only those it uses, walking back: a lemma that
+    does not follow but that the refutation does not use is never checked, and
+    the proof is accepted (soundly: the refutation rests on checked lemmas
+    only).  None: backward when the compiled checker is used, else forward."""
     start = time.perf_counter()
     lemmas = proof.lemmas
     if proof.defect:
@@ -166,7 +195,7 @@ def check_proof(
         if lrat and result.ok:
             result.lrat = _lrat_lines(proof.steps[: result.steps_read])
     else:
-        checker = _drat_checker(cnf, proof, loaded, compiled)
+        checker = _drat_checker(cnf, proof, loaded, compiled, mode)
         result = checker.run(start, time_limit, on_progress)
         if lrat and result.ok:
             result.lrat = checker.lrat_lines()
@@ -299,15 +328,18 @@ class LoadedFormula:
 
 
 def _drat_checker(
-    cnf: CNF, proof: Proof, loaded: LoadedFormula | None, compiled: bool | None
+    cnf: CNF, proof: Proof, loaded: LoadedFormula | None, compiled: bool | None, mode: CheckMode | None
 ) -> _DratChecker | CompiledDratChecker:
-    """A checker with ``cnf`` loaded: the compiled one for a large proof, else a copy
-    of ``loaded`` when it fits, else the Python one loaded afresh."""
+    """A checker with ``cnf`` loaded: the compiled one for a large proof (or for a
+    backward check), else a copy of ``loaded`` when it fits, else the Python one
+    loaded afresh."""
     top = _highest_variable(cnf, proof)
-    if compiled if compiled is not None else compiled_pays(proof):
+    if mode == "backward" and compiled is False:
+        raise ValueError("backward checking is the compiled checker's only")
+    if mode == "backward" or (compiled if compiled is not None else compiled_pays(proof)):
         from .compiled import CompiledDratChecker
 
-        return CompiledDratChecker(cnf, proof, top)
+        return CompiledDratChecker(cnf, proof, top, backward=mode != "forward")
     if loaded is not None and loaded.fits(cnf, top):
         return loaded.extended(cnf, proof)
     checker = _DratChecker(cnf, proof, top)

@@ -1,6 +1,15 @@
 """The DRAT checker of :mod:`.checker`, compiled with numba, for large proofs.
 
-The same check: clauses normalised the same way, every lemma checked in proof
+Two modes.  Backward (the default; drat-trim's, see :mod:`.checker`): the
+steps applied unchecked up to the refutation (:func:`add_steps`), the final
+conflict's clauses marked (:func:`mark_final`), then the proof walked back
+(:func:`check_back`), checking the marked lemmas only, with full derivations
+(reasons down to the start of the trail: top-level reasons change as lemmas
+are taken away, so nothing is left to resolve later) and propagation that
+tries the marked clauses first (:func:`_propagate_core_first`).
+
+Forward (``mode="forward"``): the same check as the Python checker's:
+clauses normalised the same way, every lemma checked in proof
 order (RUP, then RAT on each of its literals in turn), deletions honoured,
 ignored (units, clauses unit at top level) or missing by the same rules, the
 top-level refutation ("unit propagation") found at the same step, the same
@@ -74,13 +83,17 @@ HEADER = 4
     FINAL_IDS_END,
     FINAL_LITS,
     FINAL_LITS_END,
+    BACK_LEMMA,
+    BACK_DELETION,
     N_SCALARS,
-) = range(23)
+) = range(25)
 # STATUS
 RUNNING, VERIFIED, REJECTED, NO_REFUTATION = range(4)
 # REFUTATION
 BY_EMPTY_CLAUSE, BY_UNIT_PROPAGATION = 1, 2
 GROUP_FIELDS = 6  # lemma index, candidate, ids start, ids end, lits start, lits end
+# Rows of ``d_bounds``: where each lemma's derivation lies in ``d_ids`` and ``d_lits``.
+IDS_FROM, IDS_TO, LITS_FROM, LITS_TO = range(4)
 
 
 def _index(lits: np.ndarray) -> np.ndarray:
@@ -331,6 +344,125 @@ def _propagate(sc, lits, trail, cls, arena, w_pool, i_pool):
 
 
 @njit(cache=True)
+def _visit(true_lit, core, size, lits, trail, arena, cls, w_pool, i_pool, marked):
+    """Propagate one true literal over the marked clauses (``core`` 1) or over the
+    others (0): (a falsified clause's id or -1, the trail's new length)."""
+    val = lits[VAL]
+    reason = lits[REASON]
+    start = lits[I_START, true_lit]
+    for e in range(start, start + lits[I_LEN, true_lit]):
+        other = i_pool[0, e]
+        if val[other]:
+            continue
+        cid = i_pool[1, e]
+        if not cls[cid, C_ALIVE] or marked[cid] != core:
+            continue
+        if val[other ^ 1]:
+            return cid, size
+        val[other] = 1
+        reason[other] = cid
+        trail[size] = other
+        size += 1
+    false_lit = true_lit ^ 1
+    ws = lits[W_START, false_lit]
+    n = lits[W_LEN, false_lit]
+    j = 0
+    k = 0
+    conflict = -1
+    while j < n:
+        c = w_pool[ws + j, 0]
+        blocker = w_pool[ws + j, 1]
+        j += 1
+        if val[blocker]:
+            w_pool[ws + k, 0] = c
+            w_pool[ws + k, 1] = blocker
+            k += 1
+            continue
+        state = arena[c - 1]  # 0 deleted, 1 alive, 2 alive and marked
+        if not state:
+            continue
+        if (state == 2) != (core == 1):  # the other pass's
+            w_pool[ws + k, 0] = c
+            w_pool[ws + k, 1] = blocker
+            k += 1
+            continue
+        if arena[c] == false_lit:
+            arena[c] = arena[c + 1]
+            arena[c + 1] = false_lit
+        first = arena[c]
+        if val[first]:
+            w_pool[ws + k, 0] = c
+            w_pool[ws + k, 1] = first
+            k += 1
+            continue
+        moved = False
+        length = arena[c - 2]
+        last = arena[c - 3]
+        for q in range(length - 2):
+            p = last + q
+            if p >= length:
+                p -= length - 2
+            lit = arena[c + p]
+            if not val[lit ^ 1]:
+                arena[c + 1] = lit
+                arena[c + p] = false_lit
+                arena[c - 3] = p
+                at = lits[W_START, lit] + lits[W_LEN, lit]
+                w_pool[at, 0] = c
+                w_pool[at, 1] = first
+                lits[W_LEN, lit] += 1
+                moved = True
+                break
+        if moved:
+            continue
+        w_pool[ws + k, 0] = c
+        w_pool[ws + k, 1] = first
+        k += 1
+        if val[first ^ 1]:
+            while j < n:
+                w_pool[ws + k, 0] = w_pool[ws + j, 0]
+                w_pool[ws + k, 1] = w_pool[ws + j, 1]
+                k += 1
+                j += 1
+            conflict = arena[c - HEADER]
+            break
+        val[first] = 1
+        reason[first] = arena[c - HEADER]
+        trail[size] = first
+        size += 1
+    lits[W_LEN, false_lit] = k
+    return conflict, size
+
+
+@njit(cache=True)
+def _propagate_core_first(sc, lits, trail, cls, arena, w_pool, i_pool, marked):
+    """Unit propagation as :func:`_propagate`, drat-trim's "core first": the marked
+    clauses (those the refutation is known to use) propagate every literal before
+    any other clause propagates one, so conflicts use them where they can and
+    fewer new lemmas get marked (and checked)."""
+    size = sc[TRAIL_LEN]
+    core_head = sc[HEAD]
+    other_head = sc[HEAD]
+    conflict = -1
+    while conflict < 0:
+        if core_head < size:
+            conflict, size = _visit(
+                trail[core_head], 1, size, lits, trail, arena, cls, w_pool, i_pool, marked
+            )
+            core_head += 1
+        elif other_head < size:
+            conflict, size = _visit(
+                trail[other_head], 0, size, lits, trail, arena, cls, w_pool, i_pool, marked
+            )
+            other_head += 1
+        else:
+            break
+    sc[HEAD] = other_head
+    sc[TRAIL_LEN] = size
+    return conflict
+
+
+@njit(cache=True)
 def _backtrack(length, sc, lits, trail):
     for k in range(length, sc[TRAIL_LEN]):
         lit = trail[k]
@@ -369,40 +501,12 @@ def load(sc, lits, trail, cls, arena, w_pool, i_pool, units):
 
 
 @njit(cache=True)
-def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list):
-    """Whether the clause ``assumed[:n_assumed]`` is RUP; if so its derivation (the
-    clause ids: the conflict, then the reasons walking the trail back; then the
-    top-level literals reached) is appended to ``d_ids`` / ``d_lits``."""
-    mark = sc[TRAIL_LEN]
-    for k in range(n_assumed):
-        lit = assumed[k]
-        if lits[VAL, lit]:  # true at top level: its negation clashes at once
-            _backtrack(mark, sc, lits, trail)
-            d_lits = _grow(d_lits, sc[N_LITS] + 1)
-            d_lits[sc[N_LITS]] = lit
-            sc[N_LITS] += 1
-            return True, d_ids, d_lits
-        if not lits[VAL, lit ^ 1]:
-            _assign(lit ^ 1, -1, lits, trail, sc)
-    conflict = _propagate(sc, lits, trail, cls, arena, w_pool, i_pool)
-    if conflict < 0:
-        _backtrack(mark, sc, lits, trail)
-        return False, d_ids, d_lits
-    d_ids = _grow(d_ids, sc[N_IDS] + 1)
-    d_ids[sc[N_IDS]] = conflict
-    sc[N_IDS] += 1
-    pending = 0
-    n_pend = 0
-    c = cls[conflict, C_START]
-    for p in range(c, c + cls[conflict, C_LEN]):
-        lit = arena[p] ^ 1
-        if not lits[PEND, lit]:
-            lits[PEND, lit] = 1
-            pend_list[n_pend] = lit
-            n_pend += 1
-            pending += 1
-    position = sc[TRAIL_LEN] - 1
-    while pending and position >= mark:
+def _explain(pending, n_pend, position, stop, sc, lits, trail, cls, arena, d_ids, pend_list):
+    """Walk the trail back from ``position`` to ``stop``: each pending literal met
+    (``pend_list[:n_pend]``, ``pending`` of them still flagged) gives its reason's
+    id to ``d_ids`` and makes the reason's other literals pending.  Flags of the
+    literals not met stay set (the caller reads and clears them)."""
+    while pending and position >= stop:
         lit = trail[position]
         position -= 1
         if lits[PEND, lit]:
@@ -422,6 +526,64 @@ def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids,
                         pend_list[n_pend] = other ^ 1
                         n_pend += 1
                         pending += 1
+    return d_ids, pend_list, n_pend
+
+
+@njit(cache=True)
+def _rup(
+    assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list, full, marked
+):
+    """Whether the clause ``assumed[:n_assumed]`` is RUP; if so its derivation (the
+    clause ids: the conflict, then the reasons walking the trail back; then the
+    top-level literals reached) is appended to ``d_ids`` / ``d_lits``.
+
+    ``full`` (backward checking): the walk goes on through the top-level
+    literals to the start of the trail, so the ids hold every clause the
+    conflict needs and no top-level literal is left (top-level reasons change
+    as lemmas are taken away, so they are recorded now)."""
+    mark = sc[TRAIL_LEN]
+    for k in range(n_assumed):
+        lit = assumed[k]
+        if lits[VAL, lit]:  # true at top level: its negation clashes at once
+            _backtrack(mark, sc, lits, trail)
+            if full:  # the reason of lit is the conflict; then its antecedents
+                lits[PEND, lit] = 1
+                pend_list[0] = lit
+                d_ids, pend_list, n_pend = _explain(
+                    1, 1, sc[TRAIL_LEN] - 1, 0, sc, lits, trail, cls, arena, d_ids, pend_list
+                )
+                for q in range(n_pend):
+                    lits[PEND, pend_list[q]] = 0
+                return True, d_ids, d_lits
+            d_lits = _grow(d_lits, sc[N_LITS] + 1)
+            d_lits[sc[N_LITS]] = lit
+            sc[N_LITS] += 1
+            return True, d_ids, d_lits
+        if not lits[VAL, lit ^ 1]:
+            _assign(lit ^ 1, -1, lits, trail, sc)
+    if full:
+        conflict = _propagate_core_first(sc, lits, trail, cls, arena, w_pool, i_pool, marked)
+    else:
+        conflict = _propagate(sc, lits, trail, cls, arena, w_pool, i_pool)
+    if conflict < 0:
+        _backtrack(mark, sc, lits, trail)
+        return False, d_ids, d_lits
+    d_ids = _grow(d_ids, sc[N_IDS] + 1)
+    d_ids[sc[N_IDS]] = conflict
+    sc[N_IDS] += 1
+    pending = 0
+    n_pend = 0
+    c = cls[conflict, C_START]
+    for p in range(c, c + cls[conflict, C_LEN]):
+        lit = arena[p] ^ 1
+        if not lits[PEND, lit]:
+            lits[PEND, lit] = 1
+            pend_list[n_pend] = lit
+            n_pend += 1
+            pending += 1
+    d_ids, pend_list, n_pend = _explain(
+        pending, n_pend, sc[TRAIL_LEN] - 1, 0 if full else mark, sc, lits, trail, cls, arena, d_ids, pend_list
+    )
     for k in range(n_pend):
         lit = pend_list[k]
         if lits[PEND, lit]:
@@ -434,7 +596,9 @@ def _rup(assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids,
 
 
 @njit(cache=True)
-def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups, pend_list, assumed):
+def _rat(
+    cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups, pend_list, assumed, full, marked
+):
     """RAT on each literal of lemma ``cid`` in turn: the pivot it holds on (its index), or -1."""
     lemma_start = cls[cid, C_START]
     size = cls[cid, C_LEN]
@@ -486,7 +650,20 @@ def _rat(cid, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, groups
                     n_assumed += 1
             if not tautology:
                 ok, d_ids, d_lits = _rup(
-                    assumed, n_assumed, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list
+                    assumed,
+                    n_assumed,
+                    sc,
+                    lits,
+                    trail,
+                    cls,
+                    arena,
+                    w_pool,
+                    i_pool,
+                    d_ids,
+                    d_lits,
+                    pend_list,
+                    full,
+                    marked,
                 )
                 if not ok:
                     holds = False
@@ -634,6 +811,7 @@ def run_steps(
 ):
     """Proof steps ``first_step`` to ``last_step`` (from 0); stops early at a verdict
     (``sc[STATUS]``, at step ``sc[STATUS_STEP]``).  Returns the grown records."""
+    no_marks = np.zeros(1, np.uint8)  # forward checking marks nothing: one propagation, all clauses
     for step in range(first_step, last_step):
         if sc[CONFLICT] >= 0:
             sc[STATUS] = VERIFIED
@@ -651,20 +829,33 @@ def run_steps(
             continue
         index = sc[LEMMA_INDEX]
         cid = sc[FIRST_LEMMA] + index
-        d_bounds[0, index] = sc[N_IDS]
-        d_bounds[1, index] = sc[N_LITS]
+        d_bounds[IDS_FROM, index] = sc[N_IDS]
+        d_bounds[LITS_FROM, index] = sc[N_LITS]
         d_pivot[index] = -1
         if cls[cid, C_TAUT]:  # true, nothing to check; kept for its id
             sc[CHECKED] += 1
             sc[N_CLAUSES] = cid + 1
             sc[LEMMA_INDEX] += 1
-            d_bounds[0, index + 1] = sc[N_IDS]
-            d_bounds[1, index + 1] = sc[N_LITS]
+            d_bounds[IDS_TO, index] = sc[N_IDS]
+            d_bounds[LITS_TO, index] = sc[N_LITS]
             continue
         c = cls[cid, C_START]
         n = cls[cid, C_LEN]
         ok, d_ids, d_lits = _rup(
-            arena[c : c + n], n, sc, lits, trail, cls, arena, w_pool, i_pool, d_ids, d_lits, pend_list
+            arena[c : c + n],
+            n,
+            sc,
+            lits,
+            trail,
+            cls,
+            arena,
+            w_pool,
+            i_pool,
+            d_ids,
+            d_lits,
+            pend_list,
+            False,
+            no_marks,
         )
         if not ok:
             pivot = -1
@@ -683,6 +874,8 @@ def run_steps(
                     groups,
                     pend_list,
                     scratch,
+                    False,
+                    no_marks,
                 )
             if pivot < 0:
                 sc[STATUS] = REJECTED
@@ -692,16 +885,239 @@ def run_steps(
             d_pivot[index] = arena[c + pivot]
         sc[CHECKED] += 1
         sc[LEMMA_INDEX] += 1
-        d_bounds[0, index + 1] = sc[N_IDS]
-        d_bounds[1, index + 1] = sc[N_LITS]
+        d_bounds[IDS_TO, index] = sc[N_IDS]
+        d_bounds[LITS_TO, index] = sc[N_LITS]
         if n == 0:
             sc[STATUS] = VERIFIED
             sc[STATUS_STEP] = step
             sc[REFUTATION] = BY_EMPTY_CLAUSE
-            sc[FINAL_IDS], sc[FINAL_IDS_END] = d_bounds[0, index], sc[N_IDS]
-            sc[FINAL_LITS], sc[FINAL_LITS_END] = d_bounds[1, index], sc[N_LITS]
+            sc[FINAL_IDS], sc[FINAL_IDS_END] = d_bounds[IDS_FROM, index], sc[N_IDS]
+            sc[FINAL_LITS], sc[FINAL_LITS_END] = d_bounds[LITS_FROM, index], sc[N_LITS]
             return d_ids, d_lits, groups, pend_list
         _add(cid, sc, lits, trail, cls, arena, w_pool, i_pool)
+    return d_ids, d_lits, groups, pend_list
+
+
+# ---------------------------------------------------------------------------
+# Backward checking (drat-trim's): add every lemma unchecked up to the
+# refutation, then walk back, checking only the lemmas the refutation uses
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def add_steps(
+    first_step,
+    last_step,
+    sc,
+    lits,
+    trail,
+    cls,
+    arena,
+    w_pool,
+    i_pool,
+    p_lits,
+    p_starts,
+    p_deleted,
+    deletions,
+    scratch,
+    trail_at,
+    outcomes,
+):
+    """The forward pass: proof steps ``first_step`` to ``last_step`` applied without
+    checks (lemmas added and propagated, deletions as :func:`_delete` decides), up
+    to a top-level conflict (``sc[STATUS]`` VERIFIED at ``sc[STATUS_STEP]``: the
+    steps before it are the ones to walk back).  An empty lemma before it is no
+    RUP (propagation is complete and meets no conflict): REJECTED there."""
+    for step in range(first_step, last_step):
+        if sc[CONFLICT] >= 0:
+            sc[STATUS] = VERIFIED
+            sc[STATUS_STEP] = step
+            sc[REFUTATION] = BY_UNIT_PROPAGATION
+            return
+        if p_deleted[step]:
+            outcome = _delete(
+                step, sc, lits, cls, arena, w_pool, i_pool, p_lits, p_starts, scratch, deletions
+            )
+            outcomes[step] = outcome
+            if outcome == 1:
+                sc[IGNORED] += 1
+            elif outcome == 2:
+                sc[MISSING] += 1
+            continue
+        index = sc[LEMMA_INDEX]
+        cid = sc[FIRST_LEMMA] + index
+        trail_at[index] = sc[TRAIL_LEN]
+        if cls[cid, C_TAUT]:  # true, nothing to check; kept for its id
+            sc[N_CLAUSES] = cid + 1
+            sc[LEMMA_INDEX] += 1
+            continue
+        if cls[cid, C_LEN] == 0:
+            sc[STATUS] = REJECTED
+            sc[STATUS_STEP] = step
+            return
+        sc[LEMMA_INDEX] += 1
+        _add(cid, sc, lits, trail, cls, arena, w_pool, i_pool)
+
+
+@njit(cache=True)
+def _mark(cid, marked, cls, arena):
+    """Clause ``cid`` is used by the refutation: a lemma to check; a clause that
+    propagates first (its arena state 2, see :func:`_propagate_core_first`)."""
+    marked[cid] = 1
+    if cls[cid, C_ALIVE] and cls[cid, C_LEN] > 2:
+        arena[cls[cid, C_START] - 1] = 2
+
+
+@njit(cache=True)
+def mark_final(sc, lits, trail, cls, arena, d_ids, pend_list, marked):
+    """The top-level conflict's derivation (the falsified clause, then every reason
+    it needs, down the whole trail) as the refutation's, its clauses marked."""
+    conflict = sc[CONFLICT]
+    d_ids = _grow(d_ids, sc[N_IDS] + 1)
+    sc[FINAL_IDS] = sc[N_IDS]
+    d_ids[sc[N_IDS]] = conflict
+    sc[N_IDS] += 1
+    n_pend = 0
+    c = cls[conflict, C_START]
+    for p in range(c, c + cls[conflict, C_LEN]):
+        lit = arena[p] ^ 1
+        if not lits[PEND, lit]:
+            lits[PEND, lit] = 1
+            pend_list[n_pend] = lit
+            n_pend += 1
+    d_ids, pend_list, n_pend = _explain(
+        n_pend, n_pend, sc[TRAIL_LEN] - 1, 0, sc, lits, trail, cls, arena, d_ids, pend_list
+    )
+    for q in range(n_pend):
+        lits[PEND, pend_list[q]] = 0
+    sc[FINAL_IDS_END] = sc[N_IDS]
+    sc[FINAL_LITS] = sc[N_LITS]
+    sc[FINAL_LITS_END] = sc[N_LITS]
+    for k in range(sc[FINAL_IDS], sc[FINAL_IDS_END]):
+        _mark(d_ids[k], marked, cls, arena)
+    sc[BACK_LEMMA] = sc[LEMMA_INDEX]
+    sc[BACK_DELETION] = sc[N_DELETIONS]
+    return d_ids
+
+
+@njit(cache=True)
+def _revive(cid, lits, cls, arena, w_pool, i_pool, marked):
+    """Undo the deletion of clause ``cid``.  The assignment is the one it was deleted
+    under, when it was not unit at top level (else the deletion was ignored): two
+    of its literals are not false, and those are watched."""
+    cls[cid, C_ALIVE] = 1
+    c = cls[cid, C_START]
+    arena[c - 1] = 1 + marked[cid]
+    n = cls[cid, C_LEN]
+    if n <= 2:  # a binary clause never left its implication lists
+        return
+    tmp = arena[c : c + n].copy()
+    a = c
+    b = c + n - 1
+    for lit in tmp:
+        if lits[VAL, lit ^ 1]:
+            arena[b] = lit
+            b -= 1
+        else:
+            arena[a] = lit
+            a += 1
+    _watch(cid, lits, cls, arena, w_pool, i_pool)
+
+
+@njit(cache=True)
+def check_back(
+    first_step,
+    last_step,
+    sc,
+    lits,
+    trail,
+    cls,
+    arena,
+    w_pool,
+    i_pool,
+    p_deleted,
+    d_ids,
+    d_lits,
+    d_bounds,
+    d_pivot,
+    groups,
+    deletions,
+    pend_list,
+    scratch,
+    trail_at,
+    outcomes,
+    marked,
+):
+    """Proof steps ``last_step - 1`` down to ``first_step``, undone: a deletion that
+    was honoured brings its clause back; a lemma leaves the database (and the
+    top-level literals assigned since it came, with it), then, if marked, is
+    checked there (RUP, else RAT on each literal in turn) and the clauses its
+    check uses are marked.  Stops at a lemma that does not follow (REJECTED)."""
+    first_lemma = sc[FIRST_LEMMA]
+    for step in range(last_step - 1, first_step - 1, -1):
+        if p_deleted[step]:
+            if outcomes[step] == 0:
+                sc[BACK_DELETION] -= 1
+                _revive(deletions[0, sc[BACK_DELETION]], lits, cls, arena, w_pool, i_pool, marked)
+            continue
+        sc[BACK_LEMMA] -= 1
+        index = sc[BACK_LEMMA]
+        cid = first_lemma + index
+        sc[N_CLAUSES] = cid
+        if cls[cid, C_TAUT]:
+            continue
+        cls[cid, C_ALIVE] = 0  # out of the watch lists lazily; never back
+        c = cls[cid, C_START]
+        arena[c - 1] = 0
+        _backtrack(trail_at[index], sc, lits, trail)
+        if not marked[cid]:
+            continue
+        n = cls[cid, C_LEN]
+        d_bounds[IDS_FROM, index] = sc[N_IDS]
+        d_bounds[LITS_FROM, index] = sc[N_LITS]
+        ok, d_ids, d_lits = _rup(
+            arena[c : c + n],
+            n,
+            sc,
+            lits,
+            trail,
+            cls,
+            arena,
+            w_pool,
+            i_pool,
+            d_ids,
+            d_lits,
+            pend_list,
+            True,
+            marked,
+        )
+        if not ok:
+            pivot, d_ids, d_lits, groups = _rat(
+                cid,
+                sc,
+                lits,
+                trail,
+                cls,
+                arena,
+                w_pool,
+                i_pool,
+                d_ids,
+                d_lits,
+                groups,
+                pend_list,
+                scratch,
+                True,
+                marked,
+            )
+            if pivot < 0:
+                sc[STATUS] = REJECTED
+                sc[STATUS_STEP] = step
+                return d_ids, d_lits, groups, pend_list
+            sc[RAT_LEMMAS] += 1
+            d_pivot[index] = arena[c + pivot]
+        sc[CHECKED] += 1
+        d_bounds[IDS_TO, index] = sc[N_IDS]
+        d_bounds[LITS_TO, index] = sc[N_LITS]
+        for k in range(d_bounds[IDS_FROM, index], sc[N_IDS]):
+            _mark(d_ids[k], marked, cls, arena)
     return d_ids, d_lits, groups, pend_list
 
 
@@ -754,11 +1170,11 @@ def core(sc, lits, cls, arena, d_ids, d_lits, d_bounds, seen):
             seen[cid] = 1
             if cid >= first_lemma:
                 index = cid - first_lemma
-                for k in range(d_bounds[0, index], d_bounds[0, index + 1]):
+                for k in range(d_bounds[IDS_FROM, index], d_bounds[IDS_TO, index]):
                     clause_stack = _grow(clause_stack, n_c + 1)
                     clause_stack[n_c] = d_ids[k]
                     n_c += 1
-                for k in range(d_bounds[1, index], d_bounds[1, index + 1]):
+                for k in range(d_bounds[LITS_FROM, index], d_bounds[LITS_TO, index]):
                     lit_stack = _grow(lit_stack, n_l + 1)
                     lit_stack[n_l] = d_lits[k]
                     n_l += 1
@@ -948,10 +1364,12 @@ def parse_drat(data: bytes, binary: bool, max_steps: int, name: str) -> tuple[Dr
 # The checker, driven from Python
 # ---------------------------------------------------------------------------
 class CompiledDratChecker:
-    """:class:`.checker._DratChecker`'s check, compiled: same results, same LRAT lines."""
+    """:class:`.checker._DratChecker`'s check, compiled (``backward``: checking only the lemmas
+    the refutation uses; else forward: the Python checker's results)."""
 
-    def __init__(self, cnf: CNF, proof: Proof, top: int):
+    def __init__(self, cnf: CNF, proof: Proof, top: int, backward: bool = True):
         self.cnf, self.proof = cnf, proof
+        self.backward = backward
         self.p_lits, self.p_starts, self.p_deleted = drat_arrays(proof)
         f_lits, f_starts = flat_clauses(cnf.clauses)
         size = 2 * (top + 1)
@@ -976,16 +1394,22 @@ class CompiledDratChecker:
         longest = int(np.diff(self.p_starts).max()) if n_steps else 0
         self.d_ids = np.empty(1 << 12, np.int64)
         self.d_lits = np.empty(1 << 12, np.int64)
-        self.d_bounds = np.zeros((2, n_lemmas + 1), np.int64)
+        self.d_bounds = np.zeros((4, n_lemmas + 1), np.int64)
         self.d_pivot = np.full(max(n_lemmas, 1), -1, np.int64)
         self.groups = np.empty(64 * GROUP_FIELDS, np.int64)
         self.deletions = np.empty((2, max(n_steps - n_lemmas, 1)), np.int64)
         self.pend_list = np.empty(size, np.int64)
         self.scratch = np.empty(max(top, longest) + 2, np.int64)
         self.final_ready = False
+        if backward:
+            self.trail_at = np.zeros(max(n_lemmas, 1), np.int64)
+            self.outcomes = np.zeros(max(n_steps, 1), np.uint8)
+            self.marked = np.zeros(max(len(self.cls), 1), np.uint8)
 
     def run(self, start: float, time_limit: float | None, on_progress: OnProgress | None) -> CheckResult:
-        result = CheckResult(False, "")
+        if self.backward:
+            return self._run_backward(start, time_limit, on_progress)
+        result = CheckResult(False, "", mode="forward")
         sc = self.sc
         total = len(self.p_deleted)
         end = None if time_limit is None else start + time_limit
@@ -1051,6 +1475,84 @@ class CompiledDratChecker:
         result.reason = "the proof never derives the empty clause (truncated, or not a refutation)"
         return result
 
+    def _run_backward(
+        self, start: float, time_limit: float | None, on_progress: OnProgress | None
+    ) -> CheckResult:
+        """drat-trim's backward check: the steps applied unchecked up to the refutation
+        (progress: the first half), then walked back, the lemmas it uses checked
+        (the second half)."""
+        result = CheckResult(False, "", mode="backward")
+        sc = self.sc
+        total = len(self.p_deleted)
+        end = None if time_limit is None else start + time_limit
+
+        def out_of_time(done: int) -> bool:
+            if end is not None and time.perf_counter() > end:
+                self._counts(result)
+                result.reason = f"time limit reached after {result.checked:,} of {self.proof.lemmas:,} lemmas"
+                result.timed_out = True
+                return True
+            if on_progress is not None:
+                on_progress(done, 2 * total)
+            return False
+
+        step = 0
+        while step < total and sc[STATUS] == RUNNING:
+            if step and out_of_time(step):
+                return result
+            chunk_end = min(total, step + PROGRESS_EVERY)
+            add_steps(
+                step, chunk_end, sc, self.lits, self.trail, self.cls, self.arena, self.w_pool, self.i_pool,
+                self.p_index, self.p_starts, self.p_deleted, self.deletions, self.scratch, self.trail_at,
+                self.outcomes,
+            )  # fmt: skip
+            step = chunk_end
+        status = sc[STATUS]
+        if status == REJECTED:
+            self._counts(result)
+            number = int(sc[STATUS_STEP]) + 1
+            result.reason = f"proof step {number}: lemma the empty clause does not follow (not RUP)"
+            result.failed_step = number
+            return result
+        if status == RUNNING:
+            if sc[CONFLICT] < 0:
+                self._counts(result)
+                result.reason = "the proof never derives the empty clause (truncated, or not a refutation)"
+                return result
+            sc[STATUS_STEP] = total
+        sc[STATUS] = RUNNING
+        refuted_at = int(sc[STATUS_STEP])
+        self.d_ids = mark_final(
+            sc, self.lits, self.trail, self.cls, self.arena, self.d_ids, self.pend_list, self.marked
+        )
+        step = refuted_at
+        while step > 0:
+            if out_of_time(2 * total - step):
+                return result
+            chunk_start = max(0, step - PROGRESS_EVERY)
+            self.d_ids, self.d_lits, self.groups, self.pend_list = check_back(
+                chunk_start, step, sc, self.lits, self.trail, self.cls, self.arena, self.w_pool, self.i_pool,
+                self.p_deleted, self.d_ids, self.d_lits, self.d_bounds, self.d_pivot, self.groups,
+                self.deletions, self.pend_list, self.scratch, self.trail_at, self.outcomes, self.marked,
+            )  # fmt: skip
+            if sc[STATUS] == REJECTED:
+                self._counts(result)
+                number = int(sc[STATUS_STEP]) + 1
+                lemma = normalised(self._step_lits(number - 1)) or ()
+                why = "neither RUP nor RAT on any of its literals"
+                result.reason = (
+                    f"proof step {number}: lemma {_show(lemma)} does not follow ({why}), "
+                    "and the refutation uses it"
+                )
+                result.failed_step = number
+                return result
+            step = chunk_start
+        self._counts(result)
+        rest = ~self.p_deleted[refuted_at:].astype(bool)
+        empty = bool(np.any(rest & (np.diff(self.p_starts[refuted_at:]) == 0)))
+        sc[N_CLAUSES] = sc[FIRST_LEMMA] + sc[LEMMA_INDEX]
+        return self._verified(result, "empty clause" if empty else "unit propagation")
+
     def _step_lits(self, step: int) -> list[int]:
         return self.p_lits[self.p_starts[step] : self.p_starts[step + 1]].tolist()
 
@@ -1096,7 +1598,7 @@ class CompiledDratChecker:
         view.deletions = self.deletions[0, :n_deletions].tolist()
         view.deleted_before = self.deletions[1, :n_deletions].tolist()
         ids, lits = self.d_ids.tolist(), dimacs(self.d_lits[: sc[N_LITS]]).tolist()
-        bounds = self.d_bounds.tolist()
+        ids_from, ids_to, lits_from, lits_to = self.d_bounds.tolist()
         groups: dict[int, list] = {}
         g = self.groups[: sc[N_GROUPS] * GROUP_FIELDS].reshape(-1, GROUP_FIELDS).tolist()
         for index, candidate, i0, i1, l0, l1 in g:
@@ -1104,8 +1606,8 @@ class CompiledDratChecker:
         pivots = dimacs(self.d_pivot).tolist()
         deps = []
         for index in range(int(sc[LEMMA_INDEX])):
-            used = ids[bounds[0][index] : bounds[0][index + 1]]
-            top_lits = tuple(lits[bounds[1][index] : bounds[1][index + 1]])
+            used = ids[ids_from[index] : ids_to[index]]
+            top_lits = tuple(lits[lits_from[index] : lits_to[index]])
             rat = (pivots[index], groups.get(index, [])) if self.d_pivot[index] >= 0 else None
             deps.append((used, top_lits, rat))
         view.deps = deps
