@@ -20,10 +20,11 @@ from pysat.examples.genhard import PHP
 from pysat.solvers import Solver
 
 from mindgames.solver.proof import CNF, ProofInputError, check_proof, lrat_text, parse_proof, reference
-from mindgames.solver.proof.checker import COMPILED_FROM_LITERALS, compiled_pays
-from mindgames.solver.proof.compiled import parse_drat
+from mindgames.solver.proof.check import COMPILED_FROM_LITERALS, compiled_pays
+from mindgames.solver.proof.compiled_parse import PARSED, TOO_MANY, parse_drat
 from mindgames.solver.proof.formats import (
     COMPILED_PARSE_FROM_BYTES,
+    MAX_VARINT_BYTES,
     DratSteps,
     drat_binary,
     drat_text,
@@ -214,13 +215,13 @@ def python_parse(data: bytes, binary: bool, max_steps: int) -> object:
 
 
 def compiled_parse(data: bytes, binary: bool, max_steps: int) -> object:
-    try:
-        parsed = parse_drat(data, binary, max_steps, "proof")
-    except ProofInputError as error:
-        return f"error: {error}"
-    if parsed is None:
+    status, parsed = parse_drat(data, binary, max_steps, MAX_VARINT_BYTES)
+    if status == TOO_MANY:  # worded by the readers of formats.py, as the Python parser words it
+        return f"error: proof: more than {max_steps:,} proof steps, over the limit"
+    if status != PARSED or parsed is None:
         return None  # unusual: the Python parser reads it
-    steps, truncated = parsed
+    lits, starts, deleted, truncated = parsed
+    steps = DratSteps(lits, starts, deleted)
     return list(
         steps
     ), "the proof is truncated: its last clause is not terminated by 0" if truncated else None

@@ -25,7 +25,8 @@ from .certify import (
     certify_unique,
     certify_unsat,
 )
-from .checker import CheckResult, LoadedFormula, check_proof, lrat_text, normalised
+from .check import check_proof
+from .checker import CheckResult, LoadedFormula, lrat_text, normalised
 from .formats import (
     CNF,
     MAX_BYTES,

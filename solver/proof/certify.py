@@ -24,7 +24,8 @@ from typing import Any, Literal
 
 from ..engine import Deadline, Uniqueness
 from ..model import Assignment, Model, projection
-from .checker import CheckMode, CheckResult, LoadedFormula, Refutation, check_proof, lrat_text
+from .check import check_proof
+from .checker import CheckMode, CheckResult, LoadedFormula, Refutation, lrat_text
 from .formats import CNF, parse_lrat, parse_text_drat, read_cnf, read_proof, write_dimacs
 
 # python-sat solvers that emit DRAT proofs (Minisat, Kissat and CryptoMiniSat do not).

@@ -44,7 +44,7 @@ MAX_DIGITS = 18
 # Binary DRAT numbers (2*variable + sign) of more than 5 bytes (35 bits) are refused
 # as they are read: a literal needs 3 bytes, and reading on would be quadratic.
 MAX_VARINT_BYTES = 5
-# DRAT files of this size or more are read by the compiled parser (solver.proof.compiled):
+# DRAT files of this size or more are read by the compiled parser (solver.proof.compiled_parse):
 # such a proof has some 40,000 literals or more, past the compiled checker's threshold.
 COMPILED_PARSE_FROM_BYTES = 256 * 1024
 CHECK_TIME_EVERY = 1 << 16  # lines or steps between time-limit checks while parsing
@@ -326,14 +326,16 @@ def _compiled_drat(data: bytes, binary: bool, name: str, max_clauses: int, end: 
     those, and word their errors)."""
     if len(data) < COMPILED_PARSE_FROM_BYTES:
         return None
-    from .compiled import parse_drat
+    from .compiled_parse import PARSED, TOO_MANY, parse_drat
 
-    parsed = parse_drat(data, binary, max_clauses, name)
+    status, parsed = parse_drat(data, binary, max_clauses, MAX_VARINT_BYTES)
     _check_time(end)
-    if parsed is None:
+    if status == TOO_MANY:
+        raise ProofInputError(f"{name}: more than {max_clauses:,} proof steps, over the limit")
+    if status != PARSED or parsed is None:
         return None
-    steps, truncated = parsed
-    proof = Proof("drat", steps, binary=binary)
+    lits, starts, deleted, truncated = parsed
+    proof = Proof("drat", DratSteps(lits, starts, deleted), binary=binary)
     if truncated:
         proof.defect = "the proof is truncated: its last clause is not terminated by 0"
     return proof
