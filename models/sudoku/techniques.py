@@ -480,6 +480,7 @@ BASE_RATING: dict[str, float] = {
     "XY-wing": 4.2,
     "XYZ-wing": 4.4,
     "unique rectangle": 4.5,
+    "unique loop": 4.6,
     "naked quad": 5.0,
     "jellyfish": 5.2,
     "hidden quad": 5.4,
