@@ -256,6 +256,17 @@ def test_unique_loop_type_4_a_value_locked_in_the_extra_cells_rules_out_the_othe
     assert gone(unique_loop(board)) == {(6, 3, 6), (6, 5, 6)}
 
 
+def test_unique_loop_type_3_the_extra_cells_act_as_one_cell_of_a_naked_set():
+    # one of r7c4 (4/6/8) and r7c6 (4/6/9) is 8 or 9: with r7c8 (8/9) a naked pair in row 7
+    board = loop_board(r7c4={8}, r7c6={9})
+    board.candidates[6, 7] = {8, 9}
+    step = unique_loop(board)
+    assert gone(step) == {(6, c, v) for c in (0, 1, 2, 4, 6, 8) for v in (8, 9)}
+    assert step.rating == 4.7  # a 6-cell loop's 4.6 and a tenth for the pair
+    board.candidates[6, 7] = {7, 8, 9}  # three values in two "cells": no naked set
+    assert unique_loop(board) is None
+
+
 def test_no_unique_loop_where_the_pattern_can_be_broken_or_is_a_rectangle():
     # the extra cells hold different values, neither locked: nothing follows
     assert unique_loop(loop_board(r4c8={3}, r6c8={5})) is None

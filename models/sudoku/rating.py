@@ -497,8 +497,8 @@ LOOP_MAX_LENGTH = 14
 
 
 def unique_loop_rating(length: int) -> float:
-    """SE's difficulty of a unique loop, whatever its type (1, 2 or 4): 4.5 and a tenth for 6 or 7
-    cells, two for 8 or 9, five for 10 or more (SE's table jumps there)."""
+    """SE's difficulty of a unique loop of type 1, 2 or 4 (type 3 adds its naked set's): 4.5 and a
+    tenth for 6 or 7 cells, two for 8 or 9, five for 10 or more (SE's table jumps there)."""
     bonus = 0.5 if length >= 10 else 0.2 if length >= 8 else 0.1
     return round(4.5 + bonus, 1)
 
@@ -554,8 +554,9 @@ def unique_loop(board: Board) -> Step | None:
     """The easiest unique loop step (SE 4.6-5.0): a loop of cells on a/b as :func:`_loops` finds
     them could swap a and b, so the cells with other values (the extras) must hold one.
     Type 1: one cell has extras: it is not a or b.  Type 2: the extra cells all hold one more
-    value c: one of them is c, so no cell seeing them all is.  Type 4: two extra cells in one
-    unit where a is confined to them: one is a, so neither is b."""
+    value c: one of them is c, so no cell seeing them all is.  Type 3: two extra cells in one
+    unit make a naked set with other cells of it (:func:`_loop_naked_sets`).  Type 4: two extra
+    cells in one unit where a is confined to them: one is a, so neither is b."""
     if not only_rows_columns_boxes(board):
         return None
     pairs = {frozenset(left) for left in board.candidates.values() if len(left) == 2}
@@ -624,6 +625,35 @@ def _loop_steps(
                     requires=_only(board, tuple(bivalue))
                     | frozenset((cell, value) for cell in unit.cells if cell not in extra),
                     rating=unique_loop_rating(len(loop)),
+                )
+        yield from _loop_naked_sets(board, values, loop, extra, unit, name)
+
+
+def _loop_naked_sets(
+    board: Board, values: frozenset[int], loop: tuple[Cell, ...], extra: list[Cell], unit: Unit, name: str
+) -> Iterator[Step]:
+    """Type 3: one of the two extra cells of ``unit`` holds one of their extra values, so the
+    two act as one cell of those values; with k - 1 other cells of the unit they may form a
+    naked set of k values, which no other cell of the unit holds (SE: a tenth per value beyond one)."""
+    virtual = (board.candidates[extra[0]] | board.candidates[extra[1]]) - values
+    others = [cell for cell in unit.cells if cell in board.candidates and cell not in extra]
+    for size in range(max(2, len(virtual)), 5):
+        for chosen in combinations(others, size - 1):
+            naked = set(virtual).union(*(board.candidates[cell] for cell in chosen))
+            if len(naked) != size:
+                continue
+            rest = [cell for cell in others if cell not in chosen]
+            gone = _eliminations(board, rest, naked)
+            if gone:
+                yield Step(
+                    "unique loop",
+                    loop,
+                    f"{name}: one of {_cells(extra)} is {_values(sorted(virtual))} (two solutions "
+                    f"otherwise), with {_cells(chosen)} a naked set of {_values(sorted(naked))} in "
+                    f"{unit.name}: no other cell there holds them ({_cells(c for c, _ in gone)})",
+                    eliminate=gone,
+                    requires=_only(board, (*(cell for cell in loop if cell not in extra), *chosen)),
+                    rating=round(unique_loop_rating(len(loop)) + 0.1 * (size - 1), 1),
                 )
 
 
