@@ -60,7 +60,7 @@ class Explanation:
     grade: int | None = None
     grade_name: str | None = None
     techniques: list[str] = field(default_factory=list)
-    rating: dict[str, float] = field(default_factory=dict)  # the kind's rating fields (Sudoku: SE's)
+    rating: dict[str, Any] = field(default_factory=dict)  # the kind's rating fields (Sudoku: SE's)
     solutions: list[Any] = field(default_factory=list)  # the witnesses of "open", for drawing
 
     def to_json(self) -> dict[str, Any]:
@@ -234,6 +234,8 @@ class Explainer:
         level, name, techniques = graded
         rating = self.kind.rating(puzzle, deadline) or {}
         rated = f", rating {rating['rating']:.1f}" if "rating" in rating else ""
+        if "unruly_level" in rating:
+            rated += f", Unruly {rating['unruly_level']} by {rating['unruly_technique']}"
         return Explanation(
             "unique",
             f"one solution; grade {level} ({name}{rated}): {', '.join(techniques)}",

@@ -264,9 +264,10 @@ class GridKind(PuzzleKind, Generic[P, E]):
         and ``explain`` says only that the solution is unique."""
         return None
 
-    def rating(self, puzzle: P, deadline: Deadline = Deadline(None)) -> dict[str, float] | None:
+    def rating(self, puzzle: P, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
         """A puzzle's rating on a scale setters know, as JSON fields beside the grade (Sudoku:
-        Sudoku Explainer's ``rating``, ``rating_ep``, ``rating_ed``).  None (the default): none."""
+        Sudoku Explainer's ``rating``, ``rating_ep``, ``rating_ed``; binairo: Unruly's
+        ``unruly_level`` and the ``unruly_technique`` deciding it).  None (the default): none."""
         return None
 
     def hint(self, puzzle: P, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:

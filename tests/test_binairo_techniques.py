@@ -6,6 +6,8 @@ from __future__ import annotations
 from mindgames.models.binairo import BINAIRO
 from mindgames.models.binairo.rules import families
 from mindgames.models.binairo.techniques import (
+    UNRULY_LEVELS,
+    Step,
     balance,
     completions,
     distinct_lines,
@@ -14,6 +16,8 @@ from mindgames.models.binairo.techniques import (
     no_three,
     pair_completions,
     solve_by_ladder,
+    unruly_level,
+    unruly_level_of,
 )
 from mindgames.models.runner import PuzzleSolver
 from tests.conftest import REPO
@@ -87,3 +91,41 @@ def test_bundled_puzzles_are_solved_by_correct_steps_and_graded_the_same_twice()
 def test_unruly_never_uses_distinct_lines():
     for item in BINAIRO.read((REPO / "data" / "binairo" / "unruly_8x8.txt").read_text()):
         assert "distinct rows and columns" not in grade(item.puzzle)[2]
+
+
+# -- Unruly's levels (Simon Tatham's unruly.c solver) ---------------------------------------
+def test_unruly_levels_name_the_deduction_unruly_needs():
+    # two equal cells beside an empty one, and a line's last empty cell: trivial
+    pos = position("00....", "......", "......", "......", "......", "......")
+    assert UNRULY_LEVELS[unruly_level_of(pos, no_three(pos, units(pos)))] == "trivial"
+    pos = position("01010.", "......", "......", "......", "......", "......")
+    assert UNRULY_LEVELS[unruly_level_of(pos, balance(pos, units(pos)))] == "trivial"
+    # a line with all its 0s and two cells open: easy
+    pos = position("0.0.01", "......", "......", "......", "......", "......")
+    assert UNRULY_LEVELS[unruly_level_of(pos, balance(pos, units(pos)))] == "easy"
+    # a completion argument in a line missing one 0 is Unruly's normal; missing two of each, beyond
+    missing_one = Step("pair completions", ((0, 0), 1), ((0, 3), (0, 5)), "")
+    assert UNRULY_LEVELS[unruly_level_of(position("...0.0"), missing_one)] == "normal"
+    missing_two = Step("pair completions", ((0, 0), 1), ((0, 3), (0, 4)), "")
+    assert UNRULY_LEVELS[unruly_level_of(position("...01."), missing_two)] == "beyond normal"
+
+
+def test_unruly_level_follows_the_grade_and_names_its_technique():
+    for path in sorted((REPO / "data" / "binairo").glob("*.txt")):
+        for item in BINAIRO.read(path.read_text()):
+            level, technique = unruly_level(item.puzzle)
+            number, _name, used = grade(item.puzzle)
+            assert level in UNRULY_LEVELS and technique in used + ["no three in a row"]
+            if number == 5:
+                assert (level, technique) == ("beyond normal", "needs search")
+            if number <= 2:
+                assert level in ("trivial", "easy")
+
+
+def test_explain_names_the_unruly_level_beside_the_grade():
+    from mindgames.models.explain import Explainer
+
+    item = next(iter(BINAIRO.read((REPO / "data" / "binairo" / "unruly_8x8.txt").read_text())))
+    reply = Explainer(BINAIRO).explain(item.puzzle).to_json()
+    assert reply["grade"] == 3 and reply["unruly_level"] == "normal"
+    assert reply["unruly_technique"] == "pair completions" and "Unruly normal" in reply["text"]

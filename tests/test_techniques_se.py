@@ -22,6 +22,7 @@ from mindgames.models.sudoku.rating import (
     pointing,
     rate,
     swordfish,
+    unique_loop,
     unique_rectangle,
     unique_rectangle_2_4,
     x_wing,
@@ -223,3 +224,74 @@ def test_no_uniqueness_technique_where_a_diagonal_can_forbid_the_swap():
     for name, values in {(0, 0): {1, 2}, (0, 3): {1, 2}, (1, 0): {1, 2}, (1, 3): {1, 2, 5}}.items():
         board.candidates[name] = set(values)
     assert unique_rectangle(board) is None and unique_rectangle_2_4(board) is None
+    assert unique_loop(board) is None
+
+
+# -- unique loops ----------------------------------------------------------------------------
+#: six cells on 4/6, two in each of rows 4, 6, 7, columns 4, 6, 8 and boxes 5, 6, 8, at an odd
+#: distance along the loop r4c6-r4c8-r6c8-r6c4-r7c4-r7c6: 4 and 6 could swap
+LOOP = ("r4c6", "r4c8", "r6c8", "r6c4", "r7c4", "r7c6")
+
+
+def loop_board(**extras: set[int]) -> Board:
+    return board_with(**{cell: {4, 6} | extras.get(cell, set()) for cell in LOOP})
+
+
+def test_unique_loop_type_1_the_one_cell_with_extras_is_neither_value():
+    step = unique_loop(loop_board(r6c8={3}))
+    assert step.technique == "unique loop" and len(step.because) == 6
+    assert gone(step) == {(5, 7, 4), (5, 7, 6)} and step.rating == 4.6
+
+
+def test_unique_loop_type_2_no_cell_seeing_every_extra_cell_holds_their_extra():
+    step = unique_loop(loop_board(r4c8={3}, r6c8={3}))
+    # r4c8 and r6c8 share column 8 and box 6: one of them is 3
+    column = {(r, 7, 3) for r in range(9) if r not in (3, 5)}
+    box = {(r, c, 3) for r in range(3, 6) for c in range(6, 9) if c != 7}
+    assert gone(step) == column | box and step.rating == 4.6
+
+
+def test_unique_loop_type_4_a_value_locked_in_the_extra_cells_rules_out_the_other():
+    board = without(loop_board(r7c4={8}, r7c6={9}), 4, [(6, c) for c in range(9) if c not in (3, 5)])
+    assert gone(unique_loop(board)) == {(6, 3, 6), (6, 5, 6)}
+
+
+def test_unique_loop_type_3_the_extra_cells_act_as_one_cell_of_a_naked_set():
+    # one of r7c4 (4/6/8) and r7c6 (4/6/9) is 8 or 9: with r7c8 (8/9) a naked pair in row 7
+    board = loop_board(r7c4={8}, r7c6={9})
+    board.candidates[6, 7] = {8, 9}
+    step = unique_loop(board)
+    assert gone(step) == {(6, c, v) for c in (0, 1, 2, 4, 6, 8) for v in (8, 9)}
+    assert step.rating == 4.7  # a 6-cell loop's 4.6 and a tenth for the pair
+    board.candidates[6, 7] = {7, 8, 9}  # three values in two "cells": no naked set
+    assert unique_loop(board) is None
+
+
+def test_no_unique_loop_where_the_pattern_can_be_broken_or_is_a_rectangle():
+    # the extra cells hold different values, neither locked: nothing follows
+    assert unique_loop(loop_board(r4c8={3}, r6c8={5})) is None
+    # six cells in six boxes: another 4 or 6 of a box can break the swap
+    assert (
+        unique_loop(
+            board_with(r1c1={4, 6}, r1c4={4, 6}, r4c4={4, 6}, r4c7={4, 6}, r7c7={4, 6}, r7c1={3, 4, 6})
+        )
+        is None
+    )
+    # four cells are a unique rectangle, not a loop
+    assert unique_loop(board_with(r1c1={1, 2}, r1c4={1, 2}, r2c1={1, 2}, r2c4={1, 2, 5})) is None
+    # a diagonal can forbid the swap
+    board = Board.of(make_puzzle([[0] * 9 for _ in range(9)], (3, 3), None, True))
+    for name in LOOP:
+        row, col = name[1:].split("c")
+        board.candidates[int(row) - 1, int(col) - 1] = {4, 6} | ({3} if name == "r6c8" else set())
+    assert unique_loop(board) is None
+
+
+def test_puzzles_sudoku_explainer_solves_with_a_unique_loop_rate_4_6():
+    for puzzle in (
+        "...5..7..8.....3......4.....6.....4.3..7.............1...3..27..14.6......8......",
+        ".......416...5......8......5....36...7.1.....2..........1...3...4.2........7...2.",
+    ):
+        rated = rate(SUDOKU.parse_value(puzzle))
+        assert rated.solved and rated.er == 4.6
+        assert "unique loop" in {step.technique for step in rated.steps}

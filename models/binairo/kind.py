@@ -84,6 +84,14 @@ class BinairoKind(GridKind[Puzzle, rules.Encoding]):
 
         return techniques.grade(puzzle)
 
+    def rating(self, puzzle: Puzzle, deadline: Any = None) -> dict[str, Any]:
+        """The level of Simon Tatham's Unruly the ladder's path reaches and the technique that
+        decides it (``unruly_level``, ``unruly_technique``)."""
+        from . import techniques
+
+        level, technique = techniques.unruly_level(puzzle)
+        return {"unruly_level": level, "unruly_technique": technique}
+
     def hint(self, puzzle: Puzzle, deadline: Any = None) -> dict[str, Any] | None:
         """The next cell the ladder fills, as JSON; None when it is stuck."""
         from . import techniques

@@ -13,6 +13,13 @@ can fill (lines in order: rows, then columns), or None.  The ladder:
 
 The grade is the highest level the ladder needed (deterministic); under the
 ``unruly`` rules (no distinct lines) rung 4 never applies.
+
+The same path is also named on the levels of Simon Tatham's Unruly (its solver, unruly.c):
+**trivial** (no three in a row; a line's last empty cell), **easy** (a line with all its cells
+of one colour: the rest are the other; with distinct lines, a line two cells short of a full
+line's copy), **normal** (a line missing only one of a colour: where it can go), and **beyond
+normal** for the steps Unruly's solver does not make (other pair completions, other distinct
+line steps, search).  :func:`unruly_level` gives the level and the technique that decides it.
 """
 
 from __future__ import annotations
@@ -224,3 +231,53 @@ def hint_json(puzzle: Puzzle) -> dict | None:
         "because": [[br + 1, bc + 1] for br, bc in step.because],
         "text": step.text,
     }
+
+
+#: the levels of Simon Tatham's Unruly, easiest first, and what is beyond its solver
+UNRULY_LEVELS = ("trivial", "easy", "normal", "beyond normal")
+
+
+def _line_of(position: Position, step: Step) -> list[int | None]:
+    """The values of the line a step argues in: the row of its cell when the cells it names
+    share that row (a distinct-lines step names the twin lines: rows for a row), else the column."""
+    (r, c), _value = step.place
+    if step.because and all(br == r for br, _bc in step.because):
+        return list(position[r])
+    if step.technique == "distinct rows and columns":
+        first_twin = step.because[: len(position[0])]
+        if all(br == first_twin[0][0] for br, _bc in first_twin):
+            return list(position[r])
+    return [row[c] for row in position]
+
+
+def unruly_level_of(position: Position, step: Step) -> int:
+    """The index in :data:`UNRULY_LEVELS` of the Unruly deduction that makes ``step``."""
+    line = _line_of(position, step)
+    empty = line.count(None)
+    if step.technique == "no three in a row" or (step.technique == "balance" and empty == 1):
+        return 0
+    if step.technique == "balance":
+        return 1
+    if step.technique == "distinct rows and columns":
+        return 1 if empty == 2 else 3
+    half = len(line) // 2
+    missing_one = any(half - line.count(value) == 1 for value in (0, 1))
+    return 2 if step.technique == "pair completions" and missing_one else 3
+
+
+def unruly_level(puzzle: Puzzle) -> tuple[str, str]:
+    """(Unruly level, the technique of the first step at that level) of a puzzle with one
+    solution, along the ladder's path ("needs search" decides "beyond normal" when it is stuck)."""
+    position = [list(row) for row in puzzle.cells]
+    hardest, deciding = 0, "no three in a row"
+    while any(v is None for row in position for v in row):
+        found = next_step(position, puzzle.rules)
+        if found is None:
+            return UNRULY_LEVELS[3], "needs search"
+        _level, step = found
+        level = unruly_level_of(position, step)
+        if level > hardest:
+            hardest, deciding = level, step.technique
+        (r, c), value = step.place
+        position[r][c] = value
+    return UNRULY_LEVELS[hardest], deciding

@@ -14,6 +14,7 @@ Explainer v1.2.1"); the code here is mindgames' own, written from the techniques
 1.5   hidden single in a row or column            4.2       XY-wing
 1.7   direct pointing                             4.4       XYZ-wing
 1.9   direct claiming                             4.5       unique rectangle (type 1)
+                                                  4.6-5.0   unique loop (6, 8, 10+ cells)
 2.0   direct hidden pair                          5.0       naked quad
 2.3   naked single                                5.2       jellyfish
 2.5   direct hidden triple                        5.4       hidden quad
@@ -485,6 +486,177 @@ def unique_rectangle_2_4(board: Board) -> Step | None:
     return None
 
 
+# ---------------------------------------------------------------------------
+# Unique loops: the unique rectangle's deadly pattern on 6 or more cells
+# ---------------------------------------------------------------------------
+#: the most cells holding values beside the loop's pair that a loop is searched with (types 1, 2
+#: and 4 need one or two; more would make the search slow for a rare gain)
+LOOP_EXTRA_CELLS = 2
+#: the longest loop searched (SE's rating stops growing at 10 cells)
+LOOP_MAX_LENGTH = 14
+
+
+def unique_loop_rating(length: int) -> float:
+    """SE's difficulty of a unique loop of type 1, 2 or 4 (type 3 adds its naked set's): 4.5 and a
+    tenth for 6 or 7 cells, two for 8 or 9, five for 10 or more (SE's table jumps there)."""
+    bonus = 0.5 if length >= 10 else 0.2 if length >= 8 else 0.1
+    return round(4.5 + bonus, 1)
+
+
+def _loops(board: Board, values: frozenset[int]) -> Iterator[tuple[Cell, ...]]:
+    """Every loop of 6 or more cells holding ``values`` among their candidates (at most
+    :data:`LOOP_EXTRA_CELLS` of them with others), moving along a row and a column in turn, with
+    every row, column and block it touches holding exactly two of its cells at an odd distance
+    along it: the cells whose a/b could be swapped (a deadly pattern).  Each loop once."""
+    holding = units_holding(board.units)
+    cells = sorted(cell for cell, left in board.candidates.items() if values <= left)
+    exact = {cell for cell in cells if board.candidates[cell] == values}
+    by_row: dict[int, list[Cell]] = {}
+    by_column: dict[int, list[Cell]] = {}
+    for cell in cells:
+        by_row.setdefault(cell[0], []).append(cell)
+        by_column.setdefault(cell[1], []).append(cell)
+
+    def closes(path: list[Cell]) -> bool:
+        index = {cell: position for position, cell in enumerate(path)}
+        count: dict[Unit, list[Cell]] = {}
+        for cell in path:
+            for unit in holding[cell]:
+                count.setdefault(unit, []).append(cell)
+        return all(len(two) == 2 and (index[two[0]] - index[two[1]]) % 2 == 1 for two in count.values())
+
+    def extend(path: list[Cell], seen: set[Cell], extras: int, along_row: bool) -> Iterator[tuple[Cell, ...]]:
+        if board.deadline.passed():
+            raise TimeLimitReached("time limit reached while rating")
+        last = path[-1]
+        following = by_row[last[0]] if along_row else by_column[last[1]]
+        for cell in following:
+            if cell == path[0] and len(path) >= 6 and not along_row and closes(path):
+                yield tuple(path)
+            if cell in seen or cell <= path[0] or len(path) >= LOOP_MAX_LENGTH:
+                continue
+            more = extras + (cell not in exact)
+            if more > LOOP_EXTRA_CELLS:
+                continue
+            path.append(cell)
+            seen.add(cell)
+            yield from extend(path, seen, more, not along_row)
+            path.pop()
+            seen.discard(cell)
+
+    for start in cells:
+        # a loop starts at its smallest cell and leaves along its row: each is found once (the
+        # other direction would leave along the column)
+        yield from extend([start], {start}, start not in exact, True)
+
+
+def unique_loop(board: Board) -> Step | None:
+    """The easiest unique loop step (SE 4.6-5.0): a loop of cells on a/b as :func:`_loops` finds
+    them could swap a and b, so the cells with other values (the extras) must hold one.
+    Type 1: one cell has extras: it is not a or b.  Type 2: the extra cells all hold one more
+    value c: one of them is c, so no cell seeing them all is.  Type 3: two extra cells in one
+    unit make a naked set with other cells of it (:func:`_loop_naked_sets`).  Type 4: two extra
+    cells in one unit where a is confined to them: one is a, so neither is b."""
+    if not only_rows_columns_boxes(board):
+        return None
+    pairs = {frozenset(left) for left in board.candidates.values() if len(left) == 2}
+    best: Step | None = None
+    for values in sorted(pairs, key=sorted):
+        for loop in _loops(board, values):
+            extra = [cell for cell in loop if board.candidates[cell] != values]
+            for step in _loop_steps(board, values, loop, extra):
+                if best is None or (step.rating or 0) < (best.rating or 0):
+                    best = step
+    return best
+
+
+def _loop_steps(
+    board: Board, values: frozenset[int], loop: tuple[Cell, ...], extra: list[Cell]
+) -> Iterator[Step]:
+    pair = _values(sorted(values))
+    bivalue = [cell for cell in loop if cell not in extra]
+    name = f"{_cells(loop)} form a loop on {pair}"
+    if len(extra) == 1:
+        gone = _eliminations(board, extra, values)
+        if gone:
+            yield Step(
+                "unique loop",
+                loop,
+                f"{name}: {cell_name(extra[0])} cannot be {pair} (two solutions otherwise)",
+                eliminate=gone,
+                requires=_only(board, tuple(bivalue)),
+                rating=unique_loop_rating(len(loop)),
+            )
+        return
+    if not extra:
+        return
+    others = {frozenset(board.candidates[cell] - values) for cell in extra}
+    if len(others) == 1 and len(next(iter(others))) == 1:
+        (value,) = next(iter(others))
+        seeing = set.intersection(*(set(board.peers[cell]) for cell in extra)) - set(loop)
+        gone = _eliminations(board, sorted(seeing), {value})
+        if gone:
+            yield Step(
+                "unique loop",
+                loop,
+                f"{name}: one of {_cells(extra)} is {symbol_char(value)} (two solutions otherwise), "
+                f"so no cell seeing them all is ({_cells(c for c, _ in gone)})",
+                eliminate=gone,
+                requires=_only(board, loop),
+                rating=unique_loop_rating(len(loop)),
+            )
+    if len(extra) != 2:
+        return
+    for unit in board.units:
+        if not set(extra) <= set(unit.cells):
+            continue
+        for value in sorted(values):
+            if set(board.places(unit, value)) != set(extra):
+                continue
+            (other,) = values - {value}
+            gone = _eliminations(board, extra, {other})
+            if gone:
+                yield Step(
+                    "unique loop",
+                    loop,
+                    f"{name} and in {unit.name} {symbol_char(value)} is only in {_cells(extra)}: "
+                    f"neither can be {symbol_char(other)} (two solutions otherwise)",
+                    eliminate=gone,
+                    requires=_only(board, tuple(bivalue))
+                    | frozenset((cell, value) for cell in unit.cells if cell not in extra),
+                    rating=unique_loop_rating(len(loop)),
+                )
+        yield from _loop_naked_sets(board, values, loop, extra, unit, name)
+
+
+def _loop_naked_sets(
+    board: Board, values: frozenset[int], loop: tuple[Cell, ...], extra: list[Cell], unit: Unit, name: str
+) -> Iterator[Step]:
+    """Type 3: one of the two extra cells of ``unit`` holds one of their extra values, so the
+    two act as one cell of those values; with k - 1 other cells of the unit they may form a
+    naked set of k values, which no other cell of the unit holds (SE: a tenth per value beyond one)."""
+    virtual = (board.candidates[extra[0]] | board.candidates[extra[1]]) - values
+    others = [cell for cell in unit.cells if cell in board.candidates and cell not in extra]
+    for size in range(max(2, len(virtual)), 5):
+        for chosen in combinations(others, size - 1):
+            naked = set(virtual).union(*(board.candidates[cell] for cell in chosen))
+            if len(naked) != size:
+                continue
+            rest = [cell for cell in others if cell not in chosen]
+            gone = _eliminations(board, rest, naked)
+            if gone:
+                yield Step(
+                    "unique loop",
+                    loop,
+                    f"{name}: one of {_cells(extra)} is {_values(sorted(virtual))} (two solutions "
+                    f"otherwise), with {_cells(chosen)} a naked set of {_values(sorted(naked))} in "
+                    f"{unit.name}: no other cell there holds them ({_cells(c for c, _ in gone)})",
+                    eliminate=gone,
+                    requires=_only(board, (*(cell for cell in loop if cell not in extra), *chosen)),
+                    rating=round(unique_loop_rating(len(loop)) + 0.1 * (size - 1), 1),
+                )
+
+
 def bug_plus_one(board: Board) -> Step | None:
     """Bivalue universal grave + 1: every open cell has two candidates but one with three; the
     value of that cell seen three times in one of its units is its value (else two solutions)."""
@@ -768,6 +940,7 @@ SE_LADDER: tuple[tuple[float, Technique], ...] = (
     (4.4, xyz_wing),
     (4.5, unique_rectangle),
     (4.6, unique_rectangle_2_4),
+    (4.6, unique_loop),
     (5.0, naked_quad),
     (5.2, jellyfish),
     (5.4, hidden_quad),

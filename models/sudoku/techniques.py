@@ -17,7 +17,7 @@ its **grade** is the range of :data:`GRADE_TOPS` that holds the rating (monotoni
  2    medium        1.6-2.5     direct techniques, naked singles
  3    tricky        2.6-3.4     pointing, claiming, pairs, X-wing
  4    hard          3.5-4.4     triples, swordfish, XY- and XYZ-wings
- 5    expert        4.5-6.2     unique rectangles, quads, jellyfish, BUG
+ 5    expert        4.5-6.2     unique rectangles and loops, quads, jellyfish, BUG
  6    fiendish      6.3-8.4     forcing chains (one digit, every digit), nishio
  7    diabolical    8.5-10.4    dynamic forcing chains
  8    needs search  above 10.4  the ladder is stuck
@@ -480,6 +480,7 @@ BASE_RATING: dict[str, float] = {
     "XY-wing": 4.2,
     "XYZ-wing": 4.4,
     "unique rectangle": 4.5,
+    "unique loop": 4.6,
     "naked quad": 5.0,
     "jellyfish": 5.2,
     "hidden quad": 5.4,
