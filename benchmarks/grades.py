@@ -10,7 +10,8 @@ import sys
 import time
 
 from mindgames.models.sudoku import SUDOKU
-from mindgames.models.sudoku.techniques import GRADE_NAMES, grade
+from mindgames.models.sudoku.ladder import grade
+from mindgames.models.sudoku.techniques import GRADE_NAMES
 
 
 def main(path: str, how_many: int = 100) -> None:

@@ -147,7 +147,7 @@ def test_cli_hint_and_bad_input(tmp_path, capsys):
 
 
 def test_generate_by_grade_is_reproducible_and_has_that_grade(capsys):
-    from mindgames.models.sudoku.techniques import grade
+    from mindgames.models.sudoku.ladder import grade
 
     outputs = []
     for _ in range(2):

@@ -13,8 +13,9 @@ from mindgames.models.binairo import BINAIRO
 from mindgames.models.explain import SOLVED_TEXT, Explainer
 from mindgames.models.runner import PuzzleSolver
 from mindgames.models.sudoku import SUDOKU, solve
+from mindgames.models.sudoku.ladder import hint, hint_json
 from mindgames.models.sudoku.rating import path_json, rate
-from mindgames.models.sudoku.techniques import GRADE_TOPS, Board, hint, hint_json
+from mindgames.models.sudoku.techniques import GRADE_TOPS, Board
 from tests.conftest import REPO, shared_file
 
 SE_RATED = shared_file("sudoku", "se_rated_87.tsv")

@@ -8,23 +8,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mindgames.models.sudoku import SUDOKU, make_puzzle, solve
+from mindgames.models.sudoku.ladder import grade, hint_json, solve_by_ladder
 from mindgames.models.sudoku.techniques import (
     GRADE_NAMES,
     LEVELS,
     NEEDS_SEARCH,
     Board,
     Contradiction,
-    grade,
     hidden_pair,
     hidden_single,
     hidden_triple,
-    hint_json,
     locked_candidates,
     naked_pair,
     naked_single,
     naked_triple,
     probing_depth_1,
-    solve_by_ladder,
     x_wing,
 )
 from tests.conftest import REPO, shared_file

@@ -12,7 +12,7 @@ from typing import Any
 from mindgames.models import sudoku
 from mindgames.models.generate import Generated, Make
 from mindgames.models.kind import GridKind
-from mindgames.models.sudoku import techniques
+from mindgames.models.sudoku import ladder, techniques
 from mindgames.models.sudoku.generate import generate_with
 
 from ..io import UsageError
@@ -68,7 +68,7 @@ def rating_range(text: str) -> tuple[float, float]:
 
 def graded_fields(puzzle: sudoku.Sudoku) -> dict[str, Any]:
     """The grade and the Sudoku Explainer rating of a generated puzzle, for its JSON record."""
-    solving = techniques.solve_by_ladder(puzzle)
+    solving = ladder.solve_by_ladder(puzzle)
     return {
         "grade": solving.grade,
         "grade_name": solving.grade_name,

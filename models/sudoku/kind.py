@@ -92,22 +92,22 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
         rules (``static/variants.js``)."""
         return {"drawing": formats.to_json(puzzle)} if puzzle.constraints else {}
 
-    # -- explanations: the deduction ladder (models.sudoku.techniques) -------------------
+    # -- explanations: the deduction ladder (models.sudoku.ladder) -------------------------
     def grade(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> tuple[int, str, list[str]] | None:
         """(grade, grade name, techniques used) by the ladder; for a puzzle with one solution.
         None for a puzzle with variant rules: the ladder knows units only (``explain`` then
         says "one solution", which the engines proved under every rule)."""
         if puzzle.constraints:
             return None
-        from . import techniques  # imported when asked: solving needs none of it
+        from . import ladder  # imported when asked: solving needs none of it
 
-        return techniques.grade(puzzle, deadline)
+        return ladder.grade(puzzle, deadline)
 
     def rating(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, float]:
         """Sudoku Explainer's ER, EP and ED (:mod:`mindgames.models.sudoku.rating`)."""
-        from . import techniques
+        from . import ladder
 
-        solving = techniques.solve_by_ladder(puzzle, deadline)
+        solving = ladder.solve_by_ladder(puzzle, deadline)
         return {"rating": solving.rating, "rating_ep": solving.rating_ep, "rating_ed": solving.rating_ed}
 
     def hint(self, puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
@@ -118,9 +118,9 @@ class SudokuKind(GridKind[Sudoku, "rules.Encoding | rules.PuzzleEncoding"]):
             from . import variant_explain
 
             return variant_explain.hint(puzzle, deadline)
-        from . import techniques
+        from . import ladder
 
-        return techniques.hint_json(puzzle, deadline)
+        return ladder.hint_json(puzzle, deadline)
 
     def rules_in_clash(self, puzzle: Sudoku, solvable: Callable[[Sudoku], bool]) -> list[str]:
         """The variant rules (cages, thermos...) a clash of givens needs, by name (each removal checked)."""

@@ -211,7 +211,7 @@ def _restrict(
 
 
 def hint(puzzle: Sudoku, deadline: Deadline = Deadline(None)) -> dict[str, Any] | None:
-    """The first single under every rule, as :func:`.techniques.hint_json` writes a step (cells
+    """The first single under every rule, as :func:`.ladder.hint_json` writes a step (cells
     1-based); None when the candidates leave no single."""
     size = puzzle.size
     every_unit = units(shape(puzzle))
