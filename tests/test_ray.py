@@ -28,6 +28,8 @@ def test_ray_missing_is_a_one_line_error(tmp_path, capsys, monkeypatch):
 @pytest.fixture(scope="module")
 def ray_cluster():
     ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'mindgames[ray]')")
+    if ray.is_initialized():  # a command run in this process earlier left its Ray up
+        ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="error")
     yield ray
     ray.shutdown()

@@ -736,6 +736,8 @@ def _run_ray(
     finally:
         for ref in futures:
             ray.cancel(ref, force=True)
+        if address == "local":  # the Ray started for this count goes with it (its agents outlive us)
+            ray.shutdown()
 
 
 def recount_join(t: Tables) -> str:
