@@ -80,13 +80,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="jobs running at once, one process each (default 2)",
     )
     parser.add_argument(
-        "--max-job-seconds",
-        type=positive_float,
-        default=3600.0,
-        metavar="S",
-        help="a job running longer is stopped (default 3600)",
-    )
-    parser.add_argument(
         "--solver-workers",
         type=positive_int,
         metavar="N",
@@ -146,7 +139,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="run no jobs in this server: `mindgames worker` processes on the same PostgreSQL "
         "database run them (this server still queues, lists, cancels and deletes them)",
     )
-    add_lease_option(parser)
+    add_job_run_options(parser)
     parser.add_argument(
         "--resume-jobs",
         action="store_true",
@@ -189,7 +182,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def add_lease_option(parser: argparse.ArgumentParser) -> None:
+def add_job_run_options(parser: argparse.ArgumentParser) -> None:
+    """What every job runner takes, a server's own or a worker: the time cap and the lease."""
+    parser.add_argument(
+        "--max-job-seconds",
+        type=positive_float,
+        default=3600.0,
+        metavar="S",
+        help="a job running longer is stopped (default 3600)",
+    )
     parser.add_argument(
         "--lease-seconds",
         type=positive_float,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 
 from ..io import UsageError
-from ..options import nonnegative_int, positive_float, positive_int
-from .serve import add_lease_option
+from ..options import nonnegative_int, positive_int
+from .serve import add_job_run_options
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,20 +36,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="jobs running at once, one process each (default 2)",
     )
     parser.add_argument(
-        "--max-job-seconds",
-        type=positive_float,
-        default=3600.0,
-        metavar="S",
-        help="a job running longer is stopped (default 3600)",
-    )
-    parser.add_argument(
         "--job-memory-mb",
         type=nonnegative_int,
         default=2048,
         metavar="MB",
         help="address-space cap of each job process (default 2048; 0: no cap)",
     )
-    add_lease_option(parser)
+    add_job_run_options(parser)
     parser.set_defaults(func=run)
 
 
