@@ -692,72 +692,147 @@ def _same_bug(board: Board, place: tuple[Cell, int]) -> bool:
 # ---------------------------------------------------------------------------
 # Contradictions: the chain rungs (assume a candidate, propagate, reach a contradiction)
 # ---------------------------------------------------------------------------
-def _propagate_digit(board: Board, start: Board, value: int, limit: int) -> int:
+def _propagate_digit(board: Board, value: int, limit: int) -> int:
     """Hidden singles of ``value`` alone until none is left or ``limit`` are made (Contradiction
     when a unit is left with no place for it); how many it made."""
     made = 0
+    candidates, values = board.candidates, board.values
     while made < limit:
         for unit in board.units:
-            if value in board.missing(unit):
-                places = board.places(unit, value)
-                if not places:
-                    raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
-                if len(places) == 1:
-                    board.place(places[0], value)
-                    made += 1
-                    break
+            places = [cell for cell in unit.cells if value in candidates.get(cell, ())]
+            if len(places) > 1 or any(values.get(cell) == value for cell in unit.cells):
+                continue  # two places or more, or placed already: no single here
+            if not places:
+                raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
+            board.place(places[0], value)
+            made += 1
+            break
         else:
             return made
     return made
 
 
-def _propagate_static(board: Board, start: Board, digit: int | None, limit: int) -> int:
+class StaticLinks:
+    """The strong links of ``start`` that a static chain follows: its cells with two
+    candidates (``bivalue``), and the units where a value has two places (``bilocal(digit)``,
+    of one digit when given).  Found once per board and shared by every trial that a scan of
+    contradictions makes from it, with where each link lies, so that a placement looks again
+    only at the links it touched."""
+
+    def __init__(self, start: Board):
+        self.start = start
+        self.bivalue = [cell for cell, left in start.candidates.items() if len(left) == 2]
+        self.bivalue_at = {cell: index for index, cell in enumerate(self.bivalue)}
+        self._bilocal: dict[int | None, BilocalLinks] = {}
+
+    def bilocal(self, digit: int | None) -> BilocalLinks:
+        if digit not in self._bilocal:
+            start = self.start
+            self._bilocal[digit] = BilocalLinks(
+                [
+                    (unit, value)
+                    for unit in start.units
+                    for value in start.missing(unit)
+                    if (digit is None or value == digit) and len(start.places(unit, value)) == 2
+                ]
+            )
+        return self._bilocal[digit]
+
+
+class BilocalLinks:
+    """(unit, value) links, and which of them a cell (any value) or a cell's value lies in."""
+
+    def __init__(self, links: list[tuple[Unit, int]]):
+        self.links = links
+        self.at_cell: dict[Cell, list[int]] = {}
+        self.at_cell_value: dict[tuple[Cell, int], list[int]] = {}
+        for index, (unit, value) in enumerate(links):
+            for cell in unit.cells:
+                self.at_cell.setdefault(cell, []).append(index)
+                self.at_cell_value.setdefault((cell, value), []).append(index)
+
+
+def _propagate_static(board: Board, links: StaticLinks, digit: int | None, limit: int) -> int:
     """Singles that follow from one placement each (a chain's strong links): a cell that had
-    two candidates in ``start`` left with one, a value that had two places in a unit of
-    ``start`` left with one; only of ``digit`` when given.  Until none is left or ``limit``
-    are made.  Contradiction only where a chain sees one: such a cell left with no candidate,
-    such a value left with no place (a cell or unit of more is not followed)."""
-    bivalue = [cell for cell, left in start.candidates.items() if len(left) == 2]
-    bilocal = [
-        (unit, value)
-        for unit in start.units
-        for value in start.missing(unit)
-        if (digit is None or value == digit) and len(start.places(unit, value)) == 2
-    ]
+    two candidates in ``links.start`` left with one, a value that had two places in a unit of
+    ``links.start`` left with one; only of ``digit`` when given.  Until none is left or ``limit``
+    are made, the first link in order first.  Contradiction (the first link's in order) only
+    where a chain sees one: such a cell left with no candidate, such a value left with no place
+    (a cell or unit of more is not followed)."""
+    bivalue, bilocal = links.bivalue, links.bilocal(digit)
+    candidates, values = board.candidates, board.values
+    first_bilocal = len(bivalue)  # links are numbered: the cells, then the (unit, value) pairs
+    singles: dict[int, tuple[Cell, int]] = {}
+    broken: dict[int, str] = {}
+
+    def look_at_cell(index: int) -> None:
+        cell = bivalue[index]
+        singles.pop(index, None)
+        broken.pop(index, None)
+        left = candidates.get(cell)
+        if left is not None and len(left) < 2:
+            if not left:
+                broken[index] = f"{cell_name(cell)} has no candidate left"
+                return
+            (value,) = left
+            if digit is None or value == digit:
+                singles[index] = (cell, value)
+
+    def look_at_unit(index: int) -> None:
+        unit, value = bilocal.links[index]
+        number = first_bilocal + index
+        singles.pop(number, None)
+        broken.pop(number, None)
+        places = [cell for cell in unit.cells if value in candidates.get(cell, ())]
+        if len(places) > 1 or any(values.get(cell) == value for cell in unit.cells):
+            return  # still two places, or placed already: no longer a link
+        if not places:
+            broken[number] = f"{symbol_char(value)} has no place in {unit.name}"
+        else:
+            singles[number] = (places[0], value)
+
+    # Every link untouched since ``start`` is a link still (two candidates, two places): only
+    # those of the cells that differ (the assumption and what it took) need a look.
+    differing = [cell for cell, left in links.start.candidates.items() if candidates.get(cell) != left]
+    units: set[int] = set()
+    for changed in differing:
+        if changed in links.bivalue_at:
+            look_at_cell(links.bivalue_at[changed])
+        units.update(bilocal.at_cell.get(changed, ()))
+    for index in units:
+        look_at_unit(index)
     made = 0
     while made < limit:
-        found: tuple[Cell, int] | None = None
-        for cell in bivalue:
-            left = board.candidates.get(cell)
-            if left is not None and len(left) < 2:
-                if not left:
-                    raise Contradiction(f"{cell_name(cell)} has no candidate left")
-                (value,) = left
-                if found is None and (digit is None or value == digit):
-                    found = (cell, value)
-        for unit, value in bilocal:
-            if value in board.missing(unit):
-                places = board.places(unit, value)
-                if not places:
-                    raise Contradiction(f"{symbol_char(value)} has no place in {unit.name}")
-                if found is None and len(places) == 1:
-                    found = (places[0], value)
-        if found is None:
+        if broken:
+            raise Contradiction(broken[min(broken)])
+        if not singles:
             return made
-        _place_quietly(board, *found)
+        cell, value = singles[min(singles)]
+        touched = _place_quietly(board, cell, value)
         made += 1
+        for changed in touched:
+            if changed in links.bivalue_at:
+                look_at_cell(links.bivalue_at[changed])
+        units = set(bilocal.at_cell.get(cell, ()))
+        for changed in touched:
+            units.update(bilocal.at_cell_value.get((changed, value), ()))
+        for index in units:
+            look_at_unit(index)
     return made
 
 
-def _place_quietly(board: Board, cell: Cell, value: int) -> None:
+def _place_quietly(board: Board, cell: Cell, value: int) -> list[Cell]:
     """Fill ``cell`` and take ``value`` from its peers, leaving a peer with no candidate to
-    the caller (a chain sees only what its links reach)."""
+    the caller (a chain sees only what its links reach); the cells changed."""
     del board.candidates[cell]
     board.values[cell] = value
+    touched = [cell]
     for peer in board.peers[cell]:
         left = board.candidates.get(peer)
-        if left is not None:
+        if left is not None and value in left:
             left.discard(value)
+            touched.append(peer)
+    return touched
 
 
 def _singles_sweep(board: Board) -> int:
@@ -828,10 +903,13 @@ def length_bonus(length: int) -> float:
     return 0.1 * max(0, int(log2(max(length, 1) / 2)))
 
 
-def _contradictions(
-    board: Board, propagate: Callable[[Board, Board, int, int], int], name: str
-) -> Step | None:
-    """The candidate whose assumption ``propagate`` (trial, start, value, most steps) takes to
+#: how a chain rung propagates an assumption: ``prepare(start)`` (what the rung finds once per
+#: board) returns ``propagate(trial, value, most steps)``, the number of steps made
+Propagation = Callable[[Board], Callable[[Board, int, int], int]]
+
+
+def _contradictions(board: Board, prepare: Propagation, name: str) -> Step | None:
+    """The candidate whose assumption ``prepare(board)`` (trial, value, most steps) takes to
     a contradiction in the fewest steps (SE chooses the shortest chain): it goes, rated by
     :data:`CHAINS` (its base plus :func:`length_bonus`, at most its top).  A trial stops at the shortest length found so far, and the
     scan at the first contradiction rated no higher than ``board.settle`` (a rating the path
@@ -839,6 +917,7 @@ def _contradictions(
     base, top = CHAINS[name]
     best: tuple[int, Cell, int, str] | None = None
     limit = board.size * board.size * board.size
+    propagate = prepare(board)
     for cell, left in board.candidates.items():
         for value in sorted(left):
             if board.deadline.passed():
@@ -846,7 +925,7 @@ def _contradictions(
             trial = board.copy()
             try:
                 trial.place(cell, value)
-                propagate(trial, board, value, limit)
+                propagate(trial, value, limit)
             except Contradiction as why:
                 length = len(board.candidates) - len(trial.candidates)  # the placements it took
                 if best is None or length < best[0]:
@@ -868,7 +947,7 @@ def _contradictions(
         trial = other.copy()
         try:
             trial.place(cell, value)
-            propagate(trial, other, value, other.size**3)
+            prepare(other)(trial, value, other.size**3)
         except Contradiction:
             return True
         return False
@@ -885,35 +964,37 @@ def _contradictions(
 
 
 def one_digit_forcing_chain(board: Board) -> Step | None:
-    return _contradictions(
-        board,
-        lambda trial, start, value, limit: _propagate_static(trial, start, value, limit),
-        "one-digit forcing chain",
-    )
+    def prepare(start: Board) -> Callable[[Board, int, int], int]:
+        links = StaticLinks(start)
+        return lambda trial, value, limit: _propagate_static(trial, links, value, limit)
+
+    return _contradictions(board, prepare, "one-digit forcing chain")
 
 
 def forcing_chain(board: Board) -> Step | None:
-    return _contradictions(
-        board,
-        lambda trial, start, _value, limit: _propagate_static(trial, start, None, limit),
-        "forcing chain",
-    )
+    def prepare(start: Board) -> Callable[[Board, int, int], int]:
+        links = StaticLinks(start)
+        return lambda trial, _value, limit: _propagate_static(trial, links, None, limit)
+
+    return _contradictions(board, prepare, "forcing chain")
 
 
 def nishio(board: Board) -> Step | None:
-    return _contradictions(board, _propagate_digit, "nishio")
+    return _contradictions(board, lambda _start: _propagate_digit, "nishio")
 
 
 def dynamic_forcing_chain(board: Board) -> Step | None:
     return _contradictions(
-        board, lambda trial, _start, _value, limit: _propagate_singles(trial, limit), "dynamic forcing chain"
+        board,
+        lambda _start: lambda trial, _value, limit: _propagate_singles(trial, limit),
+        "dynamic forcing chain",
     )
 
 
 def dynamic_forcing_chain_plus(board: Board) -> Step | None:
     return _contradictions(
         board,
-        lambda trial, _start, _value, limit: _propagate(trial, BELOW_CHAINS, limit),
+        lambda _start: lambda trial, _value, limit: _propagate(trial, BELOW_CHAINS, limit),
         "dynamic forcing chain (+)",
     )
 
