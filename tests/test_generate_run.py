@@ -140,6 +140,21 @@ def test_an_interrupted_run_resumed_ends_as_an_uninterrupted_one(tmp_path):
     assert (summary["parts_made_now"], summary["parts_reused"]) == (1, 2)
 
 
+def test_a_run_on_two_worker_processes_ends_as_a_run_on_one_and_resumes_with_either(tmp_path):
+    _, one = generate(tmp_path, "one", "sudoku", "generate", "--count", "10")
+    code, two = generate(tmp_path, "two", "sudoku", "generate", "--count", "10", "--jobs", "2")
+    assert code == 0
+    assert shards(two) == shards(one)
+    (two / "parts" / "part-000002.jsonl").unlink()  # lost by an interruption
+    assert generate(tmp_path, "two", "sudoku", "generate", "--count", "10")[0] == 0  # one process now
+    assert shards(two) == shards(one)
+
+
+def test_jobs_belongs_to_a_generation_run(capsys):
+    assert main(["sudoku", "generate", "--count", "2", "--jobs", "2"]) == 2
+    assert "--jobs: a generation run's option (with --out DIR)" in capsys.readouterr().err
+
+
 def test_a_larger_count_extends_a_run_to_what_one_run_makes(tmp_path):
     generate(tmp_path, "grown", "sudoku", "generate", "--count", "3")
     _, grown = generate(tmp_path, "grown", "sudoku", "generate", "--count", "7")

@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from mindgames.service.jobs import JobStore, open_store, open_writer, store_problem
+from mindgames.models.binairo.count import count_grids
+from mindgames.service.jobs import CheckpointMirror, JobStore, open_store, open_writer, store_problem
 from mindgames.service.store import SCHEMA_VERSION, SchemaTooNew
 from mindgames.service.testing_postgres import PostgresCluster, why_no_postgres
 
@@ -155,6 +156,54 @@ def test_a_released_job_is_queued_again_and_continues_after_its_last_result(stor
     assert store.get(job_id)["status"] == "queued"
     assert store.claim_next("run-2", "w2", 30) == job_id
     assert open_writer(store.locator, job_id, "run-2").done() == 1
+
+
+COUNT_REQUEST = {"kind": "binairo", "action": "count_grids", "size": "6"}
+
+
+def test_a_count_jobs_checkpoint_lines_are_kept_once_per_cube_while_the_job_is_its_own(store):
+    job_id = store.create("binairo", "count_grids", COUNT_REQUEST)
+    store.claim_next("run-1", "w", 30)
+    writer = open_writer(store.locator, job_id, "run-1")
+    assert writer.checkpoint_lines() == {}
+    assert writer.save_checkpoint_lines({-1: '{"rows": 6}', 0: '{"cube": 0, "count": 5}'})
+    assert writer.save_checkpoint_lines({0: '{"cube": 0, "count": 5}', 3: '{"cube": 3, "count": 1}'})
+    assert writer.checkpoint_lines() == {
+        -1: '{"rows": 6}',
+        0: '{"cube": 0, "count": 5}',
+        3: '{"cube": 3, "count": 1}',
+    }
+    # requeued and claimed by another run, on another machine: the lines are there
+    assert store.release(job_id, "run-1", "requeued")
+    assert not writer.save_checkpoint_lines({4: '{"cube": 4, "count": 2}'})  # no longer ours
+    store.claim_next("run-2", "w2", 30)
+    assert len(open_writer(store.locator, job_id, "run-2").checkpoint_lines()) == 3
+    store.finish(job_id, "done")
+    assert store.delete(job_id)
+    assert open_writer(store.locator, job_id, "run-2").checkpoint_lines() == {}
+
+
+def test_a_count_resumed_on_another_machine_starts_from_the_cubes_finished_on_the_first(store, tmp_path):
+    """Each machine keeps its checkpoint file; the store carries the cubes between them."""
+    job_id = store.create("binairo", "count_grids", COUNT_REQUEST)
+    store.claim_next("run-1", "w1", 30)
+    first = CheckpointMirror(open_writer(store.locator, job_id, "run-1"), str(tmp_path / "a" / "job.jsonl"))
+    assert first.restore() == 0
+    stopped = count_grids(8, 8, jobs=1, checkpoint=str(first.path), stop_after=40)
+    first.push(now=True)
+    assert (stopped.complete, stopped.cubes_done) == (False, 40)
+
+    store.release(job_id, "run-1", "requeued: its worker stopped renewing its lease")
+    store.claim_next("run-2", "w2", 30)
+    second = CheckpointMirror(open_writer(store.locator, job_id, "run-2"), str(tmp_path / "b" / "job.jsonl"))
+    assert second.restore() == 40
+    progress: list[int] = []
+    resumed = count_grids(
+        8, 8, jobs=1, checkpoint=str(second.path), on_progress=lambda done, _: progress.append(done)
+    )
+    assert progress[0] == 40  # the cubes of the first machine are not counted again
+    assert len(progress) == 1 + resumed.cubes - 40
+    assert resumed.count == count_grids(8, 8, jobs=1).count
 
 
 def test_after_a_restart_a_local_store_settles_running_jobs_and_a_shared_one_leaves_them(store):

@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from mindgames.service.jobs import CheckpointMirror
 from mindgames.service.settings import child_env
 from mindgames.service.testing import Server
 from mindgames.service.testing_postgres import PostgresCluster, why_no_postgres
@@ -40,15 +41,18 @@ def postgres():
 class Worker:
     """``mindgames worker`` in a child process, its output in ``log``."""
 
-    def __init__(self, url: str, log: Path, *args: str):
+    def __init__(self, url: str, log: Path, *args: str, cache: Path | None = None):
         self.log = log
+        env = child_env()
+        if cache is not None:  # another machine: its own checkpoint files
+            env["XDG_CACHE_HOME"] = str(cache)
         with open(log, "ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "mindgames.cli", "worker", "--db", url, *args],
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
-                env=child_env(),
+                env=env,
             )
 
     def kill(self) -> None:
@@ -169,7 +173,7 @@ def test_two_servers_and_two_workers_survive_a_killed_worker_and_a_killed_server
     workers = [
         Worker(url, tmp_path / f"worker{i}.log", "--slots", "2", "--lease-seconds", LEASE) for i in range(2)
     ]
-    jobs = mixed_jobs(80)
+    jobs = mixed_jobs(200)
     created: dict[str, int] = {}
     try:
         clients = [httpx.Client(base_url=s.url, timeout=60) for s in (a, b)]
@@ -177,11 +181,11 @@ def test_two_servers_and_two_workers_survive_a_killed_worker_and_a_killed_server
             reply = clients[number % len(clients)].post("/v1/jobs", json=request)
             assert reply.status_code == 202, reply.text
             created[reply.json()["id"]] = size
-            if number == 40:  # mid-run: some jobs done, some running, most queued
+            if number == 100:  # mid-run: some jobs done, some running, most queued
                 workers[0].kill()
                 a.kill()
                 clients = [clients[1]]
-        deadline = time.monotonic() + 240
+        deadline = time.monotonic() + 600
         pending = set(created)
         finished: dict[str, dict] = {}
         while pending:
@@ -206,6 +210,47 @@ def test_two_servers_and_two_workers_survive_a_killed_worker_and_a_killed_server
             worker.stop()
         a.stop()
         b.stop()
+
+
+def test_a_count_resumed_by_a_worker_on_another_machine_keeps_the_cubes_counted_by_the_first(
+    postgres, tmp_path
+):
+    url = postgres.database()
+    api = server(url, tmp_path, "api", "--no-local-jobs")
+    first = Worker(
+        url, tmp_path / "first.log", "--slots", "1", "--lease-seconds", LEASE, cache=tmp_path / "a"
+    )
+    second = None
+    try:
+        with httpx.Client(base_url=api.url, timeout=60) as client:
+            job = client.post(
+                "/v1/jobs", json={"kind": "binairo", "action": "count_grids", "size": "10"}
+            ).json()
+            deadline = time.monotonic() + 120
+            while (client.get(f"/v1/jobs/{job['id']}").json()["progress"].get("done") or 0) < 300:
+                assert time.monotonic() < deadline, "the count never got going"
+                time.sleep(0.1)
+            time.sleep(
+                CheckpointMirror.PUSH_SECONDS + 0.5
+            )  # what the store holds by the time the machine is lost
+            first.kill()
+            held = client.get(f"/v1/jobs/{job['id']}").json()["progress"]["done"]
+            second = Worker(
+                url, tmp_path / "second.log", "--slots", "1", "--lease-seconds", LEASE, cache=tmp_path / "b"
+            )
+            done = wait_for(client, job["id"], 180)
+        assert done["status"] == "done", (done["error"], done["message"])
+        assert done["result"]["count"] == 48_183_195_384  # every 10x10 takuzu grid
+        assert "requeued" in done["message"]
+        # The second worker started from what the first had counted (less the last push's
+        # lag), not from nothing: its first progress said so.
+        assert done["progress"]["resumed"] >= held - 100
+        assert done["progress"]["resumed"] >= 300
+    finally:
+        first.stop()
+        if second is not None:
+            second.stop()
+        api.stop()
 
 
 def test_a_worker_stopped_by_sigterm_hands_its_job_back_at_once(postgres, tmp_path):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -66,6 +67,13 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--ray",
         metavar="ADDRESS",
         help="with --out: make the parts as tasks on a Ray cluster (ADDRESS, or auto; needs mindgames[ray])",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="with --out: make N parts at once, in worker processes on this machine (default 1)",
     )
 
 
@@ -148,16 +156,43 @@ def _write_atomically(path: Path, text: str) -> None:
 PartMaker = Callable[[list[int]], Iterator[tuple[int, list[dict[str, Any]], float]]]
 
 
-def local_parts(run: Run, kind: GridKind, empty: Any, engine: str, make: Make | None) -> PartMaker:
-    """Parts made here, one after another."""
+def local_parts(
+    run: Run, kind: GridKind, empty: Any, engine: str, make: Make | None, jobs: int = 1
+) -> PartMaker:
+    """Parts made here: one after another, or ``jobs`` at once in worker processes (yielded
+    as they finish; a part is the same whichever process makes it)."""
 
     def made(numbers: list[int]) -> Iterator[tuple[int, list[dict[str, Any]], float]]:
-        for number in numbers:
-            start, stop = run.span(number)
-            records, cpu = make_part(kind.name, empty, run.seed, start, stop, engine, make)
-            yield number, records, cpu
+        if jobs == 1 or len(numbers) <= 1:
+            for number in numbers:
+                start, stop = run.span(number)
+                records, cpu = make_part(kind.name, empty, run.seed, start, stop, engine, make)
+                yield number, records, cpu
+            return
+        import multiprocessing
+
+        tasks = [(number, kind.name, empty, run.seed, *run.span(number), engine, make) for number in numbers]
+        # spawn: a fresh interpreter per worker (forking a process whose progress bar runs a
+        # thread is unsafe); leaving the block (done, Ctrl-C, an error) terminates the workers.
+        with multiprocessing.get_context("spawn").Pool(
+            min(jobs, len(numbers)), initializer=_part_worker_start
+        ) as pool:
+            yield from pool.imap_unordered(_numbered_part, tasks)
 
     return made
+
+
+def _part_worker_start() -> None:
+    from mindgames.models.processes import exit_with_parent
+
+    exit_with_parent()  # a run killed by SIGKILL takes its workers with it
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+
+def _numbered_part(task: tuple[Any, ...]) -> tuple[int, list[dict[str, Any]], float]:
+    number, *arguments = task
+    records, cpu = make_part(*arguments)
+    return number, records, cpu
 
 
 def execute(
@@ -245,6 +280,8 @@ def run(
     }
     if args.out is None:
         raise UsageError("--ray: a generation run on Ray writes to --out DIR")
+    if args.ray and args.jobs > 1:
+        raise UsageError("--jobs and --ray: give one (Ray decides how many parts run at once)")
     folder = Path(args.out)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -256,7 +293,7 @@ def run(
 
         maker = ray_parts(args.ray, make_part, generation, kind, empty, args.engine, make)
     else:
-        maker = local_parts(generation, kind, empty, args.engine, make)
+        maker = local_parts(generation, kind, empty, args.engine, make, args.jobs)
     with progress(args.count, f"{kind.name} generate --out {folder}") as bar:
         try:
             summary = execute(generation, kind, args.count, args.shard_size, maker, bar)

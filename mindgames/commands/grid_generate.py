@@ -22,7 +22,7 @@ from mindgames.models.registry import get_kind
 from mindgames.solver import engine_names
 from mindgames.solver.deadline import Deadline
 
-from ..io import emit_json, progress, seconds_left, stdout_is_terminal
+from ..io import UsageError, emit_json, progress, seconds_left, stdout_is_terminal
 from ..options import add_kind_options, positive_float, positive_int
 from ..render import plural
 from . import generate_run, writing
@@ -107,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     empty = output.empty(kind, options)
     if args.out is not None or args.ray is not None:
         return generate_run.run(args, kind, empty, options, output.make(args))
+    if args.jobs > 1:
+        raise UsageError("--jobs: a generation run's option (with --out DIR)")
     seed = args.seed if args.seed is not None else new_seed()
     made = 0
     title = output.title(kind, empty, args)

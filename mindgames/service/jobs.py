@@ -254,6 +254,28 @@ class _Writer(JobWriterBase):
     def done(self) -> int:
         return self.conn.execute("SELECT COUNT(*) FROM job_results WHERE job=?", (self.job_id,)).fetchone()[0]
 
+    def checkpoint_lines(self) -> dict[int, str]:
+        rows = self.conn.execute("SELECT cube, line FROM job_checkpoints WHERE job=?", (self.job_id,))
+        return dict(rows.fetchall())
+
+    def save_checkpoint_lines(self, lines: dict[int, str]) -> bool:
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            still_ours = self.conn.execute(
+                "SELECT 1 FROM jobs WHERE id=? AND run=? AND status='running'", (self.job_id, self.run)
+            ).fetchone()
+            if still_ours is None:
+                self.conn.execute("ROLLBACK")
+                return False
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO job_checkpoints (job, cube, line) VALUES (?, ?, ?)",
+                [(self.job_id, cube, line) for cube, line in lines.items()],
+            )
+        return True
+
+    def drop_checkpoint_lines(self) -> None:
+        self.conn.execute("DELETE FROM job_checkpoints WHERE job=?", (self.job_id,))
+
 
 DB_VARIABLE = "MINDGAMES_JOB_DB"  # a database URL reaches the job process here, not on its command line
 
@@ -370,13 +392,16 @@ def _count_grids(writer: JobWriterBase, request: dict) -> None:
         raise TaskError(404, f"no grid kind {request['kind']!r}")
     options = {o.name: request[o.name] for o in kind.count_all_options if request.get(o.name) is not None}
     checkpoint = store_checkpoint_path(writer.checkpoint_base, writer.job_id)  # a resumed job keeps its cubes
+    mirror = CheckpointMirror(writer, checkpoint)
+    resumed = mirror.restore()
     last = [0.0]
 
     def on_progress(done: int, total: int) -> None:
         now = time.monotonic()
         if now - last[0] >= 0.3 or done == total:
             last[0] = now
-            writer.update(progress={"done": done, "total": total, "unit": "cubes"})
+            writer.update(progress={"done": done, "total": total, "unit": "cubes", "resumed": resumed})
+        mirror.push(now=done == total)
 
     try:
         result = kind.count_all(
@@ -390,10 +415,89 @@ def _count_grids(writer: JobWriterBase, request: dict) -> None:
         raise TaskError(422, str(error)) from None
     except CrossCheckFailed as error:  # a bug: the count is not to be trusted, and the job says so
         raise TaskError(500, f"cross-check failed: {error}") from None
+    mirror.push(now=True)  # a count stopped short keeps every cube it finished
     record = result.to_json()
     record["checkpoint"] = None
     writer.update(result=record, status="done", finished=time.time(), run=None, worker=None, lease_until=None)
+    if result.complete:
+        writer.drop_checkpoint_lines()
     remove_checkpoint(writer.checkpoint_base, writer.job_id)
+
+
+class CheckpointMirror:
+    """A count_grids job's checkpoint kept in the job store as well as in its file.
+
+    The count appends each finished cube to a file on the machine that runs it; a job
+    resumed on another machine (its worker vanished, its lease expired) would find no file
+    there and count every cube again.  So the file's lines go to the store too (every
+    :data:`PUSH_SECONDS`, and at the end), and a job starts from the union of what the
+    store and the file hold.  Lines are keyed by cube (the header: -1): saving one twice
+    keeps it once."""
+
+    PUSH_SECONDS = 2.0
+
+    def __init__(self, writer: JobWriterBase, path: str):
+        self.writer, self.path = writer, Path(path)
+        self.saved: set[int] = set()
+        self.offset = 0  # how much of the file has been read
+        self.pushed_at = 0.0
+
+    def restore(self) -> int:
+        """Write into the file the cubes only the store has; send the store those only the
+        file has.  How many cubes were finished before this run."""
+        stored = self.writer.checkpoint_lines()
+        local = _checkpoint_lines(self.path.read_bytes() if self.path.exists() else b"", first=True)
+        merged = local | stored
+        if -1 in merged and not set(stored) <= set(local):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            body = "".join(merged[cube] + "\n" for cube in sorted(merged))  # the header (-1) first
+            temporary = self.path.with_name(self.path.name + ".restoring")
+            temporary.write_text(body)
+            os.replace(temporary, self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.saved = set(stored)
+        self.push(now=True)
+        return sum(1 for cube in merged if cube >= 0)
+
+    def push(self, now: bool = False) -> None:
+        """Send the store the file's lines it lacks: ``now``, or if the last push is old enough."""
+        clock = time.monotonic()
+        if not now and clock - self.pushed_at < self.PUSH_SECONDS:
+            return
+        self.pushed_at = clock
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.offset)
+                text = handle.read()
+        except OSError:
+            return  # no file yet: the count has not started it
+        complete = text[: text.rfind(b"\n") + 1]
+        lines = _checkpoint_lines(complete, first=self.offset == 0)
+        self.offset += len(complete)
+        new = {cube: line for cube, line in lines.items() if cube not in self.saved}
+        if new and self.writer.save_checkpoint_lines(new):
+            self.saved.update(new)
+
+
+def _checkpoint_lines(text: bytes, first: bool) -> dict[int, str]:
+    """The complete lines of a checkpoint's ``text``, by cube (its ``first`` line, the
+    header, as -1); a line cut short or unreadable ends them (the count redoes that cube)."""
+    lines: dict[int, str] = {}
+    for number, raw in enumerate(text.splitlines(keepends=True)):
+        if not raw.endswith(b"\n"):
+            break
+        try:
+            line = raw[:-1].decode()
+            entry = json.loads(line)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            break
+        if first and number == 0:
+            lines[-1] = line
+        elif isinstance(entry, dict) and isinstance(entry.get("cube"), int):
+            lines[entry["cube"]] = line
+        else:
+            break
+    return lines
 
 
 # ---------------------------------------------------------------------------

@@ -76,6 +76,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             heartbeat {real} NOT NULL
         )""",
     ),
+    (
+        # Version 3: a count_grids job's finished cubes (its checkpoint's lines, the header as
+        # cube -1), so that a job resumed on another machine keeps them.
+        """CREATE TABLE IF NOT EXISTS job_checkpoints (
+            job TEXT NOT NULL,
+            cube INTEGER NOT NULL,
+            line TEXT NOT NULL,
+            PRIMARY KEY (job, cube)
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -290,6 +300,7 @@ class JobStoreBase(ABC):
             _, count = run("DELETE FROM jobs WHERE id=? AND status NOT IN ('queued','running')", (job_id,))
             if count:
                 run("DELETE FROM job_results WHERE job=?", (job_id,))
+                run("DELETE FROM job_checkpoints WHERE job=?", (job_id,))
             return count
 
         count = self._atomic(drop)
@@ -387,3 +398,15 @@ class JobWriterBase(ABC):
     @abstractmethod
     def done(self) -> int:
         """How many results the job has (a resumed job continues after them)."""
+
+    @abstractmethod
+    def checkpoint_lines(self) -> dict[int, str]:
+        """The job's checkpoint as the store keeps it: cube -> its line (the header: -1)."""
+
+    @abstractmethod
+    def save_checkpoint_lines(self, lines: dict[int, str]) -> bool:
+        """Add checkpoint lines (idempotent per cube), if the job is still ours."""
+
+    @abstractmethod
+    def drop_checkpoint_lines(self) -> None:
+        """Forget the job's checkpoint (the count is finished)."""

@@ -251,6 +251,30 @@ class PostgresWriter(JobWriterBase):
             0
         ]
 
+    def checkpoint_lines(self) -> dict[int, str]:
+        rows = self.conn.execute("SELECT cube, line FROM job_checkpoints WHERE job=%s", (self.job_id,))
+        return dict(rows.fetchall())
+
+    def save_checkpoint_lines(self, lines: dict[int, str]) -> bool:
+        with self.conn.transaction():
+            # FOR UPDATE: a cancel or a requeue waits until these lines are in, or they are not
+            still_ours = self.conn.execute(
+                "SELECT 1 FROM jobs WHERE id=%s AND run=%s AND status='running' FOR UPDATE",
+                (self.job_id, self.run),
+            ).fetchone()
+            if still_ours is None:
+                return False
+            with self.conn.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO job_checkpoints (job, cube, line) VALUES (%s, %s, %s) "
+                    "ON CONFLICT (job, cube) DO NOTHING",
+                    [(self.job_id, cube, line) for cube, line in lines.items()],
+                )
+        return True
+
+    def drop_checkpoint_lines(self) -> None:
+        self.conn.execute("DELETE FROM job_checkpoints WHERE job=%s", (self.job_id,))
+
 
 def _first_line(error: Exception) -> str:
     text = str(error).strip()
