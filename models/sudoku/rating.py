@@ -729,25 +729,30 @@ class StaticLinks:
         if digit not in self._bilocal:
             start = self.start
             self._bilocal[digit] = BilocalLinks(
+                start,
                 [
                     (unit, value)
                     for unit in start.units
                     for value in start.missing(unit)
                     if (digit is None or value == digit) and len(start.places(unit, value)) == 2
-                ]
+                ],
             )
         return self._bilocal[digit]
 
 
 class BilocalLinks:
-    """(unit, value) links, and which of them a cell (any value) or a cell's value lies in."""
+    """(unit, value) links with the two cells where the value could go in ``start`` (in the
+    unit's order), and which links a cell (any value) or a cell's value lies in.  Candidates
+    only shrink, so a link's places stay among its two cells, and only those cells can take
+    the value: a link changes only when one of its two cells does."""
 
-    def __init__(self, links: list[tuple[Unit, int]]):
+    def __init__(self, start: Board, links: list[tuple[Unit, int]]):
         self.links = links
+        self.places = [tuple(start.places(unit, value)) for unit, value in links]
         self.at_cell: dict[Cell, list[int]] = {}
         self.at_cell_value: dict[tuple[Cell, int], list[int]] = {}
-        for index, (unit, value) in enumerate(links):
-            for cell in unit.cells:
+        for index, ((_, value), cells) in enumerate(zip(links, self.places)):
+            for cell in cells:
                 self.at_cell.setdefault(cell, []).append(index)
                 self.at_cell_value.setdefault((cell, value), []).append(index)
 
@@ -780,16 +785,17 @@ def _propagate_static(board: Board, links: StaticLinks, digit: int | None, limit
 
     def look_at_unit(index: int) -> None:
         unit, value = bilocal.links[index]
+        first, second = bilocal.places[index]
         number = first_bilocal + index
         singles.pop(number, None)
         broken.pop(number, None)
-        places = [cell for cell in unit.cells if value in candidates.get(cell, ())]
-        if len(places) > 1 or any(values.get(cell) == value for cell in unit.cells):
+        in_first, in_second = value in candidates.get(first, ()), value in candidates.get(second, ())
+        if (in_first and in_second) or values.get(first) == value or values.get(second) == value:
             return  # still two places, or placed already: no longer a link
-        if not places:
-            broken[number] = f"{symbol_char(value)} has no place in {unit.name}"
+        if in_first or in_second:
+            singles[number] = (first if in_first else second, value)
         else:
-            singles[number] = (places[0], value)
+            broken[number] = f"{symbol_char(value)} has no place in {unit.name}"
 
     # Every link untouched since ``start`` is a link still (two candidates, two places): only
     # those of the cells that differ (the assumption and what it took) need a look.
