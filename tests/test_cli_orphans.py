@@ -76,3 +76,10 @@ def test_counting_workers_end_with_their_command(tmp_path):
     kill_and_watch(
         ["binairo", "count", "--size", "12", "--jobs", "2", "--checkpoint", str(checkpoint)], 2, tmp_path
     )
+
+
+def test_generation_run_workers_end_with_their_command(tmp_path):
+    # two part makers and the pool's resource tracker
+    kill_and_watch(
+        ["sudoku", "generate", "--count", "5000", "--out", str(tmp_path / "run"), "--jobs", "2"], 3, tmp_path
+    )

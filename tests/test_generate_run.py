@@ -6,7 +6,12 @@ same shards as an uninterrupted one."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +22,7 @@ from mindgames.cli import main
 from mindgames.models.binairo.puzzle import make_puzzle as make_binairo
 from mindgames.models.canonical import Duplicates, binairo_canonical, canonical_form, sudoku_canonical
 from mindgames.models.registry import get_kind
+from mindgames.service.settings import child_env
 
 HARD = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 SOLUTION = [
@@ -148,6 +154,37 @@ def test_a_run_on_two_worker_processes_ends_as_a_run_on_one_and_resumes_with_eit
     (two / "parts" / "part-000002.jsonl").unlink()  # lost by an interruption
     assert generate(tmp_path, "two", "sudoku", "generate", "--count", "10")[0] == 0  # one process now
     assert shards(two) == shards(one)
+
+
+def test_ctrl_c_stops_a_run_on_worker_processes_in_one_line_and_the_same_command_finishes_it(tmp_path):
+    out = tmp_path / "interrupted"
+    command = [
+        sys.executable, "-m", "mindgames.cli", "sudoku", "generate", "--count", "40", "--out", str(out),
+        "--seed", "11", "--part-size", "4", "--shard-size", "5", "--jobs", "2",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=child_env(),
+        start_new_session=True,  # its own process group, as a terminal's Ctrl-C reaches it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # not ignored as in a background job
+    )
+    deadline = time.monotonic() + 120
+    while len(list((out / "parts").glob("part-*.jsonl"))) < 2:
+        assert time.monotonic() < deadline and process.poll() is None, "no part was made"
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the command and its workers
+    _, errors = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert errors.decode().splitlines() == [
+        f"mindgames: interrupted: the parts finished are kept in {out / 'parts'}; rerun the same command to continue"
+    ]
+    assert list(out.glob("puzzles-*.jsonl")) == []
+    finished = subprocess.run(command, capture_output=True, env=child_env(), timeout=300)
+    assert finished.returncode == 0, finished.stderr.decode()
+    _, whole = generate(tmp_path, "whole", "sudoku", "generate", "--count", "40")
+    assert shards(out) == shards(whole)
 
 
 def test_jobs_belongs_to_a_generation_run(capsys):

@@ -18,12 +18,14 @@ refused (another DIR, or the same parameters); a larger ``--count`` extends the 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +155,7 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-PartMaker = Callable[[list[int]], Iterator[tuple[int, list[dict[str, Any]], float]]]
+PartMaker = Callable[[list[int]], Generator[tuple[int, list[dict[str, Any]], float], None, None]]
 
 
 def local_parts(
@@ -162,7 +164,7 @@ def local_parts(
     """Parts made here: one after another, or ``jobs`` at once in worker processes (yielded
     as they finish; a part is the same whichever process makes it)."""
 
-    def made(numbers: list[int]) -> Iterator[tuple[int, list[dict[str, Any]], float]]:
+    def made(numbers: list[int]) -> Generator[tuple[int, list[dict[str, Any]], float], None, None]:
         if jobs == 1 or len(numbers) <= 1:
             for number in numbers:
                 start, stop = run.span(number)
@@ -173,11 +175,13 @@ def local_parts(
 
         tasks = [(number, kind.name, empty, run.seed, *run.span(number), engine, make) for number in numbers]
         # spawn: a fresh interpreter per worker (forking a process whose progress bar runs a
-        # thread is unsafe); leaving the block (done, Ctrl-C, an error) terminates the workers.
-        with multiprocessing.get_context("spawn").Pool(
-            min(jobs, len(numbers)), initializer=_part_worker_start
-        ) as pool:
+        # thread is unsafe); however the parts end (done, Ctrl-C, an error), the workers stop.
+        pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(numbers)), initializer=_part_worker_start)
+        try:
             yield from pool.imap_unordered(_numbered_part, tasks)
+        finally:
+            pool.terminate()
+            pool.join()
 
     return made
 
@@ -212,12 +216,14 @@ def execute(
         batch = list(range(number, number + wanted))
         missing = [n for n in batch if not run.part_file(n).exists()]
         fresh = {}
-        for made_number, records, seconds in maker(missing):
-            run.write_part(made_number, records, seconds)
-            fresh[made_number] = True
-            made_now += 1
-            if bar is not None:
-                bar.advance(len(records))
+        # closing: on Ctrl-C the maker stops its workers (processes, Ray tasks) at once
+        with closing(maker(missing)) as made:
+            for made_number, records, seconds in made:
+                run.write_part(made_number, records, seconds)
+                fresh[made_number] = True
+                made_now += 1
+                if bar is not None:
+                    bar.advance(len(records))
         for part_number in batch:
             part = run.read_part(part_number)
             assert part is not None, f"part {part_number} was not made"
@@ -294,6 +300,7 @@ def run(
         maker = ray_parts(args.ray, make_part, generation, kind, empty, args.engine, make)
     else:
         maker = local_parts(generation, kind, empty, args.engine, make, args.jobs)
+    interrupted = False
     with progress(args.count, f"{kind.name} generate --out {folder}") as bar:
         try:
             summary = execute(generation, kind, args.count, args.shard_size, maker, bar)
@@ -303,7 +310,13 @@ def run(
                 "rerun the same command to continue",
                 file=sys.stderr,
             )
-            return 130
+            interrupted = True
+    if interrupted:
+        # The console script leaves by os._exit after Ctrl-C, skipping the finalisers that
+        # release a worker pool's semaphores: collected here (the traceback that held the
+        # pool is gone), they are released, and Python does not warn of leaked semaphores.
+        gc.collect()
+        return 130
     print(
         f"mindgames: {plural(summary['count'], 'puzzle')} in {folder} (seed {summary['seed']}), "
         f"{plural(summary['duplicates'], 'duplicate')} dropped, {summary['cpu_seconds']:g} CPU s, "
