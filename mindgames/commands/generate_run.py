@@ -32,9 +32,10 @@ from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
 
 from .. import __version__
-from ..io import UsageError, progress
+from ..io import UsageError, fail, progress
 from ..options import positive_int
 from ..render import plural
+from .ray_batch import TasksLost
 
 FORMAT = 1  # of run.json and the part files: a DIR of another format is refused
 DROPPED = ("seconds", "stats", "index", "status", "solutions", "count", "complete", "error", "message")
@@ -267,6 +268,8 @@ def run(
                 file=sys.stderr,
             )
             return 130
+        except TasksLost as error:  # --ray: a part Ray gave up on; the parts finished are kept
+            return fail(f"{error}; rerun the same command to continue", code=1)
     print(
         f"mindgames: {plural(summary['count'], 'puzzle')} in {folder} (seed {summary['seed']}), "
         f"{plural(summary['duplicates'], 'duplicate')} dropped, {summary['cpu_seconds']:g} CPU s, "

@@ -11,19 +11,22 @@
 ADDRESS: ``auto`` (the Ray cluster this machine belongs to, as ``ray start`` made it),
 ``local`` (start a Ray instance here, for this command), or a cluster's ``HOST:PORT`` /
 ``ray://HOST:PORT``.  Ctrl-C cancels the tasks not finished; a task whose node is lost is
-run again by Ray (its default retries); ``ray`` is an optional extra (``mindgames[ray]``).
+run again by Ray (its default retries: three), and the output is as if nothing had happened;
+once Ray gives a task up, the run ends with a one-line error, exit code 1
+(:class:`TasksLost`).  ``ray`` is an optional extra (``mindgames[ray]``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from ..io import UsageError
+from ..io import UsageError, fail
 
 MISSING = "--ray needs Ray, which is not installed: pip install 'mindgames[ray]'"
 #: chunks in flight per CPU of the cluster (what bounds memory, as CHUNKS_PER_WORKER does for --jobs)
@@ -33,6 +36,38 @@ HELP = (
     "run on a Ray cluster: auto (the cluster this machine is part of), local (start Ray here) "
     "or HOST:PORT; output as --jobs writes it (needs mindgames[ray])"
 )
+
+
+class TasksLost(Exception):
+    """A task that Ray gave up running: its node or worker lost more often than Ray retries."""
+
+
+def lost_on_cluster(ray: Any, error: Exception, address: str) -> TasksLost | None:
+    """:class:`TasksLost` when ``error`` (raised by ``ray.get``) is the cluster failing a task
+    (a worker or node lost, its result lost) rather than the task's own exception, else None."""
+    system_failures = (
+        ray.exceptions.WorkerCrashedError,
+        ray.exceptions.NodeDiedError,
+        ray.exceptions.ObjectLostError,
+    )
+    if not isinstance(error, system_failures):
+        return None
+    reason = (str(error).strip().splitlines() or [""])[0]
+    return TasksLost(
+        f"--ray {address}: a task was lost on the cluster more often than Ray retries it "
+        f"({type(error).__name__}: {reason})"
+    )
+
+
+def results(ray: Any, task: Any, address: str) -> Any:
+    """``ray.get(task)``; :class:`TasksLost` if the cluster lost it for good."""
+    try:
+        return ray.get(task)
+    except Exception as error:
+        lost = lost_on_cluster(ray, error, address)
+        if lost is None:
+            raise
+        raise lost from None
 
 
 def add_option(parser: argparse.ArgumentParser) -> None:
@@ -129,7 +164,7 @@ def answer_on_ray(
             if in_flight:
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 for task in ready:
-                    done[in_flight.pop(task)] = ray.get(task)
+                    done[in_flight.pop(task)] = results(ray, task, address)
             while next_to_write in done:
                 write(done.pop(next_to_write))
                 written(sizes.pop(next_to_write))
@@ -150,11 +185,15 @@ def run_on_ray(
     """``KIND ACTION FILE --ray``: the collection answered on Ray, written as ``--jobs`` writes it
     (``collection_progress``: the grid command's bar, passed in so that this module stays below it)."""
 
-    def write(text: str) -> None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    answers = sys.stdout
 
-    with collection_progress(collection, f"{what} (Ray)") as bar:
+    def write(text: str) -> None:
+        answers.write(text)
+        answers.flush()
+
+    # Ray prints what its raylets report (a node lost, ...) to sys.stdout: sent to stderr for
+    # the run, so that the answers' stream holds answers only.
+    with collection_progress(collection, f"{what} (Ray)") as bar, contextlib.redirect_stdout(sys.stderr):
 
         def written(puzzles: int) -> None:
             if collection.count is not None:
@@ -162,7 +201,10 @@ def run_on_ray(
             elif bar.visible:
                 bar.update(completed=collection.source.bytes_read)
 
-        answer_on_ray(args.ray, collection.units(), collection.count, args, color, write, written)
+        try:
+            answer_on_ray(args.ray, collection.units(), collection.count, args, color, write, written)
+        except TasksLost as error:
+            return fail(str(error), code=1)
     return 0
 
 
@@ -185,7 +227,7 @@ def ray_parts(
                 ready, _ = ray.wait(list(tasks), num_returns=1)
                 for task in ready:
                     number = tasks.pop(task)
-                    records, cpu = ray.get(task)
+                    records, cpu = results(ray, task, address)
                     yield number, records, cpu
         finally:
             for task in tasks:
