@@ -1,11 +1,12 @@
 """``--ray``: a node lost in the middle of a run has the tasks it was running run again on the
-nodes left (Ray's default retries), and the run ends as if nothing had happened: exit 0, the
-output of ``--jobs``.  On a local Ray cluster of three nodes started by the test
+nodes left (Ray's default retries), and the run ends as if nothing had happened: a batch exits 0
+with the output of ``--jobs``, a generation run with the files of a run without Ray.  On a local Ray cluster of three nodes started by the test
 (a head that runs no task, two workers of one CPU each), one worker killed (SIGKILL, no graceful
 shutdown) while it answers a chunk; skipped where the ``ray`` extra is not installed."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -62,13 +63,13 @@ def worker_processes(node: Any) -> dict[int, str]:
     return titles
 
 
-def kill_while_answering(cluster: Any, node: Any, timeout: float = 60) -> None:
-    """Kill ``node`` the moment one of its workers is answering a chunk: that worker first
+def kill_while_running(cluster: Any, node: Any, task: str, timeout: float = 60) -> None:
+    """Kill ``node`` the moment one of its workers runs ``task`` (a function's name): that worker first
     (SIGKILL: its task ends unfinished, as on a machine that goes down), then the node's own
     processes, not gracefully."""
     deadline = time.monotonic() + timeout
     while True:
-        busy = [pid for pid, title in worker_processes(node).items() if title.startswith("ray::answer_chunk")]
+        busy = [pid for pid, title in worker_processes(node).items() if title == f"ray::{task}"]
         if busy:
             break
         assert time.monotonic() < deadline, "no task ran on the node to be lost"
@@ -110,7 +111,7 @@ def test_a_node_lost_mid_batch_has_its_chunks_answered_again_and_the_output_is_t
             while answers.stat().st_size == 0:  # the first chunk's answers: the run is under way
                 assert time.monotonic() < deadline and run.poll() is None, errors.read_text()[-3000:]
                 time.sleep(0.05)
-            kill_while_answering(cluster, lost)
+            kill_while_running(cluster, lost, "answer_chunk")
             answered_by_then = answers.read_text().count("\n")
             assert run.poll() is None and answered_by_then < total, "the run ended before the node was lost"
             code = run.wait(timeout=120)
@@ -119,3 +120,47 @@ def test_a_node_lost_mid_batch_has_its_chunks_answered_again_and_the_output_is_t
                 run.kill()
     assert code == 0, errors.read_text()[-3000:]
     assert without_timings(answers.read_text()) == without_timings(by_jobs)
+
+
+def test_a_node_lost_mid_generation_run_has_its_parts_made_again_and_the_files_are_a_local_run_s(
+    two_worker_cluster, tmp_path
+):
+    cluster, (kept, lost) = two_worker_cluster
+    count, part_size = 60, 5  # 12 parts of a second or so each
+
+    def generation(out: Path, *extra: str) -> list[str]:
+        return command(
+            "sudoku", "generate", "--count", str(count), "--seed", "5", "--part-size", str(part_size),
+            "--out", str(out), *extra,
+        )  # fmt: skip
+
+    local, on_ray = tmp_path / "local", tmp_path / "ray"
+    subprocess.run(generation(local), capture_output=True, env=child_env(), check=True)
+    errors = tmp_path / "errors.txt"
+    with open(errors, "w") as complained:
+        run = subprocess.Popen(
+            generation(on_ray, "--ray", cluster.address),
+            stdout=complained,
+            stderr=complained,
+            env=child_env(),
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while not list(on_ray.glob("parts/part-*.jsonl")):  # a part made: the run is under way
+                assert time.monotonic() < deadline and run.poll() is None, errors.read_text()[-3000:]
+                time.sleep(0.05)
+            kill_while_running(cluster, lost, "make_part")
+            parts_by_then = len(list(on_ray.glob("parts/part-*.jsonl")))
+            assert run.poll() is None and parts_by_then < count // part_size, "the run ended before"
+            code = run.wait(timeout=120)
+        finally:
+            if run.poll() is None:
+                run.kill()
+    assert code == 0, errors.read_text()[-3000:]
+
+    def files(folder: Path) -> tuple[list[str], dict[str, Any]]:
+        summary = json.loads((folder / "summary.json").read_text())
+        summary.pop("cpu_seconds")
+        return [shard.read_text() for shard in sorted(folder.glob("puzzles-*.jsonl"))], summary
+
+    assert files(on_ray) == files(local)
