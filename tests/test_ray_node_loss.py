@@ -6,6 +6,7 @@ shutdown) while it answers a chunk; skipped where the ``ray`` extra is not insta
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -164,3 +165,53 @@ def test_a_node_lost_mid_generation_run_has_its_parts_made_again_and_the_files_a
         return [shard.read_text() for shard in sorted(folder.glob("puzzles-*.jsonl"))], summary
 
     assert files(on_ray) == files(local)
+
+
+def test_a_task_ray_gives_up_on_ends_the_batch_in_one_line_with_exit_code_1(tmp_path, capsys, monkeypatch):
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'mindgames[ray]')")
+    from mindgames.cli import main
+    from mindgames.commands import ray_batch
+
+    def retries_exhausted(ray_module: Any, task: Any, address: str) -> Any:
+        lost = ray_batch.lost_on_cluster(ray, ray.exceptions.NodeDiedError("node 1 died"), address)
+        assert lost is not None
+        raise lost
+
+    class Cluster:  # as much of ray as a batch of one chunk needs: its task comes back lost
+        exceptions = ray.exceptions
+
+        def put(self, value: Any) -> Any:
+            return value
+
+        def remote(self, function: Any) -> Any:
+            return argparse.Namespace(remote=lambda *args: "task")
+
+        def wait(self, tasks: list[Any], num_returns: int) -> tuple[list[Any], list[Any]]:
+            return tasks[:num_returns], tasks[num_returns:]
+
+        def cluster_resources(self) -> dict[str, float]:
+            return {"CPU": 2.0}
+
+        def cancel(self, task: Any, force: bool) -> None:
+            pass
+
+    monkeypatch.setattr(ray_batch, "connect", lambda address: Cluster())
+    monkeypatch.setattr(ray_batch, "results", retries_exhausted)
+    puzzles = tmp_path / "two.txt"
+    puzzles.write_text("\n".join(relabelled(2)) + "\n")
+    assert main(["sudoku", "solve", str(puzzles), "--json", "--ray", "HOST:6379"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip().count("\n") == 0 and "Traceback" not in captured.err
+    assert (
+        "--ray HOST:6379: a task was lost on the cluster" in captured.err and "NodeDiedError" in captured.err
+    )
+
+
+def test_a_task_s_own_exception_is_not_taken_for_a_lost_task():
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'mindgames[ray]')")
+    from mindgames.commands.ray_batch import lost_on_cluster
+
+    assert lost_on_cluster(ray, ValueError("a bug in the task"), "auto") is None
+    lost = lost_on_cluster(ray, ray.exceptions.WorkerCrashedError(), "auto")
+    assert lost is not None and "\n" not in str(lost) and "WorkerCrashedError" in str(lost)
