@@ -195,7 +195,7 @@ def test_a_task_ray_gives_up_on_ends_the_batch_in_one_line_with_exit_code_1(tmp_
         def cancel(self, task: Any, force: bool) -> None:
             pass
 
-    monkeypatch.setattr(ray_batch, "connect", lambda address: Cluster())
+    monkeypatch.setattr(ray_batch, "connect", lambda address: (Cluster(), False))
     monkeypatch.setattr(ray_batch, "results", retries_exhausted)
     puzzles = tmp_path / "two.txt"
     puzzles.write_text("\n".join(relabelled(2)) + "\n")

@@ -74,12 +74,14 @@ def add_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray", metavar="ADDRESS", help=HELP)
 
 
-def connect(address: str) -> Any:
-    """The ``ray`` module, connected to ``address``; UsageError in one line when it cannot be."""
+def connect(address: str) -> tuple[Any, bool]:
+    """The ``ray`` module, connected to ``address``, and whether this call connected it (not
+    already connected in this process); UsageError in one line when it cannot be."""
     try:
         import ray
     except ImportError:
         raise UsageError(MISSING) from None
+    joined = not ray.is_initialized()
     try:
         ray.init(
             address=None if address == "local" else address,
@@ -91,7 +93,7 @@ def connect(address: str) -> Any:
     except Exception as error:  # noqa: BLE001 - no cluster there, a refused connection, ...
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise UsageError(f"--ray {address}: could not start or reach a Ray cluster ({reason})") from None
-    return ray
+    return ray, joined
 
 
 def stop_local(ray: Any, address: str) -> None:
@@ -135,7 +137,7 @@ def answer_on_ray(
     """The ``units`` answered as Ray tasks, ``write(text)`` of each chunk in input order."""
     from .grid_jobs import chunk_size
 
-    ray = connect(address)
+    ray, joined = connect(address)
     cpus = cluster_cpus(ray)
     size = chunk_size(puzzles, cpus)
     window = cpus * CHUNKS_PER_CPU
@@ -172,7 +174,10 @@ def answer_on_ray(
     finally:
         for task in in_flight:  # Ctrl-C, or an error: the rest is not wanted
             ray.cancel(task, force=True)
-        stop_local(ray, address)
+        # Left before the run's stdout is given back: Ray prints what its raylets report (a node
+        # lost, seconds after) to stdout, whenever it comes; a Ray started here goes with its agents.
+        if joined:
+            ray.shutdown()
 
 
 def run_on_ray(
@@ -214,7 +219,7 @@ def ray_parts(
 ) -> Callable[..., Any]:
     """A generation run's part maker: ``make_part`` (the run's, passed in so that this module
     stays below the run's) for each part asked for, as Ray tasks, yielded as they finish."""
-    ray = connect(address)
+    ray, _ = connect(address)
     remote = ray.remote(make_part)
 
     def made(numbers: list[int]) -> Iterator[tuple[int, list[dict[str, Any]], float]]:
