@@ -1,8 +1,9 @@
 """``--ray``: a node lost in the middle of a run has the tasks it was running run again on the
 nodes left (Ray's default retries), and the run ends as if nothing had happened: a batch exits 0
-with the output of ``--jobs``, a generation run with the files of a run without Ray.  On a local Ray cluster of three nodes started by the test
-(a head that runs no task, two workers of one CPU each), one worker killed (SIGKILL, no graceful
-shutdown) while it answers a chunk; skipped where the ``ray`` extra is not installed."""
+with the output of ``--jobs``, a generation run with the files of a run without Ray.  On a local
+Ray cluster of three nodes started by the test (a head that runs no task, two workers of one CPU
+each), one worker killed (SIGKILL, no graceful shutdown) while it runs a task; skipped where the
+``ray`` extra is not installed, or where there is no /proc to see which task a worker runs."""
 
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ def two_worker_cluster(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, l
     # Its own temporary directory: Ray records the newest cluster's address there, where a
     # ray.init() elsewhere on this machine would join this cluster; short, as Ray's socket paths
     # must fit in a Unix socket's 107 bytes.
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc: which task a Ray worker runs is not seen")
     temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")
     monkeypatch.setenv("RAY_TMPDIR", temp)  # also for the command's process (child_env copies it)
     cluster = cluster_utils.Cluster()
