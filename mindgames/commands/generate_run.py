@@ -35,9 +35,10 @@ from mindgames.models.kind import GridKind
 from mindgames.models.registry import get_kind
 
 from .. import __version__
-from ..io import UsageError, progress
+from ..io import UsageError, fail, progress
 from ..options import positive_int
 from ..render import plural
+from .ray_batch import TasksLost
 
 FORMAT = 1  # of run.json and the part files: a DIR of another format is refused
 DROPPED = ("seconds", "stats", "index", "status", "solutions", "count", "complete", "error", "message")
@@ -176,7 +177,9 @@ def local_parts(
         tasks = [(number, kind.name, empty, run.seed, *run.span(number), engine, make) for number in numbers]
         # spawn: a fresh interpreter per worker (forking a process whose progress bar runs a
         # thread is unsafe); however the parts end (done, Ctrl-C, an error), the workers stop.
-        pool = multiprocessing.get_context("spawn").Pool(min(jobs, len(numbers)), initializer=_part_worker_start)
+        pool = multiprocessing.get_context("spawn").Pool(
+            min(jobs, len(numbers)), initializer=_part_worker_start
+        )
         try:
             yield from pool.imap_unordered(_numbered_part, tasks)
         finally:
@@ -311,6 +314,8 @@ def run(
                 file=sys.stderr,
             )
             interrupted = True
+        except TasksLost as error:  # --ray: a part Ray gave up on; the parts finished are kept
+            return fail(f"{error}; rerun the same command to continue", code=1)
     if interrupted:
         # The console script leaves by os._exit after Ctrl-C, skipping the finalisers that
         # release a worker pool's semaphores: collected here (the traceback that held the

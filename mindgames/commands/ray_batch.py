@@ -11,19 +11,22 @@
 ADDRESS: ``auto`` (the Ray cluster this machine belongs to, as ``ray start`` made it),
 ``local`` (start a Ray instance here, for this command), or a cluster's ``HOST:PORT`` /
 ``ray://HOST:PORT``.  Ctrl-C cancels the tasks not finished; a task whose node is lost is
-run again by Ray (its default retries); ``ray`` is an optional extra (``mindgames[ray]``).
+run again by Ray (its default retries: three), and the output is as if nothing had happened;
+once Ray gives a task up, the run ends with a one-line error, exit code 1
+(:class:`TasksLost`).  ``ray`` is an optional extra (``mindgames[ray]``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from ..io import UsageError
+from ..io import UsageError, fail
 
 MISSING = "--ray needs Ray, which is not installed: pip install 'mindgames[ray]'"
 #: chunks in flight per CPU of the cluster (what bounds memory, as CHUNKS_PER_WORKER does for --jobs)
@@ -35,16 +38,50 @@ HELP = (
 )
 
 
+class TasksLost(Exception):
+    """A task that Ray gave up running: its node or worker lost more often than Ray retries."""
+
+
+def lost_on_cluster(ray: Any, error: Exception, address: str) -> TasksLost | None:
+    """:class:`TasksLost` when ``error`` (raised by ``ray.get``) is the cluster failing a task
+    (a worker or node lost, its result lost) rather than the task's own exception, else None."""
+    system_failures = (
+        ray.exceptions.WorkerCrashedError,
+        ray.exceptions.NodeDiedError,
+        ray.exceptions.ObjectLostError,
+    )
+    if not isinstance(error, system_failures):
+        return None
+    reason = (str(error).strip().splitlines() or [""])[0]
+    return TasksLost(
+        f"--ray {address}: a task was lost on the cluster more often than Ray retries it "
+        f"({type(error).__name__}: {reason})"
+    )
+
+
+def results(ray: Any, task: Any, address: str) -> Any:
+    """``ray.get(task)``; :class:`TasksLost` if the cluster lost it for good."""
+    try:
+        return ray.get(task)
+    except Exception as error:
+        lost = lost_on_cluster(ray, error, address)
+        if lost is None:
+            raise
+        raise lost from None
+
+
 def add_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray", metavar="ADDRESS", help=HELP)
 
 
-def connect(address: str) -> Any:
-    """The ``ray`` module, connected to ``address``; UsageError in one line when it cannot be."""
+def connect(address: str) -> tuple[Any, bool]:
+    """The ``ray`` module, connected to ``address``, and whether this call connected it (not
+    already connected in this process); UsageError in one line when it cannot be."""
     try:
         import ray
     except ImportError:
         raise UsageError(MISSING) from None
+    joined = not ray.is_initialized()
     try:
         ray.init(
             address=None if address == "local" else address,
@@ -56,7 +93,7 @@ def connect(address: str) -> Any:
     except Exception as error:  # noqa: BLE001 - no cluster there, a refused connection, ...
         reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
         raise UsageError(f"--ray {address}: could not start or reach a Ray cluster ({reason})") from None
-    return ray
+    return ray, joined
 
 
 def stop_local(ray: Any, address: str) -> None:
@@ -100,7 +137,7 @@ def answer_on_ray(
     """The ``units`` answered as Ray tasks, ``write(text)`` of each chunk in input order."""
     from .grid_jobs import chunk_size
 
-    ray = connect(address)
+    ray, joined = connect(address)
     cpus = cluster_cpus(ray)
     size = chunk_size(puzzles, cpus)
     window = cpus * CHUNKS_PER_CPU
@@ -129,7 +166,7 @@ def answer_on_ray(
             if in_flight:
                 ready, _ = ray.wait(list(in_flight), num_returns=1)
                 for task in ready:
-                    done[in_flight.pop(task)] = ray.get(task)
+                    done[in_flight.pop(task)] = results(ray, task, address)
             while next_to_write in done:
                 write(done.pop(next_to_write))
                 written(sizes.pop(next_to_write))
@@ -137,7 +174,10 @@ def answer_on_ray(
     finally:
         for task in in_flight:  # Ctrl-C, or an error: the rest is not wanted
             ray.cancel(task, force=True)
-        stop_local(ray, address)
+        # Left before the run's stdout is given back: Ray prints what its raylets report (a node
+        # lost, seconds after) to stdout, whenever it comes; a Ray started here goes with its agents.
+        if joined:
+            ray.shutdown()
 
 
 def run_on_ray(
@@ -150,11 +190,15 @@ def run_on_ray(
     """``KIND ACTION FILE --ray``: the collection answered on Ray, written as ``--jobs`` writes it
     (``collection_progress``: the grid command's bar, passed in so that this module stays below it)."""
 
-    def write(text: str) -> None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    answers = sys.stdout
 
-    with collection_progress(collection, f"{what} (Ray)") as bar:
+    def write(text: str) -> None:
+        answers.write(text)
+        answers.flush()
+
+    # Ray prints what its raylets report (a node lost, ...) to sys.stdout: sent to stderr for
+    # the run, so that the answers' stream holds answers only.
+    with collection_progress(collection, f"{what} (Ray)") as bar, contextlib.redirect_stdout(sys.stderr):
 
         def written(puzzles: int) -> None:
             if collection.count is not None:
@@ -162,7 +206,10 @@ def run_on_ray(
             elif bar.visible:
                 bar.update(completed=collection.source.bytes_read)
 
-        answer_on_ray(args.ray, collection.units(), collection.count, args, color, write, written)
+        try:
+            answer_on_ray(args.ray, collection.units(), collection.count, args, color, write, written)
+        except TasksLost as error:
+            return fail(str(error), code=1)
     return 0
 
 
@@ -172,7 +219,7 @@ def ray_parts(
 ) -> Callable[..., Any]:
     """A generation run's part maker: ``make_part`` (the run's, passed in so that this module
     stays below the run's) for each part asked for, as Ray tasks, yielded as they finish."""
-    ray = connect(address)
+    ray, _ = connect(address)
     remote = ray.remote(make_part)
 
     def made(numbers: list[int]) -> Iterator[tuple[int, list[dict[str, Any]], float]]:
@@ -185,7 +232,7 @@ def ray_parts(
                 ready, _ = ray.wait(list(tasks), num_returns=1)
                 for task in ready:
                     number = tasks.pop(task)
-                    records, cpu = ray.get(task)
+                    records, cpu = results(ray, task, address)
                     yield number, records, cpu
         finally:
             for task in tasks:
