@@ -172,8 +172,11 @@ def answer_on_ray(
                 written(sizes.pop(next_to_write))
                 next_to_write += 1
     finally:
-        for task in in_flight:  # Ctrl-C, or an error: the rest is not wanted
-            ray.cancel(task, force=True)
+        # Ctrl-C, or an error: the rest is not wanted.  A Ray started here goes whole below;
+        # cancelling its tasks as well raced with its shutdown (a failed check in Ray's core).
+        if not (joined and address == "local"):
+            for task in in_flight:
+                ray.cancel(task, force=True)
         # Left before the run's stdout is given back: Ray prints what its raylets report (a node
         # lost, seconds after) to stdout, whenever it comes; a Ray started here goes with its agents.
         if joined:
