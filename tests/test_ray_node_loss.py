@@ -118,7 +118,7 @@ def test_a_node_lost_mid_batch_has_its_chunks_answered_again_and_the_output_is_t
             kill_while_running(cluster, lost, "answer_chunk")
             answered_by_then = answers.read_text().count("\n")
             assert run.poll() is None and answered_by_then < total, "the run ended before the node was lost"
-            code = run.wait(timeout=120)
+            code = run.wait(timeout=600)
         finally:
             if run.poll() is None:
                 run.kill()
@@ -156,7 +156,7 @@ def test_a_node_lost_mid_generation_run_has_its_parts_made_again_and_the_files_a
             kill_while_running(cluster, lost, "make_part")
             parts_by_then = len(list(on_ray.glob("parts/part-*.jsonl")))
             assert run.poll() is None and parts_by_then < count // part_size, "the run ended before"
-            code = run.wait(timeout=120)
+            code = run.wait(timeout=600)
         finally:
             if run.poll() is None:
                 run.kill()
