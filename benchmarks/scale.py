@@ -1,18 +1,21 @@
 """Beyond one machine, measured on one: the job store on PostgreSQL against SQLite, and batches on
 Ray against ``--jobs 2``.
 
-    python -m benchmarks.scale [--jobs 100] [--puzzles 3000] [--no-jobs] [--no-batch]
+    python -m benchmarks.scale [--jobs 100] [--puzzles 3000] [--no-jobs] [--no-batch] [--generate N]
 
 * Jobs: ``--jobs`` small jobs (a Sudoku solve of 2 puzzles each) posted to a real
   ``mindgames serve`` as fast as it accepts them, then waited for.  Jobs per second (first post
-  to last finish) and p50 / p99 job latency (each job's ``finished - created``, the server's
-  clock).  Configurations: SQLite (the server runs the jobs, ``--job-workers 2``); PostgreSQL
+  to last finish), p50 / p99 job latency (each job's ``finished - created``, the server's
+  clock: queueing included, as all jobs are posted at once) and p50 / p99 run time
+  (``finished - started``).  Configurations: SQLite (the server runs the jobs, ``--job-workers 2``); PostgreSQL
   with 1 worker (``--slots 2``; the server ``--no-local-jobs``); PostgreSQL with 2 workers
   (``--slots 2`` each).  PostgreSQL is a throwaway server from Debian's binaries
   (:mod:`mindgames.service.testing_postgres`) on a unix socket.
 * Batch: ``sudoku solve FILE --json`` of ``--puzzles`` puzzles with ``--jobs 2`` and with
   ``--ray local`` (Ray started by the command: its start-up is in the time) on the same cores;
   the outputs are checked equal (timings aside).
+* Generation (``--generate N``): ``sudoku generate --count N --out DIR`` with ``--jobs 2`` and
+  with ``--ray local``; their puzzles are checked equal.
 
 The machine may be shared: the figures are of one run, not a controlled one.
 """
@@ -76,11 +79,14 @@ def run_jobs(url: str, count: int) -> dict[str, float]:
             time.sleep(0.05)
     assert all(jobs[i]["status"] == "done" for i in wanted), [jobs[i]["status"] for i in wanted]
     latencies = [jobs[i]["finished"] - jobs[i]["created"] for i in wanted]
+    running = [jobs[i]["finished"] - jobs[i]["started"] for i in wanted]  # latency less queueing
     last = max(jobs[i]["finished"] for i in wanted)
     return {
         "jobs_per_second": count / (last - started),
         "p50": statistics.median(latencies),
         "p99": percentile(latencies, 0.99),
+        "run_p50": statistics.median(running),
+        "run_p99": percentile(running, 0.99),
     }
 
 
@@ -149,22 +155,52 @@ def batch(puzzles: int, folder: Path) -> list[tuple[str, float]]:
     return rows
 
 
+def generation(count: int, folder: Path) -> list[tuple[str, float, float]]:
+    """``sudoku generate --count N --out DIR`` with ``--jobs 2`` and with ``--ray local``: wall
+    seconds and the run's CPU seconds (its summary); the two runs' puzzles checked equal."""
+    rows = []
+    shards = {}
+    for label, flags in (
+        ("--jobs 2", ["--jobs", "2"]),
+        ("--ray local (start-up included)", ["--ray", "local"]),
+    ):
+        out = folder / f"run-{flags[0].strip('-')}"
+        began = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "mindgames.cli", "sudoku", "generate", "--count", str(count), "--seed", "27",
+             "--out", str(out), *flags],
+            capture_output=True, env=child_env(), check=True,
+        )  # fmt: skip
+        summary = json.loads((out / "summary.json").read_text())
+        rows.append((label, time.perf_counter() - began, summary["cpu_seconds"]))
+        shards[label] = [p.read_text() for p in sorted(out.glob("puzzles-*.jsonl"))]
+    first, second = shards.values()
+    assert first == second, "the Ray run's puzzles differ from --jobs 2's"
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, default=100)
     parser.add_argument("--puzzles", type=int, default=3000)
     parser.add_argument("--no-batch", action="store_true", help="only the job store")
     parser.add_argument("--no-jobs", action="store_true", help="only the batch")
+    parser.add_argument(
+        "--generate", type=int, default=0, metavar="N", help="also a generation run of N puzzles"
+    )
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores; {args.jobs} jobs of 2 Sudoku solves; a batch of {args.puzzles} puzzles")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if not args.no_jobs:
-            print("\n| job store | jobs/s | p50 latency (s) | p99 latency (s) |\n|---|---:|---:|---:|")
+            print(
+                "\n| job store | jobs/s | p50 latency (s) | p99 latency (s) | p50 run (s) | p99 run (s) |"
+                "\n|---|---:|---:|---:|---:|---:|"
+            )
             for label, figures in jobs_table(args.jobs, folder):
                 print(
-                    f"| {label} | {figures['jobs_per_second']:.1f} | {figures['p50']:.2f} "
-                    f"| {figures['p99']:.2f} |"
+                    f"| {label} | {figures['jobs_per_second']:.2f} | {figures['p50']:.2f} "
+                    f"| {figures['p99']:.2f} | {figures['run_p50']:.2f} | {figures['run_p99']:.2f} |"
                 )
         if not args.no_batch:
             print(f"\n| sudoku solve of {args.puzzles} puzzles | seconds | puzzles/s |\n|---|---:|---:|")
@@ -172,6 +208,13 @@ def main() -> None:
             for label, seconds in rows:
                 print(f"| {label} | {seconds:.1f} | {args.puzzles / seconds:.0f} |")
             print(f"\nRay / --jobs 2 time ratio: {rows[1][1] / rows[0][1]:.2f}")
+        if args.generate:
+            print(f"\n| sudoku generate --count {args.generate} --out DIR | seconds | CPU s | puzzles/s |")
+            print("|---|---:|---:|---:|")
+            made = generation(args.generate, folder)
+            for label, seconds, cpu in made:
+                print(f"| {label} | {seconds:.1f} | {cpu:.0f} | {args.generate / seconds:.1f} |")
+            print(f"\nRay / --jobs 2 time ratio: {made[1][1] / made[0][1]:.2f}")
 
 
 if __name__ == "__main__":
