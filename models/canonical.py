@@ -117,19 +117,42 @@ def _merge_equivalent(
 
 
 def sudoku_invariant(grid: Sequence[Sequence[int]], box: tuple[int, int]) -> Hashable:
-    """What every symmetric image of the grid shares (cheap; equal for equal canonical forms)."""
+    """What every symmetric image of the grid shares (cheap; equal for equal canonical forms).
+
+    Each given is described by what the symmetries keep: how many givens share its row and
+    its column, its band and its stack (pairs taken unordered when the transpose is one of the
+    symmetries), its box, and its digit; the digits are then told apart only by the givens
+    they describe (relabelling).  Puzzles that differ rarely meet here, so canonical forms,
+    which cost far more, are computed for few of them."""
     size = len(grid)
     box_rows, box_cols = box
+    transposable = box_rows == box_cols
+    givens = [(r, c, v) for r in range(size) for c in range(size) if (v := grid[r][c])]
+    in_row, in_col, in_band, in_stack, in_box = ({} for _ in range(5))
+    for r, c, _ in givens:
+        for counts, key in (
+            (in_row, r),
+            (in_col, c),
+            (in_band, r // box_rows),
+            (in_stack, c // box_cols),
+            (in_box, (r // box_rows, c // box_cols)),
+        ):
+            counts[key] = counts.get(key, 0) + 1
 
-    def signature(lines: Sequence[Sequence[int]], width: int) -> tuple:
-        counts = [sum(1 for v in line if v) for line in lines]
-        return tuple(sorted(tuple(sorted(counts[g[0] : g[-1] + 1])) for g in _groups(size, width)))
+    def pair(first: int, second: int) -> tuple[int, int]:
+        return (min(first, second), max(first, second)) if transposable else (first, second)
 
-    rows = signature(grid, box_rows)
-    cols = signature([list(c) for c in zip(*grid)], box_cols)
-    frequencies = tuple(sorted(sum(row.count(d) for row in map(list, grid)) for d in range(1, size + 1)))
-    shape: tuple = tuple(sorted((rows, cols))) if box_rows == box_cols else (rows, cols)
-    return (size, box, frequencies, shape)
+    by_digit: dict[int, list[tuple]] = {}
+    for r, c, v in givens:
+        by_digit.setdefault(v, []).append(
+            (
+                pair(in_row[r], in_col[c]),
+                pair(in_band[r // box_rows], in_stack[c // box_cols]),
+                in_box[(r // box_rows, c // box_cols)],
+            )
+        )
+    digits = tuple(sorted(tuple(sorted(cells)) for cells in by_digit.values()))
+    return (size, box, digits)
 
 
 # -- Binairo ----------------------------------------------------------------------------------

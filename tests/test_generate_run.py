@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 
 from mindgames.cli import main
 from mindgames.models.binairo.puzzle import make_puzzle as make_binairo
-from mindgames.models.canonical import Duplicates, binairo_canonical, canonical_form, sudoku_canonical
+from mindgames.models.canonical import (
+    Duplicates,
+    binairo_canonical,
+    canonical_form,
+    sudoku_canonical,
+    sudoku_invariant,
+)
 from mindgames.models.registry import get_kind
 from mindgames.service.settings import child_env
 
@@ -57,9 +63,10 @@ def symmetric_image(grid: list[list[int]], rng: random.Random) -> list[list[int]
 
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([grid_of(HARD), SOLUTION]))
-def test_every_symmetric_image_of_a_sudoku_has_its_canonical_form(seed, grid):
+def test_every_symmetric_image_of_a_sudoku_has_its_canonical_form_and_its_invariant(seed, grid):
     image = symmetric_image(grid, random.Random(seed))
     assert sudoku_canonical(image, (3, 3)) == sudoku_canonical(grid, (3, 3))
+    assert sudoku_invariant(image, (3, 3)) == sudoku_invariant(grid, (3, 3))
 
 
 def test_the_canonical_form_is_the_least_image_blanks_first_digits_in_order_of_appearance():
