@@ -19,6 +19,7 @@ only for puzzles whose invariants meet (rare among 9x9 Sudoku): exact, and fast.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 from collections.abc import Callable, Hashable, Sequence
@@ -181,7 +182,13 @@ def _sudoku_forms(puzzle: Any) -> tuple[Callable[[], str], Hashable] | None:
     if puzzle.regions is not None or puzzle.diagonals or puzzle.box is None:
         return None
     grid, box = puzzle.grid, tuple(puzzle.box)
-    return (lambda: sudoku_canonical(grid, box)), sudoku_invariant(grid, box)
+    size = len(grid)
+    cells = bytes(v for row in grid for v in row)  # what the form needs, kept small (a run holds millions)
+
+    def form() -> str:
+        return sudoku_canonical([list(cells[r * size : (r + 1) * size]) for r in range(size)], box)
+
+    return form, sudoku_invariant(grid, box)
 
 
 def _binairo_forms(puzzle: Any) -> tuple[Callable[[], str], Hashable]:
@@ -214,11 +221,14 @@ class Duplicates:
 
     def __init__(self, kind: GridKind):
         self.kind = kind
-        self.buckets: dict[Hashable, list[list[Any]]] = {}  # invariant: [[form or None, make form]]
+        self.buckets: dict[bytes, list[list[Any]]] = {}  # invariant's digest: [[form or None, make form]]
 
     def add(self, puzzle: Any) -> bool:
         make, invariant = forms(self.kind, puzzle)
-        bucket = self.buckets.setdefault(invariant, [])
+        # Buckets by a digest of the invariant (16 bytes, not the invariant's tuples): puzzles
+        # whose digests meet are still compared by canonical form, so a clash costs time only.
+        digest = hashlib.blake2b(repr(invariant).encode(), digest_size=16).digest()
+        bucket = self.buckets.setdefault(digest, [])
         if bucket:
             form = make()
             for entry in bucket:
