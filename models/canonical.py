@@ -129,16 +129,17 @@ def sudoku_invariant(grid: Sequence[Sequence[int]], box: tuple[int, int]) -> Has
     box_rows, box_cols = box
     transposable = box_rows == box_cols
     givens = [(r, c, v) for r in range(size) for c in range(size) if (v := grid[r][c])]
-    in_row, in_col, in_band, in_stack, in_box = ({} for _ in range(5))
+    in_row: dict[int, int] = {}
+    in_col: dict[int, int] = {}
+    in_band: dict[int, int] = {}
+    in_stack: dict[int, int] = {}
+    in_box: dict[tuple[int, int], int] = {}
     for r, c, _ in givens:
-        for counts, key in (
-            (in_row, r),
-            (in_col, c),
-            (in_band, r // box_rows),
-            (in_stack, c // box_cols),
-            (in_box, (r // box_rows, c // box_cols)),
-        ):
-            counts[key] = counts.get(key, 0) + 1
+        in_row[r] = in_row.get(r, 0) + 1
+        in_col[c] = in_col.get(c, 0) + 1
+        in_band[r // box_rows] = in_band.get(r // box_rows, 0) + 1
+        in_stack[c // box_cols] = in_stack.get(c // box_cols, 0) + 1
+        in_box[r // box_rows, c // box_cols] = in_box.get((r // box_rows, c // box_cols), 0) + 1
 
     def pair(first: int, second: int) -> tuple[int, int]:
         return (min(first, second), max(first, second)) if transposable else (first, second)
