@@ -448,13 +448,12 @@ class CheckpointMirror:
         stored = self.writer.checkpoint_lines()
         local = _checkpoint_lines(self.path.read_bytes() if self.path.exists() else b"", first=True)
         merged = local | stored
+        self.path.parent.mkdir(parents=True, exist_ok=True)  # the count writes its file here
         if -1 in merged and not set(stored) <= set(local):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             body = "".join(merged[cube] + "\n" for cube in sorted(merged))  # the header (-1) first
             temporary = self.path.with_name(self.path.name + ".restoring")
             temporary.write_text(body)
             os.replace(temporary, self.path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.saved = set(stored)
         self.push(now=True)
         return sum(1 for cube in merged if cube >= 0)
