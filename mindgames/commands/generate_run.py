@@ -193,7 +193,11 @@ def _part_worker_start() -> None:
     from mindgames.models.processes import exit_with_parent
 
     exit_with_parent()  # a run killed by SIGKILL takes its workers with it
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # Ctrl-C is the parent's to handle: out of the terminal's process group, a worker is not
+    # sent it (a SAT engine installs its own SIGINT handler while it solves, so ignoring the
+    # signal is not enough); the parent stops the workers.
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _numbered_part(task: tuple[Any, ...]) -> tuple[int, list[dict[str, Any]], float]:
